@@ -1,0 +1,95 @@
+/**
+ * Composition root: builds the AppContext from a Config and starts or stops the service.
+ *
+ * `createContext(config, {db?, clock?, log?})` opens (or takes) the database and runs the migrations.
+ * `startService(config, opts)` also starts the HTTP server on `config.port` (0: any free port) and the
+ * background work (async consumers, jobs); `service.close()` stops accepting requests, lets the ones in
+ * flight finish, stops the background work and closes the database.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type pg from 'pg';
+import { systemClock, type Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { openDatabase, type Database } from './db/database.ts';
+import { runMigrations } from './db/migrate.ts';
+import { EventStore, type StoredEvent } from './events/store.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { TokenService } from './auth/tokens.ts';
+import { projections as allProjections } from './projections/index.ts';
+import { projectBatch } from './projections/runner.ts';
+import { projectionConsumer, type AsyncConsumer } from './projections/consumer.ts';
+import { BackgroundConsumers } from './projections/background.ts';
+import { createHttpApp } from './http/app.ts';
+import { routes } from './http/routes/index.ts';
+
+export interface ContextOptions {
+  db?: Database;
+  clock?: Clock;
+  log?: Logger;
+}
+
+export async function createContext(config: Config, opts: ContextOptions = {}): Promise<AppContext> {
+  const log = opts.log ?? createLogger(config.logLevel);
+  const db = opts.db ?? (await openDatabase(config.database, log));
+  await runMigrations(db.pool);
+  const clock = opts.clock ?? systemClock;
+  const store = new EventStore();
+  const inline = allProjections.filter((p) => p.mode === 'inline');
+  const projectInline = async (tx: pg.PoolClient, events: readonly StoredEvent[]) => {
+    for (const p of inline) await projectBatch(tx, p, events);
+  };
+  const consumers: AsyncConsumer[] = allProjections.filter((p) => p.mode === 'async').map(projectionConsumer);
+  return {
+    config,
+    clock,
+    db,
+    store,
+    log,
+    tokens: new TokenService(config.jwtSecret, config.tokenTtl),
+    commands: { pool: db.pool, store, clock, projectInline },
+    projections: allProjections,
+    consumers,
+  };
+}
+
+export interface Service {
+  ctx: AppContext;
+  server: Server;
+  /** The port actually listened on. */
+  port: number;
+  background: BackgroundConsumers;
+  close(): Promise<void>;
+}
+
+export async function startService(config: Config, opts: ContextOptions & { background?: boolean } = {}): Promise<Service> {
+  const ctx = await createContext(config, opts);
+  if (config.jwtSecretGenerated) ctx.log.warn('JWT_SECRET is not set: a random key is used, tokens end with this process');
+  const app = createHttpApp(ctx, routes);
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.port, () => resolve(s));
+    s.once('error', reject);
+  });
+  const background = new BackgroundConsumers(ctx.db, ctx.store, ctx.consumers, ctx.log);
+  if (opts.background !== false) background.start();
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    ctx,
+    server,
+    port,
+    background,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await background.stop();
+        await ctx.db.close();
+      })();
+      return closing;
+    },
+  };
+}

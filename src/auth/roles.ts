@@ -1,0 +1,26 @@
+/**
+ * Roles and who may do what: the one place for access rules (decisions.md "Roles").
+ *
+ * Stored role values are `worker`, `admin` (administrator, the reviewer) and `manager`. `access.<area>`
+ * lists the roles allowed in each area; every route names one of these lists, and the HTTP layer enforces it
+ * in `http/auth.ts`.
+ */
+export const ROLES = ['worker', 'admin', 'manager'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ROLE_LABELS: Record<Role, string> = { worker: '员工', admin: '管理员', manager: '经理' };
+
+export const access = {
+  /** products, people, device codes */
+  masterData: ['admin', 'manager'],
+  /** clocking, drafts, submission, own reports */
+  worker: ['worker'],
+  /** pending, approve, reject, own reviews */
+  review: ['admin'],
+  /** break minutes */
+  breakMinutes: ['manager'],
+  /** dashboard and audit log */
+  insight: ['manager', 'admin'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export const isRole = (v: unknown): v is Role => typeof v === 'string' && (ROLES as readonly string[]).includes(v);

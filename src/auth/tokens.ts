@@ -1,0 +1,39 @@
+/**
+ * Access tokens: JWT signed with HS256 (the algorithm is pinned on verify, so `alg: none` and other
+ * algorithms are refused), secret `JWT_SECRET`, lifetime `TOKEN_TTL` (decisions.md). Payload: `sub` = phone,
+ * `role` = the current role.
+ */
+import jwt from 'jsonwebtoken';
+import { isRole, type Role } from './roles.ts';
+
+export interface TokenClaims {
+  phone: string;
+  role: Role;
+}
+
+export class TokenService {
+  constructor(
+    private readonly secret: string,
+    private readonly ttl: string,
+  ) {}
+
+  /** A signed token for `phone` in `role`, expiring after TOKEN_TTL. */
+  issue(claims: TokenClaims): string {
+    return jwt.sign({ role: claims.role }, this.secret, {
+      algorithm: 'HS256',
+      subject: claims.phone,
+      expiresIn: this.ttl as jwt.SignOptions['expiresIn'],
+    });
+  }
+
+  /** The claims of a valid token, or null for anything forged, expired, malformed or of another algorithm. */
+  verify(token: string): TokenClaims | null {
+    try {
+      const p = jwt.verify(token, this.secret, { algorithms: ['HS256'] });
+      if (typeof p !== 'object' || typeof p.sub !== 'string' || !isRole(p.role)) return null;
+      return { phone: p.sub, role: p.role };
+    } catch {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * `npm run cli -- <command>`: maintenance from the shell (see src/cli/commands.ts for the commands).
+ * Opens the configured database (with the embedded one, refuses while the server holds its folder).
+ */
+import { ConfigError, loadConfig } from './config.ts';
+import { DataDirLockedError } from './db/database.ts';
+import { createContext } from './app.ts';
+import { cliCommands } from './cli/commands.ts';
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  const cmd = name ? cliCommands[name] : undefined;
+  if (!cmd) {
+    console.error('usage: npm run cli -- <command>\n' + Object.values(cliCommands).map((c) => `  ${c.usage}`).join('\n'));
+    return 2;
+  }
+  const config = loadConfig();
+  const ctx = await createContext({ ...config, logLevel: process.env.LOG_LEVEL ?? 'warn' });
+  try {
+    return await cmd.run(ctx, args);
+  } finally {
+    await ctx.db.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    if (err instanceof ConfigError) console.error(`配置错误 / configuration error: ${err.message}`);
+    else if (err instanceof DataDirLockedError) console.error(err.message);
+    else console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,27 @@
+/**
+ * The service's dependencies, built once by `createContext` (src/app.ts) and handed to routes, commands and
+ * jobs. Tests build the same context with a ManualClock and their own database.
+ */
+import type { Config } from './config.ts';
+import type { Clock } from './clock.ts';
+import type { Database } from './db/database.ts';
+import type { EventStore } from './events/store.ts';
+import type { Logger } from './logger.ts';
+import type { TokenService } from './auth/tokens.ts';
+import type { CommandDeps } from './commands/decider.ts';
+import type { Projection } from './projections/projection.ts';
+import type { AsyncConsumer } from './projections/consumer.ts';
+
+export interface AppContext {
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly db: Database;
+  readonly store: EventStore;
+  readonly log: Logger;
+  readonly tokens: TokenService;
+  /** What command handlers need: pool, store, clock and the inline projections. */
+  readonly commands: CommandDeps;
+  readonly projections: readonly Projection[];
+  /** Async projections and reactors run by the leader instance. */
+  readonly consumers: readonly AsyncConsumer[];
+}

@@ -1,0 +1,23 @@
+/**
+ * Transactions. `withTransaction(pool, fn)` runs `fn` with a client inside BEGIN … COMMIT, rolling back on
+ * any error (which is re-thrown). Inside `fn`, use only the given client: on PGlite the pool has a single
+ * connection, so asking the pool for another one there would wait forever.
+ */
+import type pg from 'pg';
+
+export type Queryable = Pick<pg.PoolClient, 'query'>;
+
+export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Application errors: the one place where a failure gets its HTTP status, stable code and Chinese message
+ * (decisions.md "HTTP conventions": `{"error": {"code", "message", "details"?}}`).
+ *
+ * Domain code throws `AppError` (or a subclass); the HTTP layer maps it as is. Anything else that reaches
+ * the HTTP layer is an internal error (500, logged, no stack trace in the answer).
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string, details?: unknown) => new AppError(400, 'BAD_REQUEST', message, details);
+export const unauthorized = (code = 'UNAUTHORIZED', message = '请先登录') => new AppError(401, code, message);
+export const forbidden = (message = '当前角色无权进行此操作') => new AppError(403, 'FORBIDDEN', message);
+export const notFound = (code: string, message: string) => new AppError(404, code, message);
+export const conflict = (code: string, message: string, details?: unknown) => new AppError(409, code, message, details);
+export const unprocessable = (code: string, message: string, details?: unknown) =>
+  new AppError(422, code, message, details);

@@ -1,0 +1,134 @@
+/**
+ * The catalog of every domain event (DEVELOPERS.md "The design"; issues #5 and #6).
+ *
+ * Streams:
+ * - `worker-<phone>`: the worker's clocking. ClockedIn, DeviceSwitched, ClockedOut (also for 重新报工,
+ *   `reopened: true`), SessionAbandoned, SessionReported. One stream per worker is the consistency boundary
+ *   that keeps a worker at one open session and a session at one report (spec 3.1).
+ * - `report-<reportId>`: a report's life. ReportSubmitted (appended in the same transaction as the worker's
+ *   SessionReported), ReportApproved, ReportRejected, BreakChanged (spec 3.2).
+ *
+ * Instants are ISO 8601 strings in UTC; local dates `YYYY-MM-DD` in APP_TIMEZONE; quantities whole pieces;
+ * standard cycle times seconds (up to 3 decimals); standard workload pieces per 8-hour day.
+ */
+import { z } from 'zod';
+import { defineEvent, type EventOf } from './define.ts';
+
+const instant = z.string().datetime({ offset: true });
+const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const phone = z.string().regex(/^1\d{10}$/);
+const qty = z.number().int().min(0);
+
+export const streams = {
+  worker: (phone: string) => `worker-${phone}`,
+  report: (reportId: string) => `report-${reportId}`,
+};
+
+// ---- worker stream ---------------------------------------------------------------------------------
+export const ClockedIn = defineEvent({
+  type: 'ClockedIn',
+  schema: z.object({ sessionId: z.string().uuid(), employeePhone: phone, deviceNo: z.string().min(1), at: instant }),
+});
+export const DeviceSwitched = defineEvent({
+  type: 'DeviceSwitched',
+  schema: z.object({ sessionId: z.string().uuid(), employeePhone: phone, deviceNo: z.string().min(1), at: instant }),
+});
+/** 下班报工; with `reopened: true` it is 重新报工 after an expired window (new clock-out time, new window). */
+export const ClockedOut = defineEvent({
+  type: 'ClockedOut',
+  schema: z.object({
+    sessionId: z.string().uuid(),
+    employeePhone: phone,
+    deviceNo: z.string().min(1),
+    at: instant,
+    /** End of the report filling window (at + REPORT_WINDOW_MINUTES). */
+    expiresAt: instant,
+    reopened: z.boolean(),
+  }),
+});
+/** An active session older than SESSION_MAX_HOURS, closed without a report. */
+export const SessionAbandoned = defineEvent({
+  type: 'SessionAbandoned',
+  schema: z.object({ sessionId: z.string().uuid(), employeePhone: phone, at: instant, reason: z.string() }),
+});
+/** The session's report was submitted; the session is closed (next scan: 开始上班). */
+export const SessionReported = defineEvent({
+  type: 'SessionReported',
+  schema: z.object({ sessionId: z.string().uuid(), employeePhone: phone, reportId: z.string().uuid(), at: instant }),
+});
+
+// ---- report stream ---------------------------------------------------------------------------------
+export const reportLine = z.object({
+  productId: z.number().int(),
+  projectNo: z.string(),
+  productName: z.string(),
+  deviceNo: z.string(),
+  processName: z.string(),
+  /** Standard cycle time of the product at submission, seconds. */
+  standardCycleSeconds: z.number().positive(),
+  /** Standard workload of the product at submission, pieces. */
+  standardWorkload: z.number().int().min(0),
+  finishedQty: qty,
+  defectiveQty: qty,
+  /** finishedQty + defectiveQty. */
+  outputQty: qty,
+});
+export type ReportLine = z.infer<typeof reportLine>;
+
+const reportRef = { reportId: z.string().uuid(), employeePhone: phone, reportDate: localDate };
+
+export const ReportSubmitted = defineEvent({
+  type: 'ReportSubmitted',
+  schema: z.object({
+    ...reportRef,
+    sessionId: z.string().uuid(),
+    clockInAt: instant,
+    clockOutAt: instant,
+    breakMinutes: z.number().int().min(0),
+    devices: z.array(z.string()),
+    lines: z.array(reportLine).min(1),
+    at: instant,
+  }),
+});
+export const ReportApproved = defineEvent({
+  type: 'ReportApproved',
+  schema: z.object({
+    ...reportRef,
+    /** Present when the administrator corrected lines: the lines before and after. */
+    correction: z.object({ before: z.array(reportLine), after: z.array(reportLine).min(1) }).optional(),
+    at: instant,
+  }),
+});
+export const ReportRejected = defineEvent({
+  type: 'ReportRejected',
+  schema: z.object({ ...reportRef, reason: z.string().min(1).max(200), at: instant }),
+});
+export const BreakChanged = defineEvent({
+  type: 'BreakChanged',
+  schema: z.object({
+    ...reportRef,
+    before: z.number().int().min(0),
+    after: z.number().int().min(0),
+    reason: z.string().max(200).optional(),
+    at: instant,
+  }),
+});
+
+export const eventDefinitions = [
+  ClockedIn,
+  DeviceSwitched,
+  ClockedOut,
+  SessionAbandoned,
+  SessionReported,
+  ReportSubmitted,
+  ReportApproved,
+  ReportRejected,
+  BreakChanged,
+] as const;
+
+/** Any domain event as `{type, data}`, discriminated by `type`. */
+export type DomainEvent = EventOf<(typeof eventDefinitions)[number]>;
+export type EventType = DomainEvent['type'];
+export type EventData<T extends EventType> = Extract<DomainEvent, { type: T }>['data'];
+export type WorkerEvent = Extract<DomainEvent, { type: 'ClockedIn' | 'DeviceSwitched' | 'ClockedOut' | 'SessionAbandoned' | 'SessionReported' }>;
+export type ReportEvent = Extract<DomainEvent, { type: 'ReportSubmitted' | 'ReportApproved' | 'ReportRejected' | 'BreakChanged' }>;

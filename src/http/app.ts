@@ -1,0 +1,69 @@
+/**
+ * The express application: request ids and logs, JSON body limits, every route of `routes/index.ts` with
+ * its zod validation and role guard, JSON 404 for unknown routes, and the error mapping.
+ */
+import { randomUUID } from 'node:crypto';
+import express, { type Request, type Response, type NextFunction } from 'express';
+import type { AppContext } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { authenticate } from './auth.ts';
+import { errorMiddleware } from './errors.ts';
+import { RawBody, type AnyRoute } from './route.ts';
+import './request.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export function createHttpApp(ctx: AppContext, routes: readonly AnyRoute[]): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.set('query parser', 'simple');
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const given = req.header('x-request-id');
+    req.id = given && REQUEST_ID.test(given) ? given : randomUUID();
+    req.log = ctx.log.child({ requestId: req.id });
+    res.setHeader('x-request-id', req.id);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      req.log.info(
+        { method: req.method, url: req.originalUrl, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+        'request',
+      );
+    });
+    next();
+  });
+  app.use(express.json({ limit: '256kb' }));
+
+  for (const route of routes) {
+    app[route.method](route.path, async (req: Request, res: Response) => {
+      const user = await authenticate(ctx, req, route.access);
+      req.user = user;
+      const input = {
+        params: route.params ? route.params.parse(req.params) : undefined,
+        query: route.query ? route.query.parse(req.query) : undefined,
+        body: route.body ? route.body.parse(req.body ?? {}) : undefined,
+        user: user!,
+        req,
+        res,
+      };
+      const out = await route.handler(input, ctx);
+      if (res.headersSent) return;
+      if (out instanceof RawBody) {
+        res.status(route.status ?? 200).type(out.contentType);
+        for (const [k, v] of Object.entries(out.headers)) res.setHeader(k, v);
+        if (out.filename) res.attachment(out.filename);
+        res.send(out.body);
+        return;
+      }
+      if (out === undefined) res.status(route.status ?? 204).end();
+      else res.status(route.status ?? 200).json(out);
+    });
+  }
+
+  app.use((req: Request) => {
+    throw notFound('NOT_FOUND', `没有这个接口：${req.method} ${req.path}`);
+  });
+  app.use(errorMiddleware);
+  return app;
+}

@@ -1,0 +1,51 @@
+/**
+ * Mapping any failure to the error answer (decisions.md "HTTP conventions"):
+ * `{"error": {"code", "message", "details"?}}`. AppError keeps its status; zod failures are 422
+ * VALIDATION_FAILED with the issues; unparseable JSON 400; oversized bodies 413; a lost database 503; anything
+ * else 500 INTERNAL_ERROR, logged with its stack, never shown.
+ */
+import type { ErrorRequestHandler } from 'express';
+import { ZodError } from 'zod';
+import { AppError } from '../errors.ts';
+
+export interface ErrorBody {
+  error: { code: string; message: string; details?: unknown };
+}
+
+const DB_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+
+/** Converts an error into [status, body]. */
+export function toErrorAnswer(err: unknown): [number, ErrorBody] {
+  if (err instanceof AppError) {
+    const body: ErrorBody = { error: { code: err.code, message: err.message } };
+    if (err.details !== undefined) body.error.details = err.details;
+    return [err.status, body];
+  }
+  if (err instanceof ZodError) {
+    return [
+      422,
+      {
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: '提交的内容不符合要求：' + err.issues.map((i) => `${i.path.join('.') || '请求'} ${i.message}`).join('；'),
+          details: err.issues.map((i) => ({ path: i.path, message: i.message })),
+        },
+      },
+    ];
+  }
+  const e = err as { type?: string; status?: number; code?: string; message?: string };
+  if (e?.type === 'entity.parse.failed') return [400, { error: { code: 'MALFORMED_JSON', message: '请求内容不是有效的 JSON' } }];
+  if (e?.type === 'entity.too.large') return [413, { error: { code: 'PAYLOAD_TOO_LARGE', message: '请求内容过大' } }];
+  if (e?.code && DB_DOWN_CODES.has(e.code)) {
+    return [503, { error: { code: 'DATABASE_UNAVAILABLE', message: '数据库暂时不可用，请稍后重试' } }];
+  }
+  return [500, { error: { code: 'INTERNAL_ERROR', message: '服务器内部错误，请稍后重试' } }];
+}
+
+export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
+  const [status, body] = toErrorAnswer(err);
+  if (status >= 500) req.log?.error({ err }, 'request failed');
+  else req.log?.info({ code: body.error.code, status }, 'request refused');
+  if (res.headersSent) return;
+  res.status(status).json(body);
+};

@@ -1,0 +1,75 @@
+/**
+ * Route definitions: one declaration per endpoint gives express its handler, zod its validation and the
+ * OpenAPI document its entry (one source of truth, issue #7). Routes stay thin: parse, call, map the answer.
+ *
+ * `defineRoute({method, path, summary, access, params?, query?, body?, response?, status?, errors?, handler})`
+ * - `path` in express form (`/api/reports/:reportId`).
+ * - `access`: a role list from `auth/roles.ts` `access`, or 'public', or 'authenticated' (any role).
+ * - `errors`: error codes the endpoint may answer besides the common ones (documented).
+ * - `handler(input, ctx)`: returns the JSON body, or a `RawBody` for images and spreadsheets.
+ */
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { Role } from '../auth/roles.ts';
+import type { AppContext } from '../context.ts';
+
+export interface CurrentUser {
+  phone: string;
+  name: string;
+  role: Role;
+}
+
+export class RawBody {
+  constructor(
+    readonly contentType: string,
+    readonly body: Buffer,
+    readonly filename?: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+
+export interface RouteInput<P, Q, B> {
+  params: Infer<P>;
+  query: Infer<Q>;
+  body: Infer<B>;
+  /** Present on every route except 'public' ones. */
+  user: CurrentUser;
+  req: Request;
+  res: Response;
+}
+
+export interface ErrorDoc {
+  status: number;
+  code: string;
+  description: string;
+}
+
+export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  access: readonly Role[] | 'public' | 'authenticated';
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The request body is multipart/form-data with a file in field `file` (read by the handler). */
+  multipart?: boolean;
+  response?: z.ZodType;
+  /** Non-JSON success content type (e.g. image/png). */
+  responseContentType?: string;
+  status?: number;
+  errors?: readonly ErrorDoc[];
+  handler(input: RouteInput<P, Q, B>, ctx: AppContext): Promise<unknown>;
+}
+
+export type AnyRoute = RouteSpec<any, any, any>;
+
+export function defineRoute<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  spec: RouteSpec<P, Q, B>,
+): AnyRoute {
+  return spec as AnyRoute;
+}

@@ -1,0 +1,12 @@
+/**
+ * Every route of the service, in the order they are matched. Each area keeps its routes in its own file.
+ */
+import type { AnyRoute } from '../route.ts';
+import { healthRoute, openApiRoute } from './system.ts';
+
+export const routes: AnyRoute[] = [
+  healthRoute,
+  openApiRoute,
+  // issue #3: products, people, devices; issue #4: auth, device codes; issue #5: clock, reports;
+  // issue #6: reviews, break minutes, audit logs, dashboard.
+];

@@ -1,0 +1,18 @@
+/**
+ * Structured JSON logging (pino). `createLogger(level)` gives the root logger; HTTP requests get a child
+ * logger carrying their request id. Secrets are redacted by path wherever they may appear.
+ */
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+export function createLogger(level = 'info'): Logger {
+  return pino({
+    level,
+    base: { service: 'shift-reporting' },
+    redact: {
+      paths: ['secret', '*.secret', 'access_token', '*.access_token', 'session_key', '*.session_key', 'token', '*.token', 'req.headers.authorization'],
+      censor: '[redacted]',
+    },
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * `npm start`: the service. Reads the environment (src/config.ts), opens PostgreSQL or the embedded PGlite,
+ * migrates, listens on PORT. SIGINT/SIGTERM shut it down gracefully.
+ */
+import { ConfigError, loadConfig } from './config.ts';
+import { DataDirLockedError } from './db/database.ts';
+import { startService } from './app.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const service = await startService(config);
+  const { log } = service.ctx;
+  log.info(
+    { port: service.port, database: service.ctx.db.kind, platform: config.platform ? 'wechat' : 'simulator' },
+    `报工服务已启动 http://localhost:${service.port}/api/health`,
+  );
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    service.close().then(
+      () => process.exit(0),
+      (err) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) console.error(`配置错误 / configuration error: ${err.message}`);
+  else if (err instanceof DataDirLockedError) console.error(err.message);
+  else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+    console.error(`端口已被占用 / port ${process.env.PORT ?? 3000} is in use: stop the other program or set PORT=<free port>`);
+  else console.error(err);
+  process.exit(1);
+});

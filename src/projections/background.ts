@@ -1,0 +1,57 @@
+/**
+ * The background loop of an instance: while it holds the consumers' leadership (advisory lock, see
+ * leader.ts) it brings every async consumer up to date, every `intervalMs`. Errors are logged and retried at
+ * the next tick; a lost database connection gives the leadership up so another instance can take it.
+ */
+import type { Database } from '../db/database.ts';
+import type { EventStore } from '../events/store.ts';
+import type { Logger } from '../logger.ts';
+import { catchUp, type AsyncConsumer } from './consumer.ts';
+import { Leadership, LOCKS } from './leader.ts';
+
+export class BackgroundConsumers {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+  readonly leadership: Leadership;
+
+  constructor(
+    private readonly db: Database,
+    private readonly store: EventStore,
+    private readonly consumers: readonly AsyncConsumer[],
+    private readonly log?: Logger,
+    private readonly intervalMs = 250,
+  ) {
+    this.leadership = new Leadership(db, LOCKS.asyncConsumers, log);
+  }
+
+  start(): void {
+    this.stopped = false;
+    const loop = async () => {
+      this.running = this.tick();
+      await this.running;
+      if (!this.stopped) this.timer = setTimeout(loop, this.intervalMs);
+    };
+    this.timer = setTimeout(loop, 0);
+  }
+
+  /** One round: take or confirm leadership, then catch every consumer up. */
+  async tick(): Promise<void> {
+    if (this.consumers.length === 0 || !(await this.leadership.tryAcquire())) return;
+    for (const c of this.consumers) {
+      if (this.stopped) return;
+      try {
+        await catchUp(this.db.pool, this.store, c);
+      } catch (err) {
+        this.log?.error({ err, consumer: c.name }, 'async consumer failed; retrying at next tick');
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+    await this.leadership.release();
+  }
+}

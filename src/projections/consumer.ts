@@ -1,0 +1,62 @@
+/**
+ * Asynchronous consumers (async projections and reactors) with exactly-once checkpoints (issue #2).
+ *
+ * `runConsumerBatch(pool, store, consumer, limit)` runs one batch in one transaction: it locks the consumer's
+ * checkpoint row (FOR UPDATE, so two runners can never apply the same events), reads the next events with the
+ * store's commit-safe `readAfter`, lets the consumer handle them with the same transaction, and moves the
+ * checkpoint. Either all of it commits or none. Returns the number of events read (0: caught up).
+ */
+import type pg from 'pg';
+import { withTransaction } from '../db/transaction.ts';
+import { cursorOf, type Cursor, type EventStore, type StoredEvent } from '../events/store.ts';
+import type { Projection } from './projection.ts';
+import { projectBatch } from './runner.ts';
+
+export interface AsyncConsumer {
+  readonly name: string;
+  /** Handles a batch (all event types; filter inside) within transaction `tx`. */
+  handle(tx: pg.PoolClient, events: readonly StoredEvent<any>[]): Promise<void>;
+}
+
+/** An async projection as a consumer. */
+export function projectionConsumer(p: Projection): AsyncConsumer {
+  return { name: p.name, handle: async (tx, events) => void (await projectBatch(tx, p, events)) };
+}
+
+/** Reads the checkpoint of `name` (creating it at the start), locked for this transaction. */
+export async function lockCheckpoint(tx: pg.PoolClient, name: string): Promise<Cursor> {
+  await tx.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT DO NOTHING`, [name]);
+  const r = await tx.query(
+    `SELECT transaction_id::text AS tx, global_position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`,
+    [name],
+  );
+  return { transactionId: r.rows[0].tx, globalPosition: Number(r.rows[0].global_position) };
+}
+
+export async function saveCheckpoint(tx: pg.PoolClient, name: string, c: Cursor): Promise<void> {
+  await tx.query(
+    `UPDATE projection_checkpoints SET transaction_id = $2::xid8, global_position = $3, updated_at = now() WHERE name = $1`,
+    [name, c.transactionId, c.globalPosition],
+  );
+}
+
+export async function runConsumerBatch(pool: pg.Pool, store: EventStore, consumer: AsyncConsumer, limit = 1000): Promise<number> {
+  return withTransaction(pool, async (tx) => {
+    const cursor = await lockCheckpoint(tx, consumer.name);
+    const events = await store.readAfter(tx, cursor, limit);
+    if (events.length === 0) return 0;
+    await consumer.handle(tx, events);
+    await saveCheckpoint(tx, consumer.name, cursorOf(events[events.length - 1]));
+    return events.length;
+  });
+}
+
+/** Runs batches until the consumer has caught up; returns the number of events handled. */
+export async function catchUp(pool: pg.Pool, store: EventStore, consumer: AsyncConsumer, limit = 1000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await runConsumerBatch(pool, store, consumer, limit);
+    total += n;
+    if (n < limit) return total;
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * Every projection of the service. Inline ones run in the append's transaction; async ones run in the
+ * background consumer loop of the leader instance. `npm run cli -- replay [name]` rebuilds them.
+ */
+import type { Projection } from './projection.ts';
+
+export const projections: Projection[] = [
+  // Issue #5 adds the session and report read models, issue #6 the audit log and the dashboard.
+];

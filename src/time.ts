@@ -1,0 +1,67 @@
+/**
+ * Time-zone logic, in one place. Local dates are `YYYY-MM-DD` strings in the factory's zone
+ * (`APP_TIMEZONE`, decisions.md "HTTP conventions"); instants are `Date`s or ISO 8601 strings with offset.
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+function parts(at: Date, timeZone: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of formatter(timeZone).formatToParts(at)) out[p.type] = p.value;
+  return out;
+}
+
+/** The local calendar date (`YYYY-MM-DD`) of an instant in `timeZone`. */
+export function localDate(at: Date, timeZone: string): string {
+  const p = parts(at, timeZone);
+  return `${p.year}-${p.month}-${p.day}`;
+}
+
+/** Offset of `timeZone` from UTC at instant `at`, in minutes (Asia/Shanghai: +480). */
+export function offsetMinutes(at: Date, timeZone: string): number {
+  const p = parts(at, timeZone);
+  const asUtc = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
+  return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+}
+
+/** ISO 8601 text of an instant with the zone's offset, e.g. `2026-03-02T08:00:00.000+08:00`. */
+export function toZonedIso(at: Date, timeZone: string): string {
+  const off = offsetMinutes(at, timeZone);
+  const local = new Date(at.getTime() + off * 60_000).toISOString().slice(0, -1);
+  const sign = off < 0 ? '-' : '+';
+  const abs = Math.abs(off);
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True when `s` is a real calendar date in `YYYY-MM-DD` form (2026-02-30 is not). */
+export function isLocalDate(s: string): boolean {
+  const m = DATE_RE.exec(s);
+  if (!m) return false;
+  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
+}
+
+/** Whole days from local date `a` to local date `b` (b − a). Both must be valid `YYYY-MM-DD`. */
+export function daysBetween(a: string, b: string): number {
+  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+}

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.ts';
+import { runMigrations } from '../../src/db/migrate.ts';
+import { withTransaction } from '../../src/db/transaction.ts';
+import { EventStore, START, StreamVersionConflict, cursorOf } from '../../src/events/store.ts';
+import { EventValidationError } from '../../src/events/registry.ts';
+import { onPostgres, openTestDatabase } from '../helpers/db.ts';
+import { testRegistry, type CountedEvent } from '../helpers/test-events.ts';
+
+let db: Database;
+const store = new EventStore(testRegistry);
+const now = new Date('2026-03-02T00:00:00Z');
+const ev = (n: number): CountedEvent => ({ type: 'Counted', data: { n, label: 'x' } });
+const append = (streamId: string, expectedVersion: number | 'any', ...ns: number[]) =>
+  withTransaction(db.pool, (tx) => store.append(tx, [{ streamId, expectedVersion, events: ns.map(ev) }], { actorPhone: '13800138000' }, now));
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  await runMigrations(db.pool);
+});
+afterAll(() => db.close());
+
+describe('event store', () => {
+  it('appends with versions from 1 and reads the stream back in order with metadata', async () => {
+    const stored = await append('s-1', 0, 1, 2);
+    expect(stored.map((e) => e.streamVersion)).toEqual([1, 2]);
+    await append('s-1', 2, 3);
+    const read = await store.readStream<CountedEvent>(db.pool as any, 's-1');
+    expect(read.map((e) => [e.streamVersion, e.data.n])).toEqual([[1, 1], [2, 2], [3, 3]]);
+    expect(read[0].metadata.actorPhone).toBe('13800138000');
+    expect(read[0].recordedAt.toISOString()).toBe(now.toISOString());
+    expect(await store.streamVersion(db.pool as any, 's-1')).toBe(3);
+  });
+
+  it('refuses a stale, a too-high or a "new" expected version with a typed conflict and writes nothing', async () => {
+    await append('s-2', 0, 1);
+    await expect(append('s-2', 0, 9)).rejects.toBeInstanceOf(StreamVersionConflict);
+    await expect(append('s-2', 5, 9)).rejects.toBeInstanceOf(StreamVersionConflict);
+    await append('s-2', 1, 2);
+    await expect(append('s-2', 1, 9)).rejects.toBeInstanceOf(StreamVersionConflict);
+    const read = await store.readStream<CountedEvent>(db.pool as any, 's-2');
+    expect(read.map((e) => e.data.n)).toEqual([1, 2]);
+  });
+
+  it('lets exactly one of many concurrent writers with the same expected version win', async () => {
+    await append('s-3', 0, 0);
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => append('s-3', 1, 100 + i)));
+    const won = results.filter((r) => r.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(StreamVersionConflict);
+    const read = await store.readStream(db.pool as any, 's-3');
+    expect(read.map((e) => e.streamVersion)).toEqual([1, 2]);
+  });
+
+  it("appends to several streams atomically: one stream's conflict rolls back the other", async () => {
+    await append('s-4a', 0, 1);
+    await expect(
+      withTransaction(db.pool, (tx) =>
+        store.append(
+          tx,
+          [
+            { streamId: 's-4b', expectedVersion: 0, events: [ev(1)] },
+            { streamId: 's-4a', expectedVersion: 0, events: [ev(2)] },
+          ],
+          {},
+          now,
+        ),
+      ),
+    ).rejects.toBeInstanceOf(StreamVersionConflict);
+    expect(await store.readStream(db.pool as any, 's-4b')).toEqual([]);
+    expect(await store.streamVersion(db.pool as any, 's-4b')).toBe(0);
+  });
+
+  it("'any' appends after whatever is there", async () => {
+    await append('s-5', 'any', 1);
+    await append('s-5', 'any', 2, 3);
+    expect((await store.readStream(db.pool as any, 's-5')).map((e) => e.streamVersion)).toEqual([1, 2, 3]);
+  });
+
+  it('validates payloads on append', async () => {
+    await expect(
+      withTransaction(db.pool, (tx) => store.append(tx, [{ streamId: 's-6', expectedVersion: 0, events: [{ type: 'Counted', data: { n: 'x' } }] }], {}, now)),
+    ).rejects.toBeInstanceOf(EventValidationError);
+    await expect(
+      withTransaction(db.pool, (tx) => store.append(tx, [{ streamId: 's-6', expectedVersion: 0, events: [{ type: 'Nope', data: {} }] }], {}, now)),
+    ).rejects.toThrow(/unknown event type/);
+  });
+
+  it('upcasts old payload versions when reading', async () => {
+    await db.pool.query(
+      `INSERT INTO streams (stream_id, version) VALUES ('s-7', 1);
+       INSERT INTO events (stream_id, stream_version, event_type, schema_version, data) VALUES ('s-7', 1, 'Counted', 1, '{"n": 7}')`,
+    );
+    const [e] = await store.readStream<CountedEvent>(db.pool as any, 's-7');
+    expect(e.data).toEqual({ n: 7, label: 'v1' });
+    expect(e.schemaVersion).toBe(1);
+  });
+
+  it('reads everything after a cursor in (transaction, position) order, once', async () => {
+    const seen: number[] = [];
+    let cursor = START;
+    for (;;) {
+      const batch = await store.readAfter(db.pool as any, cursor, 3);
+      if (batch.length === 0) break;
+      seen.push(...batch.map((e) => e.globalPosition));
+      cursor = cursorOf(batch[batch.length - 1]);
+    }
+    const all = await db.pool.query('SELECT global_position FROM events ORDER BY transaction_id, global_position');
+    expect(seen).toEqual(all.rows.map((r) => r.global_position));
+  });
+
+  // PGlite is one backend: its transactions cannot overlap, so this can only happen on PostgreSQL.
+  it.runIf(onPostgres)('does not hand out events of a transaction still open, nor anything committed after it began', async () => {
+    const before = await store.readAfter(db.pool as any, START, 10_000);
+    const last = cursorOf(before[before.length - 1]);
+    const slow = await db.pool.connect();
+    await slow.query('BEGIN');
+    await store.append(slow, [{ streamId: 's-8', expectedVersion: 0, events: [ev(1)] }], {}, now);
+    await append('s-9', 0, 2); // commits while s-8's transaction is still open
+    expect(await store.readAfter(db.pool as any, last, 100)).toEqual([]);
+    await slow.query('COMMIT');
+    slow.release();
+    const after = await store.readAfter(db.pool as any, last, 100);
+    expect(after.map((e) => e.streamId)).toEqual(['s-8', 's-9']);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * Test harness: the whole service on a fresh database with a ManualClock, listening on a free port, plus a
+ * small HTTP client and token helpers. Background consumers are not started: tests call `catchUpAll()`.
+ */
+import { ManualClock } from '../../src/clock.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { startService, type Service } from '../../src/app.ts';
+import { catchUp } from '../../src/projections/consumer.ts';
+import type { Role } from '../../src/auth/roles.ts';
+import { openTestDatabase } from './db.ts';
+
+export interface TestApp {
+  service: Service;
+  clock: ManualClock;
+  config: Config;
+  url: string;
+  /** Adds (or keeps) a person with `role` and returns a valid token for them. */
+  login(phone: string, role: Role, name?: string): Promise<string>;
+  /** Runs every async consumer until caught up. */
+  catchUpAll(): Promise<void>;
+  request(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export async function startTestApp(env: Record<string, string> = {}, start = '2026-03-02T08:00:00+08:00'): Promise<TestApp> {
+  const config = loadConfig({ JWT_SECRET: 'test-secret', PORT: '0', LOG_LEVEL: 'silent', ...env });
+  const clock = new ManualClock(start);
+  const db = await openTestDatabase();
+  const service = await startService(config, { db, clock, background: false });
+  const url = `http://127.0.0.1:${service.port}`;
+  const app: TestApp = {
+    service,
+    clock,
+    config,
+    url,
+    async login(phone, role, name = `测试${phone.slice(-4)}`) {
+      await service.ctx.db.pool.query(
+        `INSERT INTO personnel (phone, name, role) VALUES ($1, $2, $3) ON CONFLICT (phone, role) DO NOTHING`,
+        [phone, name, role],
+      );
+      return service.ctx.tokens.issue({ phone, role });
+    },
+    async catchUpAll() {
+      for (const c of service.ctx.consumers) await catchUp(service.ctx.db.pool, service.ctx.store, c);
+    },
+    async request(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      let body: string | undefined;
+      if (opts.body !== undefined) {
+        headers['content-type'] ??= 'application/json';
+        body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+      }
+      const res = await fetch(url + path, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = text;
+      if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+    close: () => service.close(),
+  };
+  return app;
+}
