@@ -1,0 +1,2 @@
+-- Issue #6 (audit log, dashboard, notification outbox) fills this migration.
+SELECT 1;

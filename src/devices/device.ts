@@ -1,0 +1,32 @@
+/**
+ * Devices: a device exists when some product uses it (`products.device_no`); device numbers are exact strings
+ * (spaces and Chinese allowed, decisions.md "Clocking").
+ *
+ * The device key is a short stable id of a device number for mini-program code scenes that cannot carry the
+ * number itself (decisions.md "Device codes": scene `d=<short key>`): the first 10 characters of the
+ * base64url SHA-256 of the number. `resolveDevice` turns `{deviceNo}` or `{deviceKey}` into the device number,
+ * or throws 404 DEVICE_NOT_FOUND.
+ */
+import { createHash } from 'node:crypto';
+import type { Queryable } from '../db/transaction.ts';
+import { notFound } from '../errors.ts';
+
+export const deviceKeyOf = (deviceNo: string): string =>
+  createHash('sha256').update(deviceNo, 'utf8').digest('base64url').slice(0, 10);
+
+export const deviceNotFound = () => notFound('DEVICE_NOT_FOUND', '没有找到这台设备，请确认扫描的是本厂设备码');
+
+/** The device number for a scanned `deviceNo` or `deviceKey`. Throws 404 DEVICE_NOT_FOUND. */
+export async function resolveDevice(q: Queryable, ref: { deviceNo?: string; deviceKey?: string }): Promise<string> {
+  if (ref.deviceNo !== undefined) {
+    const r = await q.query(`SELECT 1 FROM products WHERE device_no = $1 LIMIT 1`, [ref.deviceNo]);
+    if (r.rows.length) return ref.deviceNo;
+    throw deviceNotFound();
+  }
+  if (ref.deviceKey !== undefined) {
+    const r = await q.query(`SELECT DISTINCT device_no FROM products`);
+    const hit = r.rows.find((row) => deviceKeyOf(row.device_no) === ref.deviceKey);
+    if (hit) return hit.device_no;
+  }
+  throw deviceNotFound();
+}
