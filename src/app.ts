@@ -23,11 +23,13 @@ import { projectionConsumer, type AsyncConsumer } from './projections/consumer.t
 import { BackgroundConsumers } from './projections/background.ts';
 import { createHttpApp } from './http/app.ts';
 import { routes } from './http/routes/index.ts';
+import { unavailablePlatform, type PlatformApi } from './platform/types.ts';
 
 export interface ContextOptions {
   db?: Database;
   clock?: Clock;
   log?: Logger;
+  platform?: PlatformApi;
 }
 
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<AppContext> {
@@ -51,6 +53,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     commands: { pool: db.pool, store, clock, projectInline },
     projections: allProjections,
     consumers,
+    platform: opts.platform ?? unavailablePlatform,
   };
 }
 

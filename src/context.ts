@@ -11,6 +11,7 @@ import type { TokenService } from './auth/tokens.ts';
 import type { CommandDeps } from './commands/decider.ts';
 import type { Projection } from './projections/projection.ts';
 import type { AsyncConsumer } from './projections/consumer.ts';
+import type { PlatformApi } from './platform/types.ts';
 
 export interface AppContext {
   readonly config: Config;
@@ -24,4 +25,6 @@ export interface AppContext {
   readonly projections: readonly Projection[];
   /** Async projections and reactors run by the leader instance. */
   readonly consumers: readonly AsyncConsumer[];
+  /** The messaging platform (real API or simulator). */
+  readonly platform: PlatformApi;
 }
