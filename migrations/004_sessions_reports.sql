@@ -10,10 +10,15 @@ CREATE TABLE sessions (
   expires_at     timestamptz,
   devices        text[]      NOT NULL,
   report_id      uuid,
+  -- version of the session's ClockedIn in the worker stream: commands load the stream from here on
+  opened_version bigint      NOT NULL,
   updated_at     timestamptz NOT NULL
 );
-CREATE INDEX sessions_open_by_worker ON sessions (employee_phone) WHERE status IN ('active', 'reporting');
+-- the worker's latest session (state query, command loading) and the own-session check of the draft
+CREATE INDEX sessions_by_worker ON sessions (employee_phone, opened_version DESC);
+-- the abandonment job: active sessions by age, reporting sessions by the end of their window
 CREATE INDEX sessions_active_by_clock_in ON sessions (clock_in_at) WHERE status = 'active';
+CREATE INDEX sessions_reporting_by_expiry ON sessions (expires_at) WHERE status = 'reporting';
 
 CREATE TABLE reports (
   report_id      uuid PRIMARY KEY,
@@ -33,6 +38,7 @@ CREATE TABLE reports (
   reject_reason  text,
   updated_at     timestamptz NOT NULL
 );
-CREATE INDEX reports_by_worker_date ON reports (employee_phone, report_date DESC);
+-- GET /api/reports/mine: the worker's reports by date (status filtered on the way)
+CREATE INDEX reports_by_worker_date ON reports (employee_phone, report_date DESC, submitted_at DESC);
 CREATE INDEX reports_pending_by_submission ON reports (submitted_at) WHERE status = 'pending';
 CREATE INDEX reports_by_reviewer ON reports (reviewed_by, reviewed_at DESC) WHERE reviewed_by IS NOT NULL;

@@ -3,7 +3,11 @@
  * background consumer loop of the leader instance. `npm run cli -- replay [name]` rebuilds them.
  */
 import type { Projection } from './projection.ts';
+import { sessionsProjection } from './sessions.ts';
+import { reportsProjection } from './reports.ts';
 
 export const projections: Projection[] = [
+  sessionsProjection,
+  reportsProjection,
   // Issue #5 adds the session and report read models, issue #6 the audit log and the dashboard.
 ];

@@ -1,0 +1,104 @@
+/**
+ * The `reports` read model (migrations/004_sessions_reports.sql), inline: a report's row is written in the
+ * same transaction as its event, so the next request on any instance sees it (issue #5; read by issue #6).
+ *
+ * Events of the `report-<reportId>` stream (src/events/catalog.ts):
+ * - ReportSubmitted: the whole row, status `pending` (decisions.md "Reports and review").
+ * - ReportApproved: status `approved`; `lines` = `correction.after` when the administrator corrected them;
+ *   `reviewed_by` = the event's metadata `actorPhone`, `reviewed_at` = the event's `at`.
+ * - ReportRejected: status `rejected`, `reject_reason`, `reviewed_by`, `reviewed_at`.
+ * - BreakChanged: `break_minutes` = `after`.
+ * Timestamps are written as ISO 8601 text (UTC), `report_date` as `YYYY-MM-DD`, `lines` as ReportLine[].
+ * An event for a report whose row is missing (impossible when ReportSubmitted came first) changes nothing.
+ */
+import type { EventData } from '../events/catalog.ts';
+import type { StoredEvent } from '../events/store.ts';
+import type { Projection, Row, RowWrite } from './projection.ts';
+
+const TABLE = 'reports';
+const key = (reportId: string) => [reportId] as const;
+
+/** The row of a freshly submitted report. */
+export function submittedRow(d: EventData<'ReportSubmitted'>): Row {
+  return {
+    report_id: d.reportId,
+    session_id: d.sessionId,
+    employee_phone: d.employeePhone,
+    report_date: d.reportDate,
+    status: 'pending',
+    clock_in_at: d.clockInAt,
+    clock_out_at: d.clockOutAt,
+    break_minutes: d.breakMinutes,
+    devices: d.devices,
+    lines: d.lines,
+    submitted_at: d.at,
+    reviewed_by: null,
+    reviewed_at: null,
+    reject_reason: null,
+    updated_at: d.at,
+  };
+}
+
+const iso = (at: string) => new Date(at).toISOString();
+
+export const reportsProjection: Projection = {
+  name: 'reports',
+  mode: 'inline',
+  tables: [{ name: TABLE, key: ['report_id'] }],
+  eventTypes: ['ReportSubmitted', 'ReportApproved', 'ReportRejected', 'BreakChanged'],
+
+  touches(event: StoredEvent<any>) {
+    return [{ table: TABLE, key: key(event.data.reportId) }];
+  },
+
+  apply(event: StoredEvent<any>, view): RowWrite[] {
+    const ref = { table: TABLE, key: key(event.data.reportId) };
+    if (event.type === 'ReportSubmitted') {
+      const d = event.data as EventData<'ReportSubmitted'>;
+      return [{ ...ref, row: submittedRow({ ...d, clockInAt: iso(d.clockInAt), clockOutAt: iso(d.clockOutAt), at: iso(d.at) }) }];
+    }
+    const row = view.get(TABLE, ref.key);
+    if (!row) return [];
+    switch (event.type) {
+      case 'ReportApproved': {
+        const d = event.data as EventData<'ReportApproved'>;
+        return [
+          {
+            ...ref,
+            row: {
+              ...row,
+              status: 'approved',
+              lines: d.correction ? d.correction.after : row.lines,
+              reviewed_by: event.metadata.actorPhone ?? null,
+              reviewed_at: iso(d.at),
+              reject_reason: null,
+              updated_at: iso(d.at),
+            },
+          },
+        ];
+      }
+      case 'ReportRejected': {
+        const d = event.data as EventData<'ReportRejected'>;
+        return [
+          {
+            ...ref,
+            row: {
+              ...row,
+              status: 'rejected',
+              reject_reason: d.reason,
+              reviewed_by: event.metadata.actorPhone ?? null,
+              reviewed_at: iso(d.at),
+              updated_at: iso(d.at),
+            },
+          },
+        ];
+      }
+      case 'BreakChanged': {
+        const d = event.data as EventData<'BreakChanged'>;
+        return [{ ...ref, row: { ...row, break_minutes: d.after, updated_at: iso(d.at) } }];
+      }
+      default:
+        return [];
+    }
+  },
+};
