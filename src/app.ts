@@ -85,8 +85,13 @@ export async function startService(config: Config, opts: ContextOptions & { back
     background,
     close() {
       closing ??= (async () => {
+        // Stop accepting; let requests in flight finish; drop keep-alive connections as they fall idle.
         await new Promise<void>((resolve) => {
-          server.close(() => resolve());
+          const sweep = setInterval(() => server.closeIdleConnections(), 50);
+          server.close(() => {
+            clearInterval(sweep);
+            resolve();
+          });
           server.closeIdleConnections();
         });
         await background.stop();

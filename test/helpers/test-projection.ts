@@ -1,0 +1,27 @@
+/** A small projection over the test `Counted` events: per stream, the total of `n` and the count. */
+import type { Projection } from '../../src/projections/projection.ts';
+
+export const TEST_TOTALS_DDL = `CREATE TABLE IF NOT EXISTS test_totals (stream_id text PRIMARY KEY, total bigint NOT NULL, count integer NOT NULL, last_at timestamptz NOT NULL)`;
+
+export function totalsProjection(mode: 'inline' | 'async', name = `test_totals_${mode}`): Projection {
+  return {
+    name,
+    mode,
+    tables: [{ name: 'test_totals', key: ['stream_id'] }],
+    eventTypes: ['Counted'],
+    touches: (e) => [{ table: 'test_totals', key: [e.streamId] }],
+    apply(e, view) {
+      const n = (e.data as { n: number }).n;
+      // A negative n resets the stream's row (exercises deletes).
+      if (n < 0) return [{ table: 'test_totals', key: [e.streamId], row: null }];
+      const row = view.get('test_totals', [e.streamId]) ?? { stream_id: e.streamId, total: 0, count: 0 };
+      return [
+        {
+          table: 'test_totals',
+          key: [e.streamId],
+          row: { ...row, total: Number(row.total) + n, count: Number(row.count) + 1, last_at: e.recordedAt.toISOString() },
+        },
+      ];
+    },
+  };
+}
