@@ -23,7 +23,8 @@ import { projectionConsumer, type AsyncConsumer } from './projections/consumer.t
 import { BackgroundConsumers } from './projections/background.ts';
 import { createHttpApp } from './http/app.ts';
 import { routes } from './http/routes/index.ts';
-import { unavailablePlatform, type PlatformApi } from './platform/types.ts';
+import type { PlatformApi } from './platform/types.ts';
+import { createPlatform } from './platform/index.ts';
 
 export interface ContextOptions {
   db?: Database;
@@ -43,6 +44,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     for (const p of inline) await projectBatch(tx, p, events);
   };
   const consumers: AsyncConsumer[] = allProjections.filter((p) => p.mode === 'async').map(projectionConsumer);
+  // The platform: injected (tests), the real API (WX_APPID set) or the simulator on a loopback port (issue #4).
+  const built = opts.platform ? { platform: opts.platform, simulator: undefined } : await createPlatform(config, clock, log);
   return {
     config,
     clock,
@@ -53,7 +56,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     commands: { pool: db.pool, store, clock, projectInline },
     projections: allProjections,
     consumers,
-    platform: opts.platform ?? unavailablePlatform,
+    platform: built.platform,
+    simulator: built.simulator,
   };
 }
 
@@ -95,6 +99,7 @@ export async function startService(config: Config, opts: ContextOptions & { back
           server.closeIdleConnections();
         });
         await background.stop();
+        if (!opts.platform) await ctx.platform.close?.();
         await ctx.db.close();
       })();
       return closing;

@@ -12,6 +12,7 @@ import type { CommandDeps } from './commands/decider.ts';
 import type { Projection } from './projections/projection.ts';
 import type { AsyncConsumer } from './projections/consumer.ts';
 import type { PlatformApi } from './platform/types.ts';
+import type { PlatformSimulator } from './platform/simulator.ts';
 
 export interface AppContext {
   readonly config: Config;
@@ -27,4 +28,6 @@ export interface AppContext {
   readonly consumers: readonly AsyncConsumer[];
   /** The messaging platform (real API or simulator). */
   readonly platform: PlatformApi;
+  /** The built-in platform simulator, when `platform` talks to it (no WX_APPID); tests force errors with it. */
+  readonly simulator?: PlatformSimulator;
 }

@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { startService, type Service } from '../../src/app.ts';
 import { catchUp } from '../../src/projections/consumer.ts';
 import type { Role } from '../../src/auth/roles.ts';
+import type { PlatformSimulator } from '../../src/platform/simulator.ts';
 import { openTestDatabase } from './db.ts';
 
 export interface TestApp {
@@ -14,6 +15,8 @@ export interface TestApp {
   clock: ManualClock;
   config: Config;
   url: string;
+  /** The platform simulator the service talks to (`service.ctx.platform` is the real client against it). */
+  simulator: PlatformSimulator;
   /** Adds (or keeps) a person with `role` and returns a valid token for them. */
   login(phone: string, role: Role, name?: string): Promise<string>;
   /** Runs every async consumer until caught up. */
@@ -39,6 +42,7 @@ export async function startTestApp(env: Record<string, string> = {}, start = '20
     clock,
     config,
     url,
+    simulator: service.ctx.simulator!,
     async login(phone, role, name = `测试${phone.slice(-4)}`) {
       await service.ctx.db.pool.query(
         `INSERT INTO personnel (phone, name, role) VALUES ($1, $2, $3) ON CONFLICT (phone, role) DO NOTHING`,
