@@ -5,9 +5,13 @@
 import type { Projection } from './projection.ts';
 import { sessionsProjection } from './sessions.ts';
 import { reportsProjection } from './reports.ts';
+import { auditLogProjection } from './audit-log.ts';
+import { dashboardProjection } from './dashboard.ts';
 
 export const projections: Projection[] = [
   sessionsProjection,
   reportsProjection,
+  auditLogProjection,
+  dashboardProjection,
   // Issue #5 adds the session and report read models, issue #6 the audit log and the dashboard.
 ];

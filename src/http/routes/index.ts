@@ -3,10 +3,16 @@
  */
 import type { AnyRoute } from '../route.ts';
 import { healthRoute, openApiRoute } from './system.ts';
+import { reviewRoutes } from './reviews.ts';
+import { reportAdminRoutes } from './report-admin.ts';
+import { dashboardRoutes } from './dashboard.ts';
 
 export const routes: AnyRoute[] = [
   healthRoute,
   openApiRoute,
   // issue #3: products, people, devices; issue #4: auth, device codes; issue #5: clock, reports;
   // issue #6: reviews, break minutes, audit logs, dashboard.
+  ...reviewRoutes,
+  ...reportAdminRoutes,
+  ...dashboardRoutes,
 ];

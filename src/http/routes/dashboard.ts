@@ -1,0 +1,107 @@
+/**
+ * Dashboard endpoints (spec 4.8; decisions.md "Calculations"), managers and administrators (`access.insight`):
+ * - GET /api/dashboard/reports?startDate=&endDate=&page=&pageSize=: a page of merged rows.
+ * - GET /api/dashboard/reports.xlsx?startDate=&endDate=: every row of the range as a spreadsheet with Chinese
+ *   headers (DASHBOARD_XLSX_HEADERS), at most EXPORT_MAX_ROWS rows (422 EXPORT_TOO_LARGE beyond).
+ * Missing or malformed dates, end before start, or a range over 366 days: 422 INVALID_DATE_RANGE.
+ */
+import { z } from 'zod';
+import * as XLSX from 'xlsx';
+import { access } from '../../auth/roles.ts';
+import { unprocessable } from '../../errors.ts';
+import { checkRange, dashboardPage, dashboardRows, type DashboardRow } from '../../queries/dashboard.ts';
+import { pageOf, pageQuery } from '../pagination.ts';
+import { defineRoute, RawBody } from '../route.ts';
+
+/** Most rows one export may hold (a year of ~270 workers); beyond it the manager narrows the range. */
+export const EXPORT_MAX_ROWS = 100_000;
+
+const RANGE_ERROR = { status: 422, code: 'INVALID_DATE_RANGE', description: '缺少日期、格式错误、结束早于开始或超过 366 天' };
+
+const rangeQuery = z.object({
+  startDate: z.string().optional().describe('开始日期 YYYY-MM-DD（含）'),
+  endDate: z.string().optional().describe('结束日期 YYYY-MM-DD（含）'),
+});
+
+const pct = 'null：除数为 0';
+const dashboardRow = z.object({
+  reportDate: z.string().describe('YYYY-MM-DD'),
+  employeePhone: z.string(),
+  employeeName: z.string().nullable(),
+  reportCount: z.number().int().describe('合并的已通过报工单数'),
+  actualCycleSeconds: z.number().nullable().describe(`实际节拍（秒）= Σ有效工作秒数 / Σ(成品+不良)，两位小数；${pct}`),
+  standardCycleSeconds: z.number().nullable().describe(`标准节拍（秒）= Σ(标准节拍×产出) / Σ产出；${pct}`),
+  cycleTimeDiffPct: z.number().nullable().describe(`节拍差异 % = (实际 − 标准) / 标准 × 100，正数表示比标准慢；${pct}`),
+  reportedQty: z.number().int().describe('报工数量 = Σ产出'),
+  finishedQty: z.number().int(),
+  defectiveQty: z.number().int(),
+  standardWorkload: z.number().int().describe('标准工作量 = Σ明细行标准工作量'),
+  workloadDiffPct: z.number().nullable().describe(`工作量差异 % = (Σ成品 − 标准工作量) / 标准工作量 × 100；${pct}`),
+});
+
+export const dashboardRoute = defineRoute({
+  method: 'get',
+  path: '/api/dashboard/reports',
+  tag: 'dashboard',
+  summary: '看板：已通过报工单按日期 + 员工合并（日期倒序，再按手机号）',
+  access: access.insight,
+  query: pageQuery.extend(rangeQuery.shape),
+  response: pageOf(dashboardRow),
+  errors: [RANGE_ERROR],
+  async handler({ query }, ctx) {
+    const { startDate, endDate, ...page } = query;
+    return dashboardPage(ctx.db.pool, checkRange(startDate, endDate), page);
+  },
+});
+
+/** Column headers of the export, in order, with the row field each shows. */
+export const DASHBOARD_XLSX_HEADERS: readonly [string, keyof DashboardRow][] = [
+  ['日期', 'reportDate'],
+  ['手机号', 'employeePhone'],
+  ['姓名', 'employeeName'],
+  ['报工单数', 'reportCount'],
+  ['实际节拍(秒)', 'actualCycleSeconds'],
+  ['标准节拍(秒)', 'standardCycleSeconds'],
+  ['节拍差异(%)', 'cycleTimeDiffPct'],
+  ['报工数量', 'reportedQty'],
+  ['成品数量', 'finishedQty'],
+  ['不良数量', 'defectiveQty'],
+  ['标准工作量', 'standardWorkload'],
+  ['工作量差异(%)', 'workloadDiffPct'],
+];
+
+/** The rows as an .xlsx workbook (one sheet 看板); null figures are empty cells. */
+export function dashboardWorkbook(rows: readonly DashboardRow[]): Buffer {
+  const aoa: unknown[][] = [DASHBOARD_XLSX_HEADERS.map(([h]) => h)];
+  for (const r of rows) aoa.push(DASHBOARD_XLSX_HEADERS.map(([, k]) => r[k] ?? null));
+  const sheet = XLSX.utils.aoa_to_sheet(aoa);
+  sheet['!cols'] = DASHBOARD_XLSX_HEADERS.map(([h]) => ({ wch: Math.max(10, h.length * 2 + 2) }));
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, sheet, '看板');
+  return XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
+}
+
+export const dashboardXlsxRoute = defineRoute({
+  method: 'get',
+  path: '/api/dashboard/reports.xlsx',
+  tag: 'dashboard',
+  summary: '看板导出为 Excel（.xlsx，中文表头，同样的日期范围）',
+  access: access.insight,
+  query: rangeQuery,
+  responseContentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  errors: [RANGE_ERROR, { status: 422, code: 'EXPORT_TOO_LARGE', description: `超过 ${EXPORT_MAX_ROWS} 行，请缩小日期范围` }],
+  async handler({ query }, ctx) {
+    const range = checkRange(query.startDate, query.endDate);
+    const rows = await dashboardRows(ctx.db.pool, range, EXPORT_MAX_ROWS);
+    if (rows.length > EXPORT_MAX_ROWS) {
+      throw unprocessable('EXPORT_TOO_LARGE', `导出超过 ${EXPORT_MAX_ROWS} 行，请缩小日期范围后分段导出`);
+    }
+    return new RawBody(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      dashboardWorkbook(rows),
+      `看板_${range.startDate}_${range.endDate}.xlsx`,
+    );
+  },
+});
+
+export const dashboardRoutes = [dashboardRoute, dashboardXlsxRoute];

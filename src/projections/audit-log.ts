@@ -1,0 +1,101 @@
+/**
+ * The audit trail of reports (spec 3.2 "an entry is written to report_audit_logs"; decisions.md "Reports and
+ * review": submitted, corrected, approved, rejected, break changed — who, role, when, before, after, reason).
+ *
+ * Inline projection of the report stream into `report_audit_logs` (migrations/005). Rows are keyed by the
+ * event's global position and a sequence within the event, and carry only what the event and its metadata
+ * say, so rebuilding from the events gives the same rows:
+ * - ReportSubmitted → `submitted` (after: break minutes and lines).
+ * - ReportApproved with a correction → one `corrected` row per changed line (before/after: the line, null when
+ *   added/removed; in the order of the corrected lines, removed lines last), then `approved`.
+ * - ReportRejected → `rejected` with the reason. BreakChanged → `break_changed`, before/after `{breakMinutes}`.
+ * Actor phone, name and role come from the event metadata; the time is the event's `at`.
+ */
+import type { ReportLine } from '../events/catalog.ts';
+import type { StoredEvent } from '../events/store.ts';
+import type { Projection, Row, RowWrite } from './projection.ts';
+
+export const AUDIT_TABLE = 'report_audit_logs';
+
+/** What the audit log keeps of a line. */
+const lineView = (l: ReportLine) => ({
+  productId: l.productId,
+  projectNo: l.projectNo,
+  productName: l.productName,
+  deviceNo: l.deviceNo,
+  processName: l.processName,
+  finishedQty: l.finishedQty,
+  defectiveQty: l.defectiveQty,
+  outputQty: l.outputQty,
+});
+
+const sameQty = (a: ReportLine, b: ReportLine) =>
+  a.finishedQty === b.finishedQty && a.defectiveQty === b.defectiveQty && a.outputQty === b.outputQty;
+
+/** The changed lines of a correction as [productId, before, after] (null: absent on that side). */
+export function changedLines(before: readonly ReportLine[], after: readonly ReportLine[]) {
+  const old = new Map(before.map((l) => [l.productId, l]));
+  const kept = new Set(after.map((l) => l.productId));
+  const out: [number, ReportLine | null, ReportLine | null][] = [];
+  for (const l of after) {
+    const b = old.get(l.productId);
+    if (!b || !sameQty(b, l)) out.push([l.productId, b ?? null, l]);
+  }
+  for (const b of before) if (!kept.has(b.productId)) out.push([b.productId, b, null]);
+  return out;
+}
+
+function row(e: StoredEvent<any>, seq: number, action: string, extra: Partial<Row>): RowWrite {
+  const r: Row = {
+    event_position: e.globalPosition,
+    seq,
+    report_id: e.data.reportId,
+    action,
+    actor_phone: e.metadata.actorPhone ?? null,
+    actor_name: e.metadata.actorName ?? null,
+    actor_role: e.metadata.role ?? null,
+    at: e.data.at,
+    product_id: null,
+    before: null,
+    after: null,
+    reason: null,
+    ...extra,
+  };
+  return { table: AUDIT_TABLE, key: [e.globalPosition, seq], row: r };
+}
+
+export const auditLogProjection: Projection = {
+  name: 'audit-log',
+  mode: 'inline',
+  tables: [{ name: AUDIT_TABLE, key: ['event_position', 'seq'] }],
+  eventTypes: ['ReportSubmitted', 'ReportApproved', 'ReportRejected', 'BreakChanged'],
+  touches: () => [],
+  apply(e) {
+    switch (e.type) {
+      case 'ReportSubmitted':
+        return [row(e, 0, 'submitted', { after: { breakMinutes: e.data.breakMinutes, lines: e.data.lines.map(lineView) } })];
+      case 'ReportApproved': {
+        const c = e.data.correction as { before: ReportLine[]; after: ReportLine[] } | undefined;
+        const changes = c ? changedLines(c.before, c.after) : [];
+        return [
+          ...changes.map(([productId, b, a], i) =>
+            row(e, i, 'corrected', { product_id: productId, before: b && lineView(b), after: a && lineView(a) }),
+          ),
+          row(e, changes.length, 'approved', {}),
+        ];
+      }
+      case 'ReportRejected':
+        return [row(e, 0, 'rejected', { reason: e.data.reason })];
+      case 'BreakChanged':
+        return [
+          row(e, 0, 'break_changed', {
+            before: { breakMinutes: e.data.before },
+            after: { breakMinutes: e.data.after },
+            reason: e.data.reason ?? null,
+          }),
+        ];
+      default:
+        return [];
+    }
+  },
+};

@@ -1,0 +1,132 @@
+/**
+ * The dashboard's sums (spec 4.8; decisions.md "Calculations"): an ASYNC projection of the report stream.
+ *
+ * Tables (migrations/005), all sums exact integers — milliseconds, pieces, and standard cycle time in
+ * thousandths of a second × pieces — so no float ever accumulates:
+ * - `dashboard_report_contributions` (per report not rejected): clock span, break minutes, line sums, approved?
+ * - `dashboard_daily` (per report_date + employee_phone): the sums over approved reports, so a dashboard page is
+ *   an indexed range read (queries/dashboard.ts turns sums into the figures).
+ * - `dashboard_days` (per report_date): number of daily rows, for the page total.
+ *
+ * ReportSubmitted records the contribution; ReportApproved adds it to the day (with the corrected lines when
+ * there is a correction); BreakChanged after approval moves the day's effective time by the difference;
+ * ReportRejected forgets the contribution. Effective ms of a report = clock-out − clock-in − breakMinutes × 60000.
+ */
+import type { ReportLine } from '../events/catalog.ts';
+import type { StoredEvent } from '../events/store.ts';
+import type { Projection, Row, RowView, RowWrite } from './projection.ts';
+
+export const CONTRIBUTIONS = 'dashboard_report_contributions';
+export const DAILY = 'dashboard_daily';
+export const DAYS = 'dashboard_days';
+
+/** Standard cycle time in thousandths of a second (the catalog allows at most 3 decimals). */
+export const cycleMilli = (seconds: number): number => Math.round(seconds * 1000);
+
+/** Integer sums of a report's lines. */
+export function lineSums(lines: readonly ReportLine[]) {
+  let finished = 0;
+  let defective = 0;
+  let output = 0;
+  let cycleOutput = 0;
+  let workload = 0;
+  for (const l of lines) {
+    finished += l.finishedQty;
+    defective += l.defectiveQty;
+    output += l.outputQty;
+    cycleOutput += cycleMilli(l.standardCycleSeconds) * l.outputQty;
+    workload += l.standardWorkload;
+  }
+  return { finished_qty: finished, defective_qty: defective, output_qty: output, cycle_output_milli: cycleOutput, standard_workload: workload };
+}
+
+const SUM_COLUMNS = ['finished_qty', 'defective_qty', 'output_qty', 'cycle_output_milli', 'standard_workload'] as const;
+
+const effectiveOf = (c: Row) => Number(c.span_ms) - Number(c.break_minutes) * 60_000;
+
+function addToDay(e: StoredEvent<any>, view: RowView, c: Row): RowWrite[] {
+  const { reportDate, employeePhone } = e.data;
+  const key = [reportDate, employeePhone];
+  const old = view.get(DAILY, key);
+  const day: Row = old
+    ? { ...old }
+    : {
+        report_date: reportDate,
+        employee_phone: employeePhone,
+        employee_name: null,
+        report_count: 0,
+        effective_ms: 0,
+        finished_qty: 0,
+        defective_qty: 0,
+        output_qty: 0,
+        cycle_output_milli: 0,
+        standard_workload: 0,
+      };
+  day.employee_name = c.employee_name ?? day.employee_name;
+  day.report_count = Number(day.report_count) + 1;
+  day.effective_ms = Number(day.effective_ms) + effectiveOf(c);
+  for (const col of SUM_COLUMNS) day[col] = Number(day[col]) + Number(c[col]);
+  const writes: RowWrite[] = [{ table: DAILY, key, row: day }];
+  if (!old) {
+    const d = view.get(DAYS, [reportDate]);
+    writes.push({ table: DAYS, key: [reportDate], row: { report_date: reportDate, row_count: Number(d?.row_count ?? 0) + 1 } });
+  }
+  return writes;
+}
+
+export const dashboardProjection: Projection = {
+  name: 'dashboard',
+  mode: 'async',
+  tables: [
+    { name: CONTRIBUTIONS, key: ['report_id'] },
+    { name: DAILY, key: ['report_date', 'employee_phone'] },
+    { name: DAYS, key: ['report_date'] },
+  ],
+  eventTypes: ['ReportSubmitted', 'ReportApproved', 'ReportRejected', 'BreakChanged'],
+  touches(e) {
+    const c = { table: CONTRIBUTIONS, key: [e.data.reportId] };
+    if (e.type === 'ReportSubmitted' || e.type === 'ReportRejected') return [c];
+    return [c, { table: DAILY, key: [e.data.reportDate, e.data.employeePhone] }, { table: DAYS, key: [e.data.reportDate] }];
+  },
+  apply(e, view) {
+    const key = [e.data.reportId];
+    const c = view.get(CONTRIBUTIONS, key);
+    switch (e.type) {
+      case 'ReportSubmitted': {
+        const d = e.data;
+        const row: Row = {
+          report_id: d.reportId,
+          report_date: d.reportDate,
+          employee_phone: d.employeePhone,
+          employee_name: e.metadata.actorPhone === d.employeePhone ? (e.metadata.actorName ?? null) : null,
+          approved: false,
+          span_ms: Date.parse(d.clockOutAt) - Date.parse(d.clockInAt),
+          break_minutes: d.breakMinutes,
+          ...lineSums(d.lines),
+        };
+        return [{ table: CONTRIBUTIONS, key, row }];
+      }
+      case 'ReportApproved': {
+        if (!c || c.approved) return [];
+        const next: Row = { ...c, approved: true, ...(e.data.correction ? lineSums(e.data.correction.after) : {}) };
+        return [{ table: CONTRIBUTIONS, key, row: next }, ...addToDay(e, view, next)];
+      }
+      case 'ReportRejected':
+        return c && !c.approved ? [{ table: CONTRIBUTIONS, key, row: null }] : [];
+      case 'BreakChanged': {
+        if (!c) return [];
+        const next: Row = { ...c, break_minutes: e.data.after };
+        const writes: RowWrite[] = [{ table: CONTRIBUTIONS, key, row: next }];
+        const dayKey = [e.data.reportDate, e.data.employeePhone];
+        const day = view.get(DAILY, dayKey);
+        if (c.approved && day) {
+          const delta = effectiveOf(next) - effectiveOf(c);
+          writes.push({ table: DAILY, key: dayKey, row: { ...day, effective_ms: Number(day.effective_ms) + delta } });
+        }
+        return writes;
+      }
+      default:
+        return [];
+    }
+  },
+};

@@ -1,0 +1,51 @@
+/**
+ * The audit trail of one report (decisions.md "Reports and review": who, role, when, before, after, reason),
+ * from `report_audit_logs` in the order things happened. Unknown report: 404 REPORT_NOT_FOUND (the event store
+ * is asked, so a report without rows yet is still found).
+ */
+import type { Queryable } from '../db/transaction.ts';
+import { limitOffset, toPage, type Page, type PageQuery } from '../http/pagination.ts';
+import { streams } from '../events/catalog.ts';
+import { parseReportId, reportNotFound } from '../commands/review/decider.ts';
+import { toZonedIso } from '../time.ts';
+
+export interface AuditLogItem {
+  action: 'submitted' | 'corrected' | 'approved' | 'rejected' | 'break_changed';
+  actorPhone: string | null;
+  actorName: string | null;
+  role: string | null;
+  at: string;
+  productId: number | null;
+  before: unknown;
+  after: unknown;
+  reason: string | null;
+}
+
+export async function auditLogs(q: Queryable, reportId: string, page: PageQuery, timeZone: string): Promise<Page<AuditLogItem>> {
+  const id = parseReportId(reportId);
+  const exists = await q.query(`SELECT 1 FROM streams WHERE stream_id = $1`, [streams.report(id)]);
+  if (exists.rows.length === 0) throw reportNotFound();
+  const { limit, offset } = limitOffset(page);
+  const [rows, total] = await Promise.all([
+    q.query(
+      `SELECT action, actor_phone, actor_name, actor_role, at, product_id, before, after, reason
+         FROM report_audit_logs WHERE report_id = $1 ORDER BY event_position, seq LIMIT $2 OFFSET $3`,
+      [id, limit, offset],
+    ),
+    q.query(`SELECT count(*) AS total FROM report_audit_logs WHERE report_id = $1`, [id]),
+  ]);
+  const items = rows.rows.map(
+    (r): AuditLogItem => ({
+      action: r.action,
+      actorPhone: r.actor_phone,
+      actorName: r.actor_name,
+      role: r.actor_role,
+      at: toZonedIso(new Date(r.at), timeZone),
+      productId: r.product_id === null ? null : Number(r.product_id),
+      before: r.before,
+      after: r.after,
+      reason: r.reason,
+    }),
+  );
+  return toPage(items, Number(total.rows[0].total), page);
+}

@@ -1,0 +1,105 @@
+/**
+ * Review queries (spec 4.7) on the `reports` read model (migrations/004, kept by the reports projection):
+ * - `pendingReviews`: reports awaiting review, oldest submission first, with worker name, devices, times,
+ *   lines and effective working time.
+ * - `myReviews`: the reports an administrator approved or rejected, newest decision first, optionally only
+ *   those decided between two local dates (inclusive, in APP_TIMEZONE).
+ * Times ISO 8601 with the factory's offset; dates YYYY-MM-DD; effective working time in seconds
+ * (clock-out − clock-in − breakMinutes × 60, decisions.md "Calculations").
+ */
+import type { Queryable } from '../db/transaction.ts';
+import type { ReportLine } from '../events/catalog.ts';
+import { limitOffset, toPage, type Page, type PageQuery } from '../http/pagination.ts';
+import { toZonedIso } from '../time.ts';
+
+export interface ReportItem {
+  reportId: string;
+  employeePhone: string;
+  employeeName: string | null;
+  reportDate: string;
+  status: 'pending' | 'approved' | 'rejected';
+  devices: string[];
+  clockInAt: string;
+  clockOutAt: string;
+  breakMinutes: number;
+  effectiveSeconds: number;
+  lines: ReportLine[];
+  submittedAt: string;
+  reviewedBy: string | null;
+  reviewedAt: string | null;
+  rejectReason: string | null;
+}
+
+const COLUMNS = `r.report_id, r.employee_phone, r.report_date, r.status, r.devices, r.clock_in_at, r.clock_out_at,
+  r.break_minutes, r.lines, r.submitted_at, r.reviewed_by, r.reviewed_at, r.reject_reason,
+  (SELECT p.name FROM personnel p WHERE p.phone = r.employee_phone LIMIT 1) AS employee_name`;
+
+function toItem(r: any, timeZone: string): ReportItem {
+  const clockIn = new Date(r.clock_in_at);
+  const clockOut = new Date(r.clock_out_at);
+  return {
+    reportId: r.report_id,
+    employeePhone: r.employee_phone,
+    employeeName: r.employee_name ?? null,
+    reportDate: r.report_date,
+    status: r.status,
+    devices: r.devices,
+    clockInAt: toZonedIso(clockIn, timeZone),
+    clockOutAt: toZonedIso(clockOut, timeZone),
+    breakMinutes: Number(r.break_minutes),
+    effectiveSeconds: (clockOut.getTime() - clockIn.getTime() - Number(r.break_minutes) * 60_000) / 1000,
+    lines: r.lines,
+    submittedAt: toZonedIso(new Date(r.submitted_at), timeZone),
+    reviewedBy: r.reviewed_by ?? null,
+    reviewedAt: r.reviewed_at ? toZonedIso(new Date(r.reviewed_at), timeZone) : null,
+    rejectReason: r.reject_reason ?? null,
+  };
+}
+
+/** Pending reports, oldest submission first. */
+export async function pendingReviews(q: Queryable, page: PageQuery, timeZone: string): Promise<Page<ReportItem>> {
+  const { limit, offset } = limitOffset(page);
+  const [rows, total] = await Promise.all([
+    q.query(
+      `SELECT ${COLUMNS} FROM reports r WHERE r.status = 'pending' ORDER BY r.submitted_at, r.report_id LIMIT $1 OFFSET $2`,
+      [limit, offset],
+    ),
+    q.query(`SELECT count(*) AS total FROM reports WHERE status = 'pending'`),
+  ]);
+  return toPage(
+    rows.rows.map((r) => toItem(r, timeZone)),
+    Number(total.rows[0].total),
+    page,
+  );
+}
+
+/**
+ * Reports decided by `reviewerPhone`, newest decision first; with `range`, only those decided on a local date
+ * from startDate to endDate inclusive.
+ */
+export async function myReviews(
+  q: Queryable,
+  reviewerPhone: string,
+  range: { startDate?: string; endDate?: string },
+  page: PageQuery,
+  timeZone: string,
+): Promise<Page<ReportItem>> {
+  const { limit, offset } = limitOffset(page);
+  const where = `r.reviewed_by = $1 AND r.status IN ('approved', 'rejected')
+    AND ($2::date IS NULL OR (r.reviewed_at AT TIME ZONE $4) >= $2::date)
+    AND ($3::date IS NULL OR (r.reviewed_at AT TIME ZONE $4) < $3::date + 1)`;
+  const args = [reviewerPhone, range.startDate ?? null, range.endDate ?? null, timeZone];
+  const [rows, total] = await Promise.all([
+    q.query(`SELECT ${COLUMNS} FROM reports r WHERE ${where} ORDER BY r.reviewed_at DESC, r.report_id LIMIT $5 OFFSET $6`, [
+      ...args,
+      limit,
+      offset,
+    ]),
+    q.query(`SELECT count(*) AS total FROM reports r WHERE ${where}`, args),
+  ]);
+  return toPage(
+    rows.rows.map((r) => toItem(r, timeZone)),
+    Number(total.rows[0].total),
+    page,
+  );
+}
