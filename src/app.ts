@@ -25,6 +25,8 @@ import { createHttpApp } from './http/app.ts';
 import { routes } from './http/routes/index.ts';
 import type { PlatformApi } from './platform/types.ts';
 import { createPlatform } from './platform/index.ts';
+import { notificationReactor } from './notifications/reactor.ts';
+import { NotificationSender } from './notifications/sender.ts';
 
 export interface ContextOptions {
   db?: Database;
@@ -43,7 +45,10 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const projectInline = async (tx: pg.PoolClient, events: readonly StoredEvent[]) => {
     for (const p of inline) await projectBatch(tx, p, events);
   };
-  const consumers: AsyncConsumer[] = allProjections.filter((p) => p.mode === 'async').map(projectionConsumer);
+  const consumers: AsyncConsumer[] = [
+    ...allProjections.filter((p) => p.mode === 'async').map(projectionConsumer),
+    notificationReactor({ config, clock, log }),
+  ];
   // The platform: injected (tests), the real API (WX_APPID set) or the simulator on a loopback port (issue #4).
   const built = opts.platform ? { platform: opts.platform, simulator: undefined } : await createPlatform(config, clock, log);
   return {
@@ -67,6 +72,8 @@ export interface Service {
   /** The port actually listened on. */
   port: number;
   background: BackgroundConsumers;
+  /** Delivers the notification outbox (started with the background work). */
+  sender: NotificationSender;
   close(): Promise<void>;
 }
 
@@ -79,7 +86,11 @@ export async function startService(config: Config, opts: ContextOptions & { back
     s.once('error', reject);
   });
   const background = new BackgroundConsumers(ctx.db, ctx.store, ctx.consumers, ctx.log);
-  if (opts.background !== false) background.start();
+  const sender = new NotificationSender({ pool: ctx.db.pool, platform: ctx.platform, clock: ctx.clock, log: ctx.log });
+  if (opts.background !== false) {
+    background.start();
+    sender.start();
+  }
   const port = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   return {
@@ -87,6 +98,7 @@ export async function startService(config: Config, opts: ContextOptions & { back
     server,
     port,
     background,
+    sender,
     close() {
       closing ??= (async () => {
         // Stop accepting; let requests in flight finish; drop keep-alive connections as they fall idle.
@@ -99,6 +111,7 @@ export async function startService(config: Config, opts: ContextOptions & { back
           server.closeIdleConnections();
         });
         await background.stop();
+        await sender.stop();
         if (!opts.platform) await ctx.platform.close?.();
         await ctx.db.close();
       })();
