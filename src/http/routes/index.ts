@@ -3,6 +3,8 @@
  */
 import type { AnyRoute } from '../route.ts';
 import { healthRoute, openApiRoute } from './system.ts';
+import { authRoutes } from './auth.ts';
+import { deviceCodeRoutes } from './device-codes.ts';
 import { reviewRoutes } from './reviews.ts';
 import { reportAdminRoutes } from './report-admin.ts';
 import { dashboardRoutes } from './dashboard.ts';
@@ -12,6 +14,8 @@ export const routes: AnyRoute[] = [
   openApiRoute,
   // issue #3: products, people, devices; issue #4: auth, device codes; issue #5: clock, reports;
   // issue #6: reviews, break minutes, audit logs, dashboard.
+  ...authRoutes,
+  ...deviceCodeRoutes,
   ...reviewRoutes,
   ...reportAdminRoutes,
   ...dashboardRoutes,

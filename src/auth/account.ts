@@ -1,0 +1,23 @@
+/**
+ * The logged-in account (spec 4.1, 5 rules 2–3): `currentAccount` → the person, the current role and every
+ * role of the phone; `switchRole` → a new access token for another role the phone holds (403 ROLE_NOT_HELD
+ * otherwise; the old token stays valid until it expires, as each token names its own role).
+ */
+import type { AppContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import type { CurrentUser } from '../http/route.ts';
+import { issueAccess, peopleOf } from './login.ts';
+import { ROLE_LABELS, type Role } from './roles.ts';
+
+export async function currentAccount(ctx: AppContext, user: CurrentUser) {
+  const [p] = await peopleOf(ctx.db.pool, [user.phone]);
+  return { person: { phone: user.phone, name: p?.name ?? user.name }, role: user.role, roles: p?.roles ?? [user.role] };
+}
+
+export async function switchRole(ctx: AppContext, user: CurrentUser, role: Role) {
+  const [p] = await peopleOf(ctx.db.pool, [user.phone]);
+  if (!p || !p.roles.includes(role)) {
+    throw new AppError(403, 'ROLE_NOT_HELD', `你没有「${ROLE_LABELS[role]}」角色，不能切换`);
+  }
+  return issueAccess(ctx, p, role);
+}
