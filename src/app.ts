@@ -21,6 +21,7 @@ import { projections as allProjections } from './projections/index.ts';
 import { projectBatch } from './projections/runner.ts';
 import { projectionConsumer, type AsyncConsumer } from './projections/consumer.ts';
 import { BackgroundConsumers } from './projections/background.ts';
+import { startAbandonJob } from './jobs/abandon-sessions.ts';
 import { createHttpApp } from './http/app.ts';
 import { routes } from './http/routes/index.ts';
 import type { PlatformApi } from './platform/types.ts';
@@ -91,6 +92,7 @@ export async function startService(config: Config, opts: ContextOptions & { back
     background.start();
     sender.start();
   }
+  const abandonJob = opts.background !== false ? startAbandonJob(ctx) : undefined;
   const port = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   return {
@@ -110,6 +112,7 @@ export async function startService(config: Config, opts: ContextOptions & { back
           });
           server.closeIdleConnections();
         });
+        await abandonJob?.stop();
         await background.stop();
         await sender.stop();
         if (!opts.platform) await ctx.platform.close?.();

@@ -5,6 +5,8 @@ import type { AnyRoute } from '../route.ts';
 import { healthRoute, openApiRoute } from './system.ts';
 import { authRoutes } from './auth.ts';
 import { deviceCodeRoutes } from './device-codes.ts';
+import { clockRoutes } from './clock.ts';
+import { reportRoutes } from './reports.ts';
 import { reviewRoutes } from './reviews.ts';
 import { reportAdminRoutes } from './report-admin.ts';
 import { dashboardRoutes } from './dashboard.ts';
@@ -16,6 +18,8 @@ export const routes: AnyRoute[] = [
   // issue #6: reviews, break minutes, audit logs, dashboard.
   ...authRoutes,
   ...deviceCodeRoutes,
+  ...clockRoutes,
+  ...reportRoutes,
   ...reviewRoutes,
   ...reportAdminRoutes,
   ...dashboardRoutes,

@@ -1,0 +1,111 @@
+/**
+ * Report detail lines (spec 2.4; decisions.md "Reports and review"), pure: the validation of the lines a
+ * worker submits and the copy of each product's fields into the line, so later product edits never rewrite a
+ * submitted report. Issue #6 applies the same rules to corrected lines.
+ *
+ * Rules, each a 422 with a Chinese message naming the line (1-based, as the worker sees the form):
+ * - at least one line (NO_LINES), at most MAX_LINES;
+ * - quantities are integers 0 … MAX_QTY pieces (INVALID_QUANTITY);
+ * - outputQty = finishedQty + defectiveQty; computed when omitted (OUTPUT_QTY_MISMATCH when it differs);
+ * - a product at most once (DUPLICATE_PRODUCT);
+ * - the product exists and, when `allowedDevices` is given, its device is one of them: it is a candidate of
+ *   the session's devices (PRODUCT_NOT_CANDIDATE).
+ */
+import { unprocessable } from '../../errors.ts';
+import type { ReportLine } from '../../events/catalog.ts';
+
+/** Upper bound of one quantity, pieces: far above a day's output, low enough to catch a slipped finger. */
+export const MAX_QTY = 10_000_000;
+export const MAX_LINES = 200;
+
+/** A line as the worker submits it. */
+export interface LineInput {
+  productId: number;
+  finishedQty: number;
+  defectiveQty: number;
+  /** finished + defective; computed when omitted. */
+  outputQty?: number;
+}
+
+/** The product fields a line copies (from `products` at submission). */
+export type ProductSnapshot = Pick<
+  ReportLine,
+  'productId' | 'projectNo' | 'productName' | 'deviceNo' | 'processName' | 'standardCycleSeconds' | 'standardWorkload'
+>;
+
+const isQty = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_QTY;
+
+/**
+ * Validates `input` and returns the report lines, in the order given. `products` holds at least the products
+ * the lines name (any others are ignored). Throws AppError 422 (codes above).
+ */
+export function buildReportLines(
+  input: readonly LineInput[],
+  products: readonly ProductSnapshot[],
+  allowedDevices?: readonly string[],
+): ReportLine[] {
+  if (input.length === 0) throw unprocessable('NO_LINES', '请至少填写一个产品的数量');
+  if (input.length > MAX_LINES) throw unprocessable('TOO_MANY_LINES', `一张报工单最多 ${MAX_LINES} 行`);
+  const byId = new Map(products.map((p) => [p.productId, p]));
+  const seen = new Set<number>();
+  return input.map((l, i) => {
+    const n = i + 1;
+    for (const [field, name] of [
+      ['finishedQty', '成品数量'],
+      ['defectiveQty', '不良数量'],
+      ['outputQty', '产出数量'],
+    ] as const) {
+      const v = l[field];
+      if (field === 'outputQty' && v === undefined) continue;
+      if (!isQty(v)) {
+        throw unprocessable('INVALID_QUANTITY', `第 ${n} 行：${name}必须是 0 到 ${MAX_QTY} 之间的整数`, { line: n, field });
+      }
+    }
+    const outputQty = l.finishedQty + l.defectiveQty;
+    if (l.outputQty !== undefined && l.outputQty !== outputQty) {
+      throw unprocessable(
+        'OUTPUT_QTY_MISMATCH',
+        `第 ${n} 行：产出数量应等于成品数量加不良数量（${l.finishedQty} + ${l.defectiveQty} = ${outputQty}），填写的是 ${l.outputQty}`,
+        { line: n, expected: outputQty },
+      );
+    }
+    const p = byId.get(l.productId);
+    if (!p || (allowedDevices && !allowedDevices.includes(p.deviceNo))) {
+      throw unprocessable('PRODUCT_NOT_CANDIDATE', `第 ${n} 行：所选产品不是本次上班所用设备的产品，请刷新报工单后重新选择`, {
+        line: n,
+        productId: l.productId,
+      });
+    }
+    if (seen.has(l.productId)) {
+      throw unprocessable('DUPLICATE_PRODUCT', `第 ${n} 行：产品“${p.productName}”（${p.processName}）已经填写过，同一产品只能填一行`, {
+        line: n,
+        productId: l.productId,
+      });
+    }
+    seen.add(l.productId);
+    return {
+      productId: p.productId,
+      projectNo: p.projectNo,
+      productName: p.productName,
+      deviceNo: p.deviceNo,
+      processName: p.processName,
+      standardCycleSeconds: p.standardCycleSeconds,
+      standardWorkload: p.standardWorkload,
+      finishedQty: l.finishedQty,
+      defectiveQty: l.defectiveQty,
+      outputQty,
+    };
+  });
+}
+
+/** The `products` columns a snapshot is made of (SELECT list), and the mapping of such a row. */
+export const SNAPSHOT_COLUMNS = 'id, project_no, product_name, device_no, process_name, standard_cycle_seconds, standard_workload';
+export const snapshotOfRow = (p: any): ProductSnapshot => ({
+  productId: Number(p.id),
+  projectNo: p.project_no,
+  productName: p.product_name,
+  deviceNo: p.device_no,
+  processName: p.process_name,
+  standardCycleSeconds: Number(p.standard_cycle_seconds),
+  standardWorkload: Number(p.standard_workload),
+});
