@@ -145,6 +145,11 @@ export class PlatformSimulator {
     this.failures.set(api, list);
   }
 
+  /** Forgets every pending forced failure. */
+  clearFailures(): void {
+    this.failures.clear();
+  }
+
   /** Every access token issued so far is expired from now on (calls with it answer 42001). */
   expireTokens(): void {
     const now = this.clock.now().getTime();
@@ -202,6 +207,7 @@ export class PlatformSimulator {
     const f = list?.[0];
     if (!f) return undefined;
     if (--f.remaining <= 0) list!.shift();
+    if (f.remaining < 0) return this.forced(api);
     return f;
   }
 
