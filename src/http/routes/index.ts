@@ -3,6 +3,9 @@
  */
 import type { AnyRoute } from '../route.ts';
 import { healthRoute, openApiRoute } from './system.ts';
+import { productRoutes } from './products.ts';
+import { peopleRoutes } from './people.ts';
+import { deviceRoutes } from './devices.ts';
 import { authRoutes } from './auth.ts';
 import { deviceCodeRoutes } from './device-codes.ts';
 import { clockRoutes } from './clock.ts';
@@ -16,6 +19,9 @@ export const routes: AnyRoute[] = [
   openApiRoute,
   // issue #3: products, people, devices; issue #4: auth, device codes; issue #5: clock, reports;
   // issue #6: reviews, break minutes, audit logs, dashboard.
+  ...productRoutes,
+  ...peopleRoutes,
+  ...deviceRoutes,
   ...authRoutes,
   ...deviceCodeRoutes,
   ...clockRoutes,

@@ -1,0 +1,26 @@
+/**
+ * Device list (issue #3): the distinct device numbers of the products (a device exists when a product uses
+ * it, src/devices/device.ts), each with its product count and its short `deviceKey` for code scenes.
+ * Access: `access.masterData` (admin, manager).
+ */
+import { z } from 'zod';
+import { access } from '../../auth/roles.ts';
+import { listDevices } from '../../products/store.ts';
+import { pageOf, pageQuery, toPage } from '../pagination.ts';
+import { defineRoute } from '../route.ts';
+
+export const deviceListRoute = defineRoute({
+  method: 'get',
+  path: '/api/devices',
+  tag: 'devices',
+  summary: '设备列表（产品中出现的设备编号、产品数与设备短码 deviceKey；分页，按编号排序）',
+  access: access.masterData,
+  query: pageQuery,
+  response: pageOf(z.object({ deviceNo: z.string(), deviceKey: z.string(), productCount: z.number().int() })),
+  async handler({ query }, ctx) {
+    const { items, total } = await listDevices(ctx.db.pool, query);
+    return toPage(items, total, query);
+  },
+});
+
+export const deviceRoutes = [deviceListRoute];

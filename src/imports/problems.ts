@@ -1,0 +1,36 @@
+/**
+ * Problems found in one row (or one request body) by the import rules: a stable snake_case `code` (the
+ * fixtures' EXPECTED.json names them) and a Chinese sentence a worker can act on. `field` names the column.
+ *
+ * `rowError(row, problems, values)` builds the preview's error row `{row, code, reason, values}`: `code` is the
+ * first problem's code, `reason` every problem's sentence.
+ */
+import { CellError, UNCOMPUTED_FORMULA, type CellValue } from '../spreadsheet/cells.ts';
+
+export interface Problem {
+  readonly code: string;
+  readonly reason: string;
+  readonly field?: string;
+}
+
+/** An error row of a preview. `row` is the sheet row number as the spreadsheet program shows it. */
+export interface ErrorRow {
+  row: number;
+  code: string;
+  reason: string;
+  /** The row's cells by Chinese column name, as read. */
+  values: Record<string, CellValue>;
+}
+
+export function rowError(row: number, problems: readonly Problem[], values: Record<string, CellValue>): ErrorRow {
+  return { row, code: problems[0].code, reason: problems.map((p) => p.reason).join('；'), values };
+}
+
+/** The problem of an error cell in column `label`, or undefined when the value is not an error cell. */
+export function errorCellProblem(label: string, field: string, v: CellValue): Problem | undefined {
+  if (!(v instanceof CellError)) return undefined;
+  if (v.text === UNCOMPUTED_FORMULA) {
+    return { code: 'uncomputed_formula', field, reason: `${label}是公式，但文件里没有保存计算结果，请用 Excel 打开、保存后再导入` };
+  }
+  return { code: 'error_cell', field, reason: `${label}是错误值 ${v.text}，请改正公式或填写数值` };
+}

@@ -1,0 +1,146 @@
+/**
+ * The two-phase spreadsheet import (decisions.md "Spreadsheet import"; issue #3), the same for products and
+ * people, over the HTTP upload and the command line.
+ *
+ * `previewImport(ctx, kind, file, actor)` parses and checks the file and compares it with the stored data, writing
+ * nothing but the preview itself (table `import_previews`, so any API instance can confirm it). Answer:
+ * `{importId, expiresAt, counts: {create, update, unchanged, errors}, create, update, unchanged, errors}`.
+ *
+ * `confirmImport(ctx, kind, importId, actor)` writes every create and update row of the preview in one
+ * transaction and answers `{importId, confirmedAt, counts: {created, updated, unchanged, errors}}`. It locks
+ * the table, recomputes the fingerprint of the stored records the preview's rows touch and refuses when it
+ * differs, so nothing the user did not see is written.
+ *
+ * Errors: 422 EMPTY_FILE and the file errors of the reader (src/spreadsheet/table.ts); 404 IMPORT_NOT_FOUND
+ * (unknown id, another kind, another uploader), 404 IMPORT_EXPIRED, 409 IMPORT_ALREADY_CONFIRMED,
+ * 409 IMPORT_STALE.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import type { Queryable } from '../db/transaction.ts';
+import { withTransaction } from '../db/transaction.ts';
+import { conflict, notFound, unprocessable } from '../errors.ts';
+import { toZonedIso } from '../time.ts';
+import type { ImportKind } from './kind.ts';
+import type { ErrorRow } from './problems.ts';
+import { MAX_IMPORT_ROWS, PREVIEW_RETENTION_MS, PREVIEW_TTL_MS } from './limits.ts';
+
+export interface ImportCounts {
+  create: number;
+  update: number;
+  unchanged: number;
+  errors: number;
+}
+
+export interface PreviewAnswer<TRow> {
+  importId: string;
+  /** ISO 8601 with offset; confirming after it is refused. */
+  expiresAt: string;
+  counts: ImportCounts;
+  create: TRow[];
+  update: TRow[];
+  unchanged: TRow[];
+  errors: ErrorRow[];
+}
+
+export interface ConfirmAnswer {
+  importId: string;
+  confirmedAt: string;
+  counts: { created: number; updated: number; unchanged: number; errors: number };
+}
+
+interface StoredRows<TRow> {
+  create: TRow[];
+  update: TRow[];
+  unchanged: TRow[];
+}
+
+/** Who uploads or confirms: a phone, or null for the command line. A preview is confirmed by its uploader. */
+export type Actor = string | null;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function fingerprint<TRow extends { row: number }, TStored>(
+  q: Queryable,
+  kind: ImportKind<TRow, TStored>,
+  rows: readonly TRow[],
+  timeZone: string,
+): Promise<{ stored: Map<string, TStored>; hash: string }> {
+  const stored = await kind.loadStored(q, rows, timeZone);
+  const h = createHash('sha256');
+  for (const key of [...stored.keys()].sort()) h.update(JSON.stringify([key, kind.canonical(stored.get(key)!)])).update('\n');
+  return { stored, hash: h.digest('hex') };
+}
+
+export async function previewImport<TRow extends { row: number }, TStored>(
+  ctx: AppContext,
+  kind: ImportKind<TRow, TStored>,
+  file: { buffer: Uint8Array; fileName?: string },
+  actor: Actor,
+): Promise<PreviewAnswer<TRow>> {
+  if (file.buffer.length === 0) throw unprocessable('EMPTY_FILE', '上传的文件是空的，请选择要导入的 Excel 文件');
+  const parsed = kind.parse(file.buffer, MAX_IMPORT_ROWS);
+  const tz = ctx.config.timeZone;
+  const { stored, hash } = await fingerprint(ctx.db.pool, kind, parsed.valid, tz);
+  const c = kind.classify(parsed.valid, stored);
+  const errors = [...parsed.errors, ...c.errors].sort((a, b) => a.row - b.row);
+  const counts: ImportCounts = { create: c.create.length, update: c.update.length, unchanged: c.unchanged.length, errors: errors.length };
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + PREVIEW_TTL_MS);
+  const importId = randomUUID();
+  const rows: StoredRows<TRow> = { create: c.create, update: c.update, unchanged: c.unchanged };
+  await ctx.db.pool.query(`DELETE FROM import_previews WHERE expires_at < $1`, [new Date(now.getTime() - PREVIEW_RETENTION_MS)]);
+  await ctx.db.pool.query(
+    `INSERT INTO import_previews (import_id, kind, created_by, file_name, created_at, expires_at, fingerprint, counts, rows)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [importId, kind.name, actor, file.fileName ?? null, now, expiresAt, hash, JSON.stringify(counts), JSON.stringify(rows)],
+  );
+  return { importId, expiresAt: toZonedIso(expiresAt, tz), counts, create: c.create, update: c.update, unchanged: c.unchanged, errors };
+}
+
+export async function confirmImport<TRow extends { row: number }, TStored>(
+  ctx: AppContext,
+  kind: ImportKind<TRow, TStored>,
+  importId: string,
+  actor: Actor,
+): Promise<ConfirmAnswer> {
+  const unknown = () => notFound('IMPORT_NOT_FOUND', '没有找到这次导入预览，请重新上传文件');
+  if (!UUID.test(importId)) throw unknown();
+  const tz = ctx.config.timeZone;
+  return withTransaction(ctx.db.pool, async (tx) => {
+    const r = await tx.query<{
+      created_by: string | null;
+      expires_at: Date;
+      confirmed_at: Date | null;
+      fingerprint: string;
+      counts: ImportCounts;
+      rows: StoredRows<TRow>;
+    }>(
+      `SELECT created_by, expires_at, confirmed_at, fingerprint, counts, rows FROM import_previews
+        WHERE import_id = $1 AND kind = $2 FOR UPDATE`,
+      [importId, kind.name],
+    );
+    const p = r.rows[0];
+    if (!p || p.created_by !== actor) throw unknown();
+    if (p.confirmed_at) {
+      throw conflict('IMPORT_ALREADY_CONFIRMED', `这次导入已在 ${toZonedIso(p.confirmed_at, tz)} 确认过，不会重复写入`);
+    }
+    const now = ctx.clock.now();
+    if (now.getTime() >= p.expires_at.getTime()) {
+      throw notFound('IMPORT_EXPIRED', '导入预览已过期（30 分钟内有效），请重新上传文件');
+    }
+    await kind.lock(tx);
+    const all = [...p.rows.create, ...p.rows.update, ...p.rows.unchanged];
+    const { hash } = await fingerprint(tx, kind, all, tz);
+    if (hash !== p.fingerprint) {
+      throw conflict('IMPORT_STALE', '预览之后数据已被修改（有人导入或编辑过），为避免覆盖，请重新上传文件预览后再确认');
+    }
+    await kind.write(tx, p.rows.create, p.rows.update, now);
+    await tx.query(`UPDATE import_previews SET confirmed_at = $2 WHERE import_id = $1`, [importId, now]);
+    return {
+      importId,
+      confirmedAt: toZonedIso(now, tz),
+      counts: { created: p.rows.create.length, updated: p.rows.update.length, unchanged: p.rows.unchanged.length, errors: p.counts.errors },
+    };
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * Reads the uploaded spreadsheet of an import request: `multipart/form-data` with the file in field `file`
+ * (decisions.md "Spreadsheet import"), streamed through busboy into memory up to `maxBytes` (10 MB).
+ *
+ * Returns `{buffer, fileName}`. Throws AppError 400 NOT_MULTIPART (another content type), 400 FILE_REQUIRED
+ * (no `file` part), 400 MALFORMED_UPLOAD (broken multipart), 413 FILE_TOO_LARGE. After a refusal the rest
+ * of the request is read and discarded, so the client receives the answer instead of a reset connection.
+ */
+import busboy from 'busboy';
+import type { Request } from 'express';
+import { AppError, badRequest } from '../errors.ts';
+import { MAX_UPLOAD_BYTES } from './limits.ts';
+
+export interface Upload {
+  buffer: Buffer;
+  fileName: string;
+}
+
+const tooLarge = (maxBytes: number) =>
+  new AppError(413, 'FILE_TOO_LARGE', `文件超过 ${Math.round(maxBytes / 1024 / 1024)} MB，请删除多余的工作表或分成几个文件导入`, { maxBytes });
+
+export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<Upload> {
+  const type = req.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data/i.test(type)) {
+    return Promise.reject(
+      new AppError(400, 'NOT_MULTIPART', '请以 multipart/form-data 方式上传文件，文件放在字段 file 中'),
+    );
+  }
+  const declared = Number(req.headers['content-length']);
+  // The multipart envelope adds a few hundred bytes; anything announced well beyond the limit is refused unread.
+  if (Number.isFinite(declared) && declared > maxBytes + 64 * 1024) return Promise.reject(tooLarge(maxBytes));
+
+  return new Promise<Upload>((resolve, reject) => {
+    let settled = false;
+    let bb: busboy.Busboy;
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe(bb);
+      req.resume();
+      reject(err);
+    };
+    try {
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes, fields: 20, fieldSize: 64 * 1024, parts: 40 } });
+    } catch {
+      reject(badRequest('上传内容格式不正确（multipart 边界缺失）'));
+      return;
+    }
+    let file: Upload | undefined;
+    let reading: Promise<void> | undefined;
+    bb.on('file', (field, stream, info) => {
+      if (field !== 'file' || reading) {
+        stream.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      reading = new Promise<void>((done) => {
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('limit', () => fail(tooLarge(maxBytes)));
+        stream.on('end', () => {
+          file = { buffer: Buffer.concat(chunks), fileName: info.filename ?? '' };
+          done();
+        });
+      });
+    });
+    bb.on('error', () => fail(new AppError(400, 'MALFORMED_UPLOAD', '上传内容不完整或格式不正确，请重新上传')));
+    bb.on('close', () => {
+      void (reading ?? Promise.resolve()).then(() => {
+        if (settled) return;
+        if (!file) return fail(new AppError(400, 'FILE_REQUIRED', '没有收到文件：请在字段 file 中上传 Excel 文件'));
+        settled = true;
+        resolve(file);
+      });
+    });
+    req.on('aborted', () => fail(new AppError(400, 'MALFORMED_UPLOAD', '上传被中断，请重新上传')));
+    req.pipe(bb);
+  });
+}

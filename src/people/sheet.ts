@@ -1,0 +1,76 @@
+/**
+ * From the rows of a personnel sheet (columns 手机号 / 姓名 / 角色, spec 2.2) to checked records, one per
+ * phone + role (decisions.md "Spreadsheet import").
+ *
+ * Within the sheet the first row of a phone fixes its name: a later row giving the phone another name is an
+ * error row (`phone_bound_to_other_name`) naming that first row; a later row repeating a phone + role already
+ * given is an error row (`duplicate_key`). A phone may hold several roles (several rows, or several roles in one
+ * cell).
+ */
+import type { Role } from '../auth/roles.ts';
+import type { SheetRow } from '../spreadsheet/table.ts';
+import type { CellValue } from '../spreadsheet/cells.ts';
+import type { ColumnSpec } from '../spreadsheet/headers.ts';
+import { rowError, type ErrorRow } from '../imports/problems.ts';
+import { checkPerson } from './rules.ts';
+
+export type PersonField = 'phone' | 'name' | 'role';
+
+export const PERSON_COLUMNS: readonly ColumnSpec<PersonField>[] = [
+  { key: 'phone', header: '手机号', required: true },
+  { key: 'name', header: '姓名', required: true },
+  { key: 'role', header: '角色', required: true },
+];
+
+/** One personnel record of the sheet. */
+export interface PersonRecordRow {
+  /** Sheet row number as shown by the spreadsheet program. */
+  row: number;
+  phone: string;
+  name: string;
+  role: Role;
+}
+
+export const personValues = (cells: Readonly<Record<PersonField, CellValue>>): Record<string, CellValue> => ({
+  手机号: cells.phone,
+  姓名: cells.name,
+  角色: cells.role,
+});
+
+export function peopleFromSheet(rows: readonly SheetRow<PersonField>[]): { valid: PersonRecordRow[]; errors: ErrorRow[] } {
+  const valid: PersonRecordRow[] = [];
+  const errors: ErrorRow[] = [];
+  const firstOfPhone = new Map<string, { row: number; name: string }>();
+  const rowOfRecord = new Map<string, number>();
+  for (const r of rows) {
+    const c = checkPerson(r.cells);
+    if (!c.ok) {
+      errors.push(rowError(r.row, c.problems, personValues(r.cells)));
+      continue;
+    }
+    const first = firstOfPhone.get(c.phone);
+    if (first && first.name !== c.name) {
+      errors.push(
+        rowError(
+          r.row,
+          [{ code: 'phone_bound_to_other_name', reason: `手机号 ${c.phone} 在第 ${first.row} 行已登记为「${first.name}」，同一手机号只能对应一个姓名` }],
+          personValues(r.cells),
+        ),
+      );
+      continue;
+    }
+    const repeated = c.roles.map((role) => rowOfRecord.get(`${c.phone}|${role}`)).find((n) => n !== undefined);
+    if (repeated !== undefined) {
+      errors.push(
+        rowError(r.row, [{ code: 'duplicate_key', reason: `与第 ${repeated} 行重复：同一手机号和角色只需登记一次` }], personValues(r.cells)),
+      );
+      continue;
+    }
+    if (!first) firstOfPhone.set(c.phone, { row: r.row, name: c.name });
+    for (const role of c.roles) {
+      rowOfRecord.set(`${c.phone}|${role}`, r.row);
+      valid.push({ row: r.row, phone: c.phone, name: c.name, role });
+    }
+  }
+  return { valid, errors };
+}

@@ -1,0 +1,66 @@
+/**
+ * From the rows of a product sheet to checked products (decisions.md "Spreadsheet import"; issue #3).
+ *
+ * - 项目号 blank (merged cells are already filled by the reader): the 项目号 of the row above is used.
+ * - Each row is checked by `checkProduct` (src/products/rules.ts).
+ * - The same unique key on several rows: the first of them is imported, every later one is an error row
+ *   (`duplicate_key`) naming the first (the same rule as a phone repeated with another name, src/people/sheet.ts).
+ */
+import type { SheetRow } from '../spreadsheet/table.ts';
+import type { CellValue } from '../spreadsheet/cells.ts';
+import { rowError, type ErrorRow } from '../imports/problems.ts';
+import { PRODUCT_FIELDS, PRODUCT_FIELD_LABELS, productKeyString, type ProductData, type ProductField } from './model.ts';
+import { checkProduct } from './rules.ts';
+
+export interface SheetProduct {
+  /** Sheet row number as shown by the spreadsheet program. */
+  row: number;
+  product: ProductData;
+  /** True when 标准工作量 was blank and computed from 标准节拍. */
+  workloadComputed: boolean;
+}
+
+/** The values of a row by Chinese column name (for error rows). */
+export function productValues(cells: Readonly<Record<ProductField, CellValue>>): Record<string, CellValue> {
+  const out: Record<string, CellValue> = {};
+  for (const f of PRODUCT_FIELDS) out[PRODUCT_FIELD_LABELS[f]] = cells[f] ?? null;
+  return out;
+}
+
+export function productsFromSheet(rows: readonly SheetRow<ProductField>[]): { valid: SheetProduct[]; errors: ErrorRow[] } {
+  const checked: (SheetProduct & { cells: Record<ProductField, CellValue> })[] = [];
+  const errors: ErrorRow[] = [];
+  let previousProjectNo: CellValue = null;
+  for (const r of rows) {
+    const cells = { ...r.cells };
+    if (cells.projectNo === null || (typeof cells.projectNo === 'string' && cells.projectNo.trim() === '')) {
+      cells.projectNo = previousProjectNo;
+    } else {
+      previousProjectNo = cells.projectNo;
+    }
+    const c = checkProduct(cells);
+    if (c.ok) checked.push({ row: r.row, product: c.product, workloadComputed: c.workloadComputed, cells });
+    else errors.push(rowError(r.row, c.problems, productValues(cells)));
+  }
+
+  const firstRowOf = new Map<string, number>();
+  const valid: SheetProduct[] = [];
+  for (const p of checked) {
+    const k = productKeyString(p.product);
+    const first = firstRowOf.get(k);
+    if (first === undefined) {
+      firstRowOf.set(k, p.row);
+      valid.push({ row: p.row, product: p.product, workloadComputed: p.workloadComputed });
+      continue;
+    }
+    errors.push(
+      rowError(
+        p.row,
+        [{ code: 'duplicate_key', reason: `与第 ${first} 行重复：项目号、产品名称、使用设备、工序都相同，只导入第 ${first} 行；请删除或改正本行` }],
+        productValues(p.cells),
+      ),
+    );
+  }
+  errors.sort((a, b) => a.row - b.row);
+  return { valid, errors };
+}
