@@ -1,0 +1,175 @@
+/** Given-when-then for every rule of the report decider (src/commands/review/decider.ts, lines.ts). */
+import { describe, expect, it } from 'vitest';
+import { reviewDecider, type ReviewCommand } from '../../src/commands/review/decider.ts';
+import type { LineInput, ProductSnapshot } from '../../src/commands/review/lines.ts';
+import type { ReportEvent } from '../../src/events/catalog.ts';
+import { scenario } from '../helpers/gwt.ts';
+import { line, submittedEvent } from './fixtures.ts';
+
+const at = '2026-03-02T10:00:00.000Z';
+const s = scenario(reviewDecider);
+const subLines = [line(1, 10, 2880, 100, 5), line(2, 12.5, 2304, 40, 0)];
+const sub = submittedEvent({ lines: subLines });
+const ref = { reportId: sub.data.reportId, employeePhone: sub.data.employeePhone, reportDate: sub.data.reportDate };
+const approved: ReportEvent = { type: 'ReportApproved', data: { ...ref, at } };
+const rejected: ReportEvent = { type: 'ReportRejected', data: { ...ref, reason: '数量不对', at } };
+const candidate: ProductSnapshot = {
+  productId: 3,
+  projectNo: 'P3',
+  productName: '产品3',
+  deviceNo: 'D1',
+  processName: '折弯',
+  standardCycleSeconds: 20,
+  standardWorkload: 1440,
+};
+const approve = (lines?: LineInput[], candidates: ProductSnapshot[] = [candidate]): ReviewCommand => ({
+  type: 'Approve',
+  at,
+  lines,
+  candidates,
+});
+
+describe('approve', () => {
+  it('approves a pending report without a correction', () => {
+    const r = s.given([sub]).when(approve());
+    expect(r.events).toEqual([{ type: 'ReportApproved', data: { ...ref, at } }]);
+  });
+
+  it('records corrected lines with the report’s own standard values and before/after', () => {
+    const r = s.given([sub]).when(
+      approve([
+        { productId: 2, finishedQty: 38, defectiveQty: 2 },
+        { productId: 1, finishedQty: 100, defectiveQty: 5, outputQty: 105 },
+      ]),
+    );
+    const d = (r.events![0] as Extract<ReportEvent, { type: 'ReportApproved' }>).data;
+    expect(d.correction!.before).toEqual(subLines);
+    expect(d.correction!.after).toEqual([{ ...line(2, 12.5, 2304, 38, 2) }, line(1, 10, 2880, 100, 5)]);
+  });
+
+  it('takes a candidate of the report’s devices with its current standard values', () => {
+    const r = s.given([sub]).when(approve([{ productId: 3, finishedQty: 7, defectiveQty: 1 }]));
+    const after = (r.events![0] as any).data.correction.after;
+    expect(after).toEqual([{ ...candidate, finishedQty: 7, defectiveQty: 1, outputQty: 8 }]);
+  });
+
+  it('keeps the report’s copy of a product even when the candidate list has newer values', () => {
+    const r = s.given([sub]).when(approve([{ productId: 1, finishedQty: 1, defectiveQty: 0 }], [{ ...candidate, productId: 1, standardCycleSeconds: 99 }]));
+    expect((r.events![0] as any).data.correction.after[0].standardCycleSeconds).toBe(10);
+  });
+
+  it('treats lines equal to the current ones (any order) as no correction', () => {
+    const r = s.given([sub]).when(
+      approve([
+        { productId: 2, finishedQty: 40, defectiveQty: 0 },
+        { productId: 1, finishedQty: 100, defectiveQty: 5 },
+      ]),
+    );
+    expect((r.events![0] as any).data.correction).toBeUndefined();
+  });
+
+  it.each([
+    ['no lines', [], 'NO_LINES'],
+    ['a negative quantity', [{ productId: 1, finishedQty: -1, defectiveQty: 0 }], 'INVALID_QUANTITY'],
+    ['a fractional quantity', [{ productId: 1, finishedQty: 1.5, defectiveQty: 0 }], 'INVALID_QUANTITY'],
+    ['a fractional outputQty', [{ productId: 1, finishedQty: 1, defectiveQty: 0, outputQty: 1.5 }], 'INVALID_QUANTITY'],
+    ['outputQty ≠ finished + defective', [{ productId: 1, finishedQty: 3, defectiveQty: 1, outputQty: 5 }], 'OUTPUT_QTY_MISMATCH'],
+    [
+      'a product twice',
+      [
+        { productId: 1, finishedQty: 1, defectiveQty: 0 },
+        { productId: 1, finishedQty: 2, defectiveQty: 0 },
+      ],
+      'DUPLICATE_PRODUCT',
+    ],
+    ['a product of another device', [{ productId: 99, finishedQty: 1, defectiveQty: 0 }], 'PRODUCT_NOT_ALLOWED'],
+  ])('refuses corrected lines with %s: 422', (_name, lines, code) => {
+    const r = s.given([sub]).when(approve(lines));
+    expect(r.error).toMatchObject({ status: 422, code });
+    expect(r.error.message).toMatch(/[\u4e00-\u9fff]/);
+  });
+
+  it('refuses a second decision: 409 after approval and after rejection', () => {
+    expect(s.given([sub, approved]).when(approve()).error).toMatchObject({ status: 409, code: 'REPORT_ALREADY_REVIEWED', details: { status: 'approved' } });
+    expect(s.given([sub, rejected]).when(approve()).error).toMatchObject({ status: 409, code: 'REPORT_ALREADY_REVIEWED', details: { status: 'rejected' } });
+  });
+
+  it('answers 404 for a report that does not exist', () => {
+    expect(s.given([]).when(approve()).error).toMatchObject({ status: 404, code: 'REPORT_NOT_FOUND' });
+  });
+});
+
+describe('reject', () => {
+  it('rejects a pending report with the trimmed reason', () => {
+    const r = s.given([sub]).when({ type: 'Reject', at, reason: '  数量与实际不符  ' });
+    expect(r.events).toEqual([{ type: 'ReportRejected', data: { ...ref, reason: '数量与实际不符', at } }]);
+  });
+
+  it('accepts 200 characters and refuses an empty, blank or 201-character reason: 422', () => {
+    expect(s.given([sub]).when({ type: 'Reject', at, reason: '字'.repeat(200) }).events).toHaveLength(1);
+    for (const reason of ['', '   ', '字'.repeat(201)]) {
+      expect(s.given([sub]).when({ type: 'Reject', at, reason }).error).toMatchObject({ status: 422, code: 'INVALID_REASON' });
+    }
+  });
+
+  it('refuses a second decision: 409', () => {
+    expect(s.given([sub, rejected]).when({ type: 'Reject', at, reason: 'x' }).error).toMatchObject({ status: 409, code: 'REPORT_ALREADY_REVIEWED' });
+    expect(s.given([sub, approved]).when({ type: 'Reject', at, reason: 'x' }).error).toMatchObject({ status: 409 });
+  });
+
+  it('answers 404 for a report that does not exist', () => {
+    expect(s.given([]).when({ type: 'Reject', at, reason: 'x' }).error).toMatchObject({ status: 404 });
+  });
+});
+
+describe('change break minutes', () => {
+  // The fixture works 08:00–17:00: 540 minutes between clock-in and clock-out.
+  it('changes the break of a pending report, with before, after and reason', () => {
+    const r = s.given([sub]).when({ type: 'ChangeBreak', at, breakMinutes: 30, reason: ' 午休缩短 ' });
+    expect(r.events).toEqual([{ type: 'BreakChanged', data: { ...ref, before: 60, after: 30, reason: '午休缩短', at } }]);
+  });
+
+  it('changes the break of an approved report, from the last change', () => {
+    const changed: ReportEvent = { type: 'BreakChanged', data: { ...ref, before: 60, after: 45, at } };
+    const r = s.given([sub, approved, changed]).when({ type: 'ChangeBreak', at, breakMinutes: 0 });
+    expect(r.events).toEqual([{ type: 'BreakChanged', data: { ...ref, before: 45, after: 0, at } }]);
+  });
+
+  it('allows a break equal to the whole span (effective time 0) and refuses one minute more: 422', () => {
+    expect(s.given([sub]).when({ type: 'ChangeBreak', at, breakMinutes: 540 }).events).toHaveLength(1);
+    const r = s.given([sub]).when({ type: 'ChangeBreak', at, breakMinutes: 541 });
+    expect(r.error).toMatchObject({ status: 422, code: 'BREAK_EXCEEDS_WORKING_TIME', details: { maxBreakMinutes: 540 } });
+  });
+
+  it.each([-1, 1.5, Number.NaN])('refuses %s minutes: 422', (breakMinutes) => {
+    expect(s.given([sub]).when({ type: 'ChangeBreak', at, breakMinutes }).error).toMatchObject({ status: 422, code: 'INVALID_BREAK_MINUTES' });
+  });
+
+  it('refuses a reason over 200 characters: 422', () => {
+    expect(s.given([sub]).when({ type: 'ChangeBreak', at, breakMinutes: 30, reason: 'x'.repeat(201) }).error).toMatchObject({
+      status: 422,
+      code: 'INVALID_REASON',
+    });
+  });
+
+  it('decides nothing when the break stays the same', () => {
+    expect(s.given([sub]).when({ type: 'ChangeBreak', at, breakMinutes: 60 }).events).toEqual([]);
+  });
+
+  it('refuses a rejected report: 409, and an unknown one: 404', () => {
+    expect(s.given([sub, rejected]).when({ type: 'ChangeBreak', at, breakMinutes: 30 }).error).toMatchObject({ status: 409, code: 'REPORT_REJECTED' });
+    expect(s.given([]).when({ type: 'ChangeBreak', at, breakMinutes: 30 }).error).toMatchObject({ status: 404 });
+  });
+});
+
+describe('evolve', () => {
+  it('follows status, corrected lines and break minutes', () => {
+    const after = [line(3, 20, 1440, 1, 0)];
+    const state = [
+      sub,
+      { type: 'ReportApproved', data: { ...ref, correction: { before: subLines, after }, at } } as ReportEvent,
+      { type: 'BreakChanged', data: { ...ref, before: 60, after: 10, at } } as ReportEvent,
+    ].reduce(reviewDecider.evolve, reviewDecider.initialState);
+    expect(state).toMatchObject({ status: 'approved', lines: after, breakMinutes: 10 });
+  });
+});

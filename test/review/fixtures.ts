@@ -1,0 +1,85 @@
+/**
+ * Report events for the review tests: ReportSubmitted payloads built from a few numbers, and appending them
+ * through the store (expected version 0), as issue #5's submit command does, without the clocking flow.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../../src/context.ts';
+import { executeCommand } from '../../src/commands/decider.ts';
+import { streams, type EventData, type ReportEvent, type ReportLine } from '../../src/events/catalog.ts';
+
+export const WORKER = '13800000001';
+
+export function line(productId: number, cycle: number, workload: number, finished: number, defective: number): ReportLine {
+  return {
+    productId,
+    projectNo: `P${productId}`,
+    productName: `产品${productId}`,
+    deviceNo: 'D1',
+    processName: '冲压',
+    standardCycleSeconds: cycle,
+    standardWorkload: workload,
+    finishedQty: finished,
+    defectiveQty: defective,
+    outputQty: finished + defective,
+  };
+}
+
+export interface SubmitSpec {
+  reportId?: string;
+  phone?: string;
+  reportDate?: string;
+  clockInAt?: string;
+  clockOutAt?: string;
+  breakMinutes?: number;
+  devices?: string[];
+  lines?: ReportLine[];
+}
+
+export function submitted(s: SubmitSpec = {}): EventData<'ReportSubmitted'> {
+  const reportDate = s.reportDate ?? '2026-03-02';
+  return {
+    reportId: s.reportId ?? randomUUID(),
+    employeePhone: s.phone ?? WORKER,
+    reportDate,
+    sessionId: randomUUID(),
+    clockInAt: s.clockInAt ?? `${reportDate}T08:00:00+08:00`,
+    clockOutAt: s.clockOutAt ?? `${reportDate}T17:00:00+08:00`,
+    breakMinutes: s.breakMinutes ?? 60,
+    devices: s.devices ?? ['D1'],
+    lines: s.lines ?? [line(1, 10, 2880, 100, 5)],
+    at: s.clockOutAt ?? `${reportDate}T17:00:00+08:00`,
+  };
+}
+
+export const submittedEvent = (s: SubmitSpec = {}): ReportEvent => ({ type: 'ReportSubmitted', data: submitted(s) });
+
+/** Appends a ReportSubmitted for `s` through the store (expected version 0); returns its payload. */
+export async function submitReport(ctx: AppContext, s: SubmitSpec = {}, workerName = '张三'): Promise<EventData<'ReportSubmitted'>> {
+  const data = submitted(s);
+  await executeCommand(ctx.commands, { actorPhone: data.employeePhone, actorName: workerName, role: 'worker' }, async () => ({
+    appends: [{ streamId: streams.report(data.reportId), expectedVersion: 0, events: [{ type: 'ReportSubmitted', data }] }],
+    result: undefined,
+  }));
+  return data;
+}
+
+/**
+ * Runs the async consumers until each has read every event. On a shared PostgreSQL server a transaction of
+ * another database holds the commit-safe horizon (pg_snapshot_xmin is cluster-wide) back for a moment, so one
+ * `catchUpAll` may stop short of the newest events; this waits (up to 20 s) until nothing is left.
+ */
+export async function catchUpFully(app: { catchUpAll(): Promise<void>; service: { ctx: AppContext } }): Promise<void> {
+  const ctx = app.service.ctx;
+  for (let i = 0; ; i++) {
+    await app.catchUpAll();
+    const r = await ctx.db.pool.query(
+      `SELECT count(*)::int AS behind FROM projection_checkpoints c
+         JOIN events e ON (e.transaction_id, e.global_position) > (c.transaction_id, c.global_position)
+        WHERE c.name = ANY($1::text[])`,
+      [ctx.consumers.map((c) => c.name)],
+    );
+    if (r.rows[0].behind === 0) return;
+    if (i >= 200) throw new Error('async consumers did not catch up within 20 s');
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
