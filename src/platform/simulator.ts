@@ -4,9 +4,11 @@
  * service starts it when `WX_APPID` is unset; it is never used in production (config.ts refuses that start).
  *
  * Conventions:
- * - login `code` `sim:<anything>` → a stable openid for `<anything>` (`openidFor`); the session key is stable per
- *   openid (`sessionKeyFor`), so legacy phone data can be made with `legacyPhoneData`.
- * - phone credential `sim:<11-digit phone>` → that phone (country code 86); `sim:<cc>-<number>` → a foreign one.
+ * - login `code` `sim:<anything>` → a stable openid for `<anything>` (`openidFor`); a suffix `#<nonce>` is not
+ *   part of it, so `sim:alice#1`, `sim:alice#2` are two single-use codes of the same user, as two wx.login
+ *   calls are. The session key is stable per openid (`sessionKeyFor`); `legacyPhoneData` makes legacy phone data.
+ * - phone credential `sim:<11-digit phone>` → that phone (country code 86); `sim:<cc>-<number>` → a foreign one;
+ *   a `#<nonce>` suffix is allowed here too (`sim:13800138000#2`).
  * - every code is single-use: a login code again → 40163, a phone code again → 40029; other codes → 40029.
  * - access tokens from `POST /cgi-bin/stable_token` live `tokenExpiresIn` seconds on the injected clock, the
  *   same token to every caller while valid (a new one in its last 5 minutes); unknown → 40001, expired → 42001.
@@ -181,7 +183,7 @@ export class PlatformSimulator {
    * mini-program (AES-128-CBC with the user's session key, watermark of `appId`, default this simulator's).
    */
   legacyPhoneData(loginCode: string, phone: string, appId = this.appId): { encryptedData: string; iv: string } {
-    const openid = this.openidFor(loginCode.replace(/^sim:/, ''));
+    const openid = this.openidFor(seedOf(loginCode));
     const iv = randomBytes(16).toString('base64');
     const payload = {
       phoneNumber: phone,
@@ -264,13 +266,13 @@ export class PlatformSimulator {
       if (!code.startsWith('sim:') || code.length <= 4) throw new SimFailure(40029);
       if (this.usedLoginCodes.has(code)) throw new SimFailure(40163);
       this.usedLoginCodes.add(code);
-      const openid = this.openidFor(code.slice(4));
+      const openid = this.openidFor(seedOf(code));
       res.json({ openid, session_key: this.sessionKeyFor(openid) });
     }));
 
     app.post('/wxa/business/getuserphonenumber', route('getuserphonenumber', true, (req, res) => {
       const code = String(req.body?.code ?? '');
-      const m = /^sim:(?:(\d{1,4})-)?(\d{5,15})$/.exec(code);
+      const m = /^sim:(?:(\d{1,4})-)?(\d{5,15})(?:#[^#]*)?$/.exec(code);
       if (!m || this.usedPhoneCodes.has(code)) throw new SimFailure(40029);
       this.usedPhoneCodes.add(code);
       const cc = m[1] ?? '86';
@@ -335,6 +337,9 @@ export class PlatformSimulator {
     return app;
   }
 }
+
+/** The user part of a simulator login code: `sim:alice#2` → `alice`. */
+const seedOf = (code: string) => code.replace(/^sim:/, '').replace(/#[^#]*$/, '');
 
 /** A square PNG that looks like a 2D code: a 25×25 module grid from a hash of `content`, three finder marks. */
 function codePicture(content: string, width: number): Buffer {
