@@ -4,10 +4,12 @@
  */
 import type { AppContext } from '../context.ts';
 import { replayProjection } from '../projections/replay.ts';
+import { importCliCommands } from './import.ts';
 
 export type CliCommand = (ctx: AppContext, args: string[]) => Promise<number>;
 
 export const cliCommands: Record<string, { usage: string; run: CliCommand }> = {
+  ...importCliCommands,
   migrate: {
     usage: 'migrate',
     async run(ctx) {
