@@ -6,6 +6,7 @@
 import type { Queryable } from '../db/transaction.ts';
 import { limitOffset, toPage, type Page, type PageQuery } from '../http/pagination.ts';
 import { streams } from '../events/catalog.ts';
+import type { EventStore } from '../events/store.ts';
 import { parseReportId, reportNotFound } from '../commands/review/decider.ts';
 import { toZonedIso } from '../time.ts';
 
@@ -21,10 +22,9 @@ export interface AuditLogItem {
   reason: string | null;
 }
 
-export async function auditLogs(q: Queryable, reportId: string, page: PageQuery, timeZone: string): Promise<Page<AuditLogItem>> {
+export async function auditLogs(q: Queryable, store: EventStore, reportId: string, page: PageQuery, timeZone: string): Promise<Page<AuditLogItem>> {
   const id = parseReportId(reportId);
-  const exists = await q.query(`SELECT 1 FROM streams WHERE stream_id = $1`, [streams.report(id)]);
-  if (exists.rows.length === 0) throw reportNotFound();
+  if ((await store.streamVersion(q, streams.report(id))) === 0) throw reportNotFound();
   const { limit, offset } = limitOffset(page);
   const [rows, total] = await Promise.all([
     q.query(

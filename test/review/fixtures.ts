@@ -46,7 +46,7 @@ export function submitted(s: SubmitSpec = {}): EventData<'ReportSubmitted'> {
     clockOutAt: s.clockOutAt ?? `${reportDate}T17:00:00+08:00`,
     breakMinutes: s.breakMinutes ?? 60,
     devices: s.devices ?? ['D1'],
-    lines: s.lines ?? [line(1, 10, 2880, 100, 5)],
+    lines: s.lines ?? [line(901, 10, 2880, 100, 5)],
     at: s.clockOutAt ?? `${reportDate}T17:00:00+08:00`,
   };
 }

@@ -59,7 +59,7 @@ export const auditLogsRoute = defineRoute({
   response: pageOf(auditItem),
   errors: [NOT_FOUND],
   async handler({ params, query }, ctx) {
-    return auditLogs(ctx.db.pool, params.reportId, query, ctx.config.timeZone);
+    return auditLogs(ctx.db.pool, ctx.store, params.reportId, query, ctx.config.timeZone);
   },
 });
 
