@@ -61,6 +61,11 @@ describe('POST /api/devices/:deviceNo/qrcode', () => {
     expect(r.body.scene).toBe(`d=${deviceKeyOf('冲床 1号')}`);
     expect(app.simulator.generatedCodes.at(-1)!.scene).toBe(r.body.scene);
     expect((await fetchImage(r.body.url)).status).toBe(200);
+    const worker = await app.login('13600000003', 'worker');
+    const key = r.body.scene.slice('d='.length);
+    const state = await app.request('GET', `/api/clock/state?deviceKey=${encodeURIComponent(key)}`, { token: worker });
+    expect(state.status).toBe(200);
+    expect(state.body.deviceNo).toBe('冲床 1号');
     const long = await generate('LINE-0000000000000000000001');
     expect(long.body.scene).toBe(`d=${deviceKeyOf('LINE-0000000000000000000001')}`);
   });
