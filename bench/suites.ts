@@ -4,4 +4,10 @@ export interface BenchSuite {
   run(): Promise<void>;
 }
 
-export const suites: BenchSuite[] = [];
+import { eventStoreBench } from './event-store.ts';
+import { clockBench } from './clock.ts';
+
+export const suites: BenchSuite[] = [
+  eventStoreBench,
+  clockBench,
+];

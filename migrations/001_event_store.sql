@@ -1,15 +1,10 @@
--- Event store (issue #2): one events table, the current version of each stream, and the checkpoints of
--- asynchronous consumers. Async readers page by (transaction_id, global_position) below
+-- Event store (issue #2): one events table and the checkpoints of asynchronous consumers. A stream's version
+-- is its last stream_version; the unique (stream_id, stream_version) decides concurrent appends. Async readers page by (transaction_id, global_position) below
 -- pg_snapshot_xmin(pg_current_snapshot()), so an event whose transaction commits late is never skipped.
-CREATE TABLE streams (
-  stream_id text PRIMARY KEY,
-  version   bigint NOT NULL CHECK (version > 0)
-);
-
 CREATE TABLE events (
   global_position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   stream_id       text        NOT NULL,
-  stream_version  bigint      NOT NULL,
+  stream_version  bigint      NOT NULL CHECK (stream_version > 0),
   event_type      text        NOT NULL,
   schema_version  integer     NOT NULL DEFAULT 1,
   data            jsonb       NOT NULL,

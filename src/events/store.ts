@@ -2,8 +2,9 @@
  * The event store (issue #2) on the `events` table of migrations/001_event_store.sql.
  *
  * - `append(tx, appends, metadata)`: appends to one or several streams atomically, each with an expected
- *   version. The check is a single conditional write on `streams` (row lock, no read-then-write race); a lost
- *   race throws `StreamVersionConflict`, never a duplicate or a gap. Payloads are validated by the registry.
+ *   version, one statement per stream. The unique index (stream_id, stream_version) is the arbiter: of two
+ *   writers expecting the same version only one can insert the next one, so a lost race throws
+ *   `StreamVersionConflict`, never a duplicate or a gap. Payloads are validated by the registry.
  * - `readStream(q, streamId, fromVersion)`: a stream's events in order, upcast to the current versions.
  * - `readAfter(q, cursor, limit)`: for asynchronous consumers. Only rows whose transaction is older than
  *   every transaction still running (`transaction_id < pg_snapshot_xmin(pg_current_snapshot())`), paged by
@@ -68,6 +69,8 @@ export class StreamVersionConflict extends AppError {
   }
 }
 
+// transaction_id is handed out as text (xid8 is 64-bit). ORDER BY must name events.transaction_id: the bare
+// name would sort by this text alias, and "1000" < "999".
 const COLUMNS =
   'global_position, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at, transaction_id::text AS transaction_id';
 
@@ -89,49 +92,41 @@ export class EventStore {
     for (const a of appends) {
       if (a.events.length === 0) continue;
       const checked = a.events.map((e) => this.registry.validate(e.type, e.data));
-      const base = await this.claimVersions(tx, a.streamId, a.expectedVersion, a.events.length);
-      const res = await tx.query(
-        `INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
-         SELECT $1, $2::bigint + u.ord, u.t, u.v, u.d, $6::jsonb, $7
-           FROM unnest($3::text[], $4::int[], $5::jsonb[]) WITH ORDINALITY AS u(t, v, d, ord)
-         ORDER BY u.ord
-         RETURNING ${COLUMNS}`,
-        [
-          a.streamId,
-          base,
-          a.events.map((e) => e.type),
-          checked.map((c) => c.version),
-          checked.map((c) => JSON.stringify(c.data)),
-          JSON.stringify(metadata),
-          recordedAt,
-        ],
-      );
+      // One statement per stream. The version check reads the stream's last version through the unique
+      // index (stream_id, stream_version); two writers expecting the same version both try to insert the same
+      // next version, and the unique index lets only one of them commit (the other gets 23505: a conflict).
+      let res;
+      try {
+        res = await tx.query(
+          `WITH head AS (
+             SELECT COALESCE(max(stream_version), 0) AS version FROM events WHERE stream_id = $1
+           )
+           INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
+           SELECT $1, head.version + u.ord, u.t, u.v, u.d, $5::jsonb, $6
+             FROM head, unnest($2::text[], $3::int[], $4::jsonb[]) WITH ORDINALITY AS u(t, v, d, ord)
+            WHERE $7::bigint IS NULL OR head.version = $7::bigint
+            ORDER BY u.ord
+           RETURNING ${COLUMNS}`,
+          [
+            a.streamId,
+            a.events.map((e) => e.type),
+            checked.map((c) => c.version),
+            checked.map((c) => JSON.stringify(c.data)),
+            JSON.stringify(metadata),
+            recordedAt,
+            a.expectedVersion === 'any' ? null : a.expectedVersion,
+          ],
+        );
+      } catch (err) {
+        if ((err as { code?: string; constraint?: string }).constraint === 'events_stream_version_unique') {
+          throw new StreamVersionConflict(a.streamId, a.expectedVersion);
+        }
+        throw err;
+      }
+      if (res.rows.length !== a.events.length) throw new StreamVersionConflict(a.streamId, a.expectedVersion);
       for (const row of res.rows) stored.push(this.toStored(row));
     }
     return stored;
-  }
-
-  /** Moves the stream's version on by `count`, or throws StreamVersionConflict. Returns the version before. */
-  private async claimVersions(tx: Queryable, streamId: string, expected: ExpectedVersion, count: number): Promise<number> {
-    if (expected === 'any') {
-      const r = await tx.query(
-        `INSERT INTO streams (stream_id, version) VALUES ($1, $2)
-         ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + $2
-         RETURNING version`,
-        [streamId, count],
-      );
-      return Number(r.rows[0].version) - count;
-    }
-    const r =
-      expected === 0
-        ? await tx.query(`INSERT INTO streams (stream_id, version) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [streamId, count])
-        : await tx.query(`UPDATE streams SET version = version + $3 WHERE stream_id = $1 AND version = $2`, [
-            streamId,
-            expected,
-            count,
-          ]);
-    if (r.rowCount !== 1) throw new StreamVersionConflict(streamId, expected);
-    return expected;
   }
 
   /** The events of one stream with version ≥ `fromVersion`, in order. An absent stream gives []. */
@@ -149,8 +144,8 @@ export class EventStore {
 
   /** Current version of a stream (0 when it does not exist). */
   async streamVersion(q: Queryable, streamId: string): Promise<number> {
-    const r = await q.query(`SELECT version FROM streams WHERE stream_id = $1`, [streamId]);
-    return r.rows.length ? Number(r.rows[0].version) : 0;
+    const r = await q.query(`SELECT COALESCE(max(stream_version), 0) AS version FROM events WHERE stream_id = $1`, [streamId]);
+    return Number(r.rows[0].version);
   }
 
   /**
@@ -167,7 +162,7 @@ export class EventStore {
       `SELECT ${COLUMNS} FROM events
         WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
           AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-        ORDER BY transaction_id, global_position
+        ORDER BY events.transaction_id, events.global_position -- the columns (xid8), not the text aliases
         LIMIT $3`,
       [cursor.transactionId, cursor.globalPosition, limit],
     );
@@ -213,3 +208,4 @@ export const cursorOf = (event: StoredEvent<any>): Cursor => ({
   transactionId: event.transactionId,
   globalPosition: event.globalPosition,
 });
+

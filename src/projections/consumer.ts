@@ -51,6 +51,30 @@ export async function runConsumerBatch(pool: pg.Pool, store: EventStore, consume
   });
 }
 
+/**
+ * Runs batches until the consumer has handled every event committed before this call, waiting (polling every
+ * 10 ms, at most `timeoutMs`) while an older transaction anywhere on the server is still open: the
+ * commit-safe reader does not pass such a transaction. For read-your-writes on async read models (tests,
+ * demo, CLI). Returns the number of events handled; throws when the deadline passes first.
+ */
+export async function catchUpToNow(pool: pg.Pool, store: EventStore, consumer: AsyncConsumer, timeoutMs = 30_000): Promise<number> {
+  const r = await pool.query(
+    `SELECT transaction_id::text AS tx, global_position FROM events ORDER BY events.transaction_id DESC, events.global_position DESC LIMIT 1`,
+  );
+  if (r.rows.length === 0) return 0;
+  const target = { tx: BigInt(r.rows[0].tx), pos: Number(r.rows[0].global_position) };
+  const deadline = Date.now() + timeoutMs;
+  let total = 0;
+  for (;;) {
+    total += await catchUp(pool, store, consumer);
+    const c = await pool.query(`SELECT transaction_id::text AS tx, global_position FROM projection_checkpoints WHERE name = $1`, [consumer.name]);
+    const tx = BigInt(c.rows[0]?.tx ?? 0);
+    if (tx > target.tx || (tx === target.tx && Number(c.rows[0].global_position) >= target.pos)) return total;
+    if (Date.now() > deadline) throw new Error(`consumer ${consumer.name} did not catch up within ${timeoutMs} ms`);
+    await new Promise((res) => setTimeout(res, 10));
+  }
+}
+
 /** Runs batches until the consumer has caught up; returns the number of events handled. */
 export async function catchUp(pool: pg.Pool, store: EventStore, consumer: AsyncConsumer, limit = 1000): Promise<number> {
   let total = 0;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
 import { withTransaction } from '../../src/db/transaction.ts';
-import { EventStore, START, StreamVersionConflict, cursorOf } from '../../src/events/store.ts';
+import { EventStore, START, StreamVersionConflict, cursorOf, type Cursor, type StoredEvent } from '../../src/events/store.ts';
 import { EventValidationError } from '../../src/events/registry.ts';
 import { onPostgres, openTestDatabase } from '../helpers/db.ts';
 import { testRegistry, type CountedEvent } from '../helpers/test-events.ts';
@@ -88,25 +88,47 @@ describe('event store', () => {
 
   it('upcasts old payload versions when reading', async () => {
     await db.pool.query(
-      `INSERT INTO streams (stream_id, version) VALUES ('s-7', 1);
-       INSERT INTO events (stream_id, stream_version, event_type, schema_version, data) VALUES ('s-7', 1, 'Counted', 1, '{"n": 7}')`,
+      `INSERT INTO events (stream_id, stream_version, event_type, schema_version, data) VALUES ('s-7', 1, 'Counted', 1, '{"n": 7}')`,
     );
     const [e] = await store.readStream<CountedEvent>(db.pool as any, 's-7');
     expect(e.data).toEqual({ n: 7, label: 'v1' });
     expect(e.schemaVersion).toBe(1);
   });
 
-  it('reads everything after a cursor in (transaction, position) order, once', async () => {
-    const seen: number[] = [];
-    let cursor = START;
-    for (;;) {
-      const batch = await store.readAfter(db.pool as any, cursor, 3);
-      if (batch.length === 0) break;
-      seen.push(...batch.map((e) => e.globalPosition));
+  /** Reads after `cursor` in pages of `page` until `count` events came (other databases' open transactions may hold the reader back a moment). */
+  async function readUntil(cursor: Cursor, count: number, page = 3) {
+    const seen: StoredEvent[] = [];
+    const deadline = Date.now() + 20_000;
+    while (seen.length < count && Date.now() < deadline) {
+      const batch = await store.readAfter(db.pool as any, cursor, page);
+      if (batch.length === 0) {
+        await new Promise((r) => setTimeout(r, 20));
+        continue;
+      }
+      seen.push(...(batch as StoredEvent[]));
       cursor = cursorOf(batch[batch.length - 1]);
     }
+    return seen;
+  }
+
+  it('reads everything after a cursor in (transaction, position) order, once', async () => {
     const all = await db.pool.query('SELECT global_position FROM events ORDER BY transaction_id, global_position');
-    expect(seen).toEqual(all.rows.map((r) => r.global_position));
+    const seen = await readUntil(START, all.rows.length);
+    expect(seen.map((e) => e.globalPosition)).toEqual(all.rows.map((r) => r.global_position));
+    expect(await store.readAfter(db.pool as any, cursorOf(seen[seen.length - 1]), 10)).toEqual([]);
+  });
+
+  it('orders by transaction id as a number, not as text (xid 10 after xid 9)', async () => {
+    await db.pool.query(`TRUNCATE events`);
+    await db.pool.query(
+      `INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, transaction_id)
+       VALUES ('x-10', 1, 'Counted', 2, '{"n": 10, "label": ""}', '10'), ('x-9', 1, 'Counted', 2, '{"n": 9, "label": ""}', '9'),
+              ('x-100', 1, 'Counted', 2, '{"n": 100, "label": ""}', '100')`,
+    );
+    const first = await store.readAfter<CountedEvent>(db.pool as any, START, 2);
+    expect(first.map((e) => e.data.n)).toEqual([9, 10]);
+    const rest = await store.readAfter<CountedEvent>(db.pool as any, cursorOf(first[1]), 10);
+    expect(rest.map((e) => e.data.n)).toEqual([100]);
   });
 
   // PGlite is one backend: its transactions cannot overlap, so this can only happen on PostgreSQL.
@@ -120,7 +142,7 @@ describe('event store', () => {
     expect(await store.readAfter(db.pool as any, last, 100)).toEqual([]);
     await slow.query('COMMIT');
     slow.release();
-    const after = await store.readAfter(db.pool as any, last, 100);
+    const after = await readUntil(last, 2, 100);
     expect(after.map((e) => e.streamId)).toEqual(['s-8', 's-9']);
   });
 });

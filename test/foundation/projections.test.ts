@@ -4,7 +4,7 @@ import { runMigrations } from '../../src/db/migrate.ts';
 import { withTransaction } from '../../src/db/transaction.ts';
 import { EventStore } from '../../src/events/store.ts';
 import { projectBatch } from '../../src/projections/runner.ts';
-import { catchUp, projectionConsumer, runConsumerBatch } from '../../src/projections/consumer.ts';
+import { catchUp, catchUpToNow, projectionConsumer, runConsumerBatch } from '../../src/projections/consumer.ts';
 import { replayProjection } from '../../src/projections/replay.ts';
 import { Leadership, runExclusive } from '../../src/projections/leader.ts';
 import { onPostgres, openTestDatabase } from '../helpers/db.ts';
@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.close());
 beforeEach(async () => {
-  await db.pool.query(`TRUNCATE events, streams, projection_checkpoints, test_totals`);
+  await db.pool.query(`TRUNCATE events, projection_checkpoints, test_totals`);
 });
 
 const totals = async () => (await db.pool.query(`SELECT stream_id, total, count, last_at FROM test_totals ORDER BY stream_id`)).rows;
@@ -71,12 +71,12 @@ describe('projections', () => {
     const p = totalsProjection('async');
     for (let i = 0; i < 25; i++) await write(`s${i % 4}`, [i, 1]);
     const consumer = projectionConsumer(p);
-    expect(await catchUp(db.pool, store, consumer, 10)).toBe(50);
+    expect(await catchUpToNow(db.pool, store, consumer)).toBe(50);
     const once = await totals();
     expect(once.reduce((s, r) => s + r.count, 0)).toBe(50);
     expect(await catchUp(db.pool, store, consumer, 10)).toBe(0); // nothing twice
     await write('s9', [5]);
-    expect(await catchUp(db.pool, store, consumer, 10)).toBe(1);
+    expect(await catchUpToNow(db.pool, store, consumer)).toBe(1);
     const incremental = await totals();
     expect(await replayProjection(db.pool, store, p, 6)).toBe(51);
     expect(await totals()).toEqual(incremental);
@@ -89,6 +89,7 @@ describe('projections', () => {
     const consumer = projectionConsumer(p);
     await Promise.all(Array.from({ length: 6 }, () => runConsumerBatch(db.pool, store, consumer, 4)));
     await Promise.all(Array.from({ length: 4 }, () => catchUp(db.pool, store, consumer, 4)));
+    await catchUpToNow(db.pool, store, consumer);
     const rows = await totals();
     expect(rows.map((r) => [r.stream_id, r.total])).toEqual([
       ['s0', 10],
@@ -108,9 +109,9 @@ describe('projections', () => {
         if (++calls === 1) throw new Error('crash after writing');
       },
     };
-    await expect(runConsumerBatch(db.pool, store, flaky)).rejects.toThrow('crash');
+    await expect(catchUpToNow(db.pool, store, flaky)).rejects.toThrow('crash');
     expect(await totals()).toEqual([]);
-    expect(await runConsumerBatch(db.pool, store, flaky)).toBe(2);
+    expect(await catchUpToNow(db.pool, store, flaky)).toBe(2);
     expect((await totals())[0].total).toBe(3);
   });
 

@@ -5,7 +5,7 @@
 import { ManualClock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { startService, type Service } from '../../src/app.ts';
-import { catchUp } from '../../src/projections/consumer.ts';
+import { catchUpToNow } from '../../src/projections/consumer.ts';
 import type { Role } from '../../src/auth/roles.ts';
 import type { PlatformSimulator } from '../../src/platform/simulator.ts';
 import { openTestDatabase } from './db.ts';
@@ -19,7 +19,7 @@ export interface TestApp {
   simulator: PlatformSimulator;
   /** Adds (or keeps) a person with `role` and returns a valid token for them. */
   login(phone: string, role: Role, name?: string): Promise<string>;
-  /** Runs every async consumer until caught up. */
+  /** Runs every async consumer until it has handled every event committed so far. */
   catchUpAll(): Promise<void>;
   request(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<TestResponse>;
   close(): Promise<void>;
@@ -51,7 +51,7 @@ export async function startTestApp(env: Record<string, string> = {}, start = '20
       return service.ctx.tokens.issue({ phone, role });
     },
     async catchUpAll() {
-      for (const c of service.ctx.consumers) await catchUp(service.ctx.db.pool, service.ctx.store, c);
+      for (const c of service.ctx.consumers) await catchUpToNow(service.ctx.db.pool, service.ctx.store, c);
     },
     async request(method, path, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
