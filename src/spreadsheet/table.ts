@@ -8,7 +8,7 @@
  * the value of their top-left cell. Formulas count with the value the file saved for them.
  *
  * Returns `{sheetName, headerRow, rows}`; each row carries its sheet row number as the spreadsheet program
- * shows it (1-based) and the cells of the specified columns (blank rows are skipped).
+ * shows it (1-based) and the cells of the specified columns (rows whose own cells are all blank are skipped).
  *
  * Throws AppError 422: NOT_A_SPREADSHEET, UNREADABLE_SPREADSHEET, EMPTY_SHEET, MISSING_HEADERS,
  * DUPLICATE_HEADER, NO_DATA_ROWS, TOO_MANY_ROWS (more than `maxRows` data rows).
@@ -127,14 +127,18 @@ function dataRows<K extends string>(
   for (let r = headerIdx + 1; r < grid.length; r++) {
     const line = grid[r];
     const cells = {} as Record<K, CellValue>;
+    // A row is blank by its own cells: values spread by a merge over a blank row do not make it a data row.
     let blank = true;
     for (const col of columns) {
       const c = colOf[col.key];
-      let v: CellValue = null;
-      if (c !== undefined) v = merged.get(`${r}:${c}`) ?? fromSheetCell(line?.[c]);
-      if (typeof v === 'string' && v.trim() === '') v = null;
-      if (v !== null) blank = false;
-      cells[col.key] = v;
+      if (c === undefined) {
+        cells[col.key] = null;
+        continue;
+      }
+      let own = fromSheetCell(line?.[c]);
+      if (typeof own === 'string' && own.trim() === '') own = null;
+      if (own !== null) blank = false;
+      cells[col.key] = merged.get(`${r}:${c}`) ?? own;
     }
     if (blank) continue;
     lastDataIdx = r;
