@@ -74,7 +74,7 @@ export function buildOpenApi(routes: readonly AnyRoute[]): Record<string, unknow
       parameters,
       responses,
     };
-    if (r.access !== 'public') op.security = [{ bearer: [] }];
+    op.security = r.access === 'public' ? [] : [{ bearer: [] }];
     if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } };
     if (r.multipart) {
       op.requestBody = {

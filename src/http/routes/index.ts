@@ -2,7 +2,7 @@
  * Every route of the service, in the order they are matched. Each area keeps its routes in its own file.
  */
 import type { AnyRoute } from '../route.ts';
-import { healthRoute, openApiRoute } from './system.ts';
+import { docsRoute, healthRoute, openApiRoute } from './system.ts';
 import { productRoutes } from './products.ts';
 import { peopleRoutes } from './people.ts';
 import { deviceRoutes } from './devices.ts';
@@ -17,8 +17,7 @@ import { dashboardRoutes } from './dashboard.ts';
 export const routes: AnyRoute[] = [
   healthRoute,
   openApiRoute,
-  // issue #3: products, people, devices; issue #4: auth, device codes; issue #5: clock, reports;
-  // issue #6: reviews, break minutes, audit logs, dashboard.
+  docsRoute,
   ...productRoutes,
   ...peopleRoutes,
   ...deviceRoutes,

@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { defineRoute } from '../route.ts';
 import { buildOpenApi } from '../openapi.ts';
+import { renderDocsPage } from '../docs-page.ts';
+import { RawBody } from '../route.ts';
 
 export const healthRoute = defineRoute({
   method: 'get',
@@ -26,5 +28,18 @@ export const openApiRoute = defineRoute({
   async handler() {
     const { routes } = await import('./index.ts');
     return buildOpenApi(routes);
+  },
+});
+
+export const docsRoute = defineRoute({
+  method: 'get',
+  path: '/api/docs',
+  tag: 'system',
+  summary: '接口文档（网页）',
+  access: 'public',
+  responseContentType: 'text/html',
+  async handler() {
+    const { routes } = await import('./index.ts');
+    return new RawBody('text/html; charset=utf-8', Buffer.from(renderDocsPage(buildOpenApi(routes) as any)));
   },
 });
