@@ -1,10 +1,12 @@
 /**
  * Composition root: builds the AppContext from a Config and starts or stops the service.
  *
- * `createContext(config, {db?, clock?, log?})` opens (or takes) the database and runs the migrations.
+ * `createContext(config, {db?, clock?, log?, platform?})` opens (or takes) the database, runs the migrations and
+ * builds the platform client (src/platform/index.ts: the real API, or the simulator on a loopback port).
  * `startService(config, opts)` also starts the HTTP server on `config.port` (0: any free port) and the
  * background work (async consumers, jobs); `service.close()` stops accepting requests, lets the ones in
- * flight finish, stops the background work and closes the database.
+ * flight finish, stops the background work, closes the platform (and its simulator) unless it was injected,
+ * and closes the database.
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';

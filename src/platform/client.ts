@@ -36,6 +36,8 @@ export interface PlatformClientOptions {
   retryDelaysMs?: readonly number[];
   /** Per-request timeout in milliseconds. Default 10000. */
   timeoutMs?: number;
+  /** WX_ENV_VERSION: which mini-program version subscription messages open (release → formal). Default release. */
+  envVersion?: 'release' | 'trial' | 'develop';
   /** Called by close() (e.g. to stop the simulator this client talks to). */
   onClose?: () => Promise<void>;
 }
@@ -44,6 +46,9 @@ export interface PlatformClientOptions {
 export const TOKEN_ERRCODES: ReadonlySet<number> = new Set([40001, 40014, 42001]);
 /** errcodes that are expected outcomes rather than faults (logged at info level). */
 const EXPECTED_ERRCODES: ReadonlySet<number> = new Set([43101]);
+
+/** subscribe/send `miniprogram_state` for each WX_ENV_VERSION. */
+const MINIPROGRAM_STATE = { release: 'formal', trial: 'trial', develop: 'developer' } as const;
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
@@ -119,7 +124,7 @@ export class WxPlatformClient implements PlatformApi {
       {
         method: 'post',
         url: '/cgi-bin/message/subscribe/send',
-        data: { touser: msg.toUser, template_id: msg.templateId, ...(msg.page ? { page: msg.page } : {}), data, miniprogram_state: 'formal', lang: 'zh_CN' },
+        data: { touser: msg.toUser, template_id: msg.templateId, ...(msg.page ? { page: msg.page } : {}), data, miniprogram_state: MINIPROGRAM_STATE[this.opts.envVersion ?? 'release'], lang: 'zh_CN' },
       },
       true,
     );

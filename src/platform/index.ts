@@ -20,7 +20,7 @@ export interface BuiltPlatform {
 export async function createPlatform(config: Config, clock: Clock, log: Logger): Promise<BuiltPlatform> {
   const pl = log.child({ component: 'platform' });
   if (config.platform) {
-    const platform = new WxPlatformClient({ ...config.platform, clock, log: pl, timeZone: config.timeZone });
+    const platform = new WxPlatformClient({ ...config.platform, clock, log: pl, timeZone: config.timeZone, envVersion: config.wxEnvVersion });
     return { platform };
   }
   if (config.production) throw new Error('the platform simulator is not allowed when NODE_ENV=production; set WX_APPID and WX_SECRET');
@@ -34,6 +34,7 @@ export async function createPlatform(config: Config, clock: Clock, log: Logger):
     clock,
     log: pl,
     timeZone: config.timeZone,
+    envVersion: config.wxEnvVersion,
     retryDelaysMs: [20, 50],
     onClose: () => simulator.close(),
   });
