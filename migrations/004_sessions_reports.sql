@@ -14,8 +14,10 @@ CREATE TABLE sessions (
   opened_version bigint      NOT NULL,
   updated_at     timestamptz NOT NULL
 );
--- the worker's latest session (state query, command loading) and the own-session check of the draft
+-- the worker's latest session (command loading)
 CREATE INDEX sessions_by_worker ON sessions (employee_phone, opened_version DESC);
+-- the worker's open session (state query); unique: a safety net under the worker stream's own guarantee
+CREATE UNIQUE INDEX sessions_one_open_per_worker ON sessions (employee_phone) WHERE status IN ('active', 'reporting');
 -- the abandonment job: active sessions by age, reporting sessions by the end of their window
 CREATE INDEX sessions_active_by_clock_in ON sessions (clock_in_at) WHERE status = 'active';
 CREATE INDEX sessions_reporting_by_expiry ON sessions (expires_at) WHERE status = 'reporting';

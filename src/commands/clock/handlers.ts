@@ -71,7 +71,9 @@ export async function loadWorker(
   const decider = workerDecider(clockSettings(ctx));
   return {
     state: fold(decider, events.map((e) => ({ type: e.type, data: e.data }) as WorkerDecision)),
-    version: events.length ? events[events.length - 1].streamVersion : await ctx.store.streamVersion(tx, streams.worker(phone)),
+    // State and version from the same read: a version asked for separately could include an event the state
+    // has not seen (a racing start committing in between), and appending after it would open a second session.
+    version: events.length ? events[events.length - 1].streamVersion : from - 1,
   };
 }
 
