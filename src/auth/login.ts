@@ -3,7 +3,8 @@
  *
  * `platformLogin(ctx, input, ip)` with `{code, phoneCode}` (the new phone credential; a list of up to 5 is
  * accepted) and/or `{code, encryptedData, iv}` (the legacy one):
- * 1. counts the attempt for the IP, exchanges `code` for openid and session key, counts it for the openid;
+ * 1. checks the IP's refused attempts, exchanges `code` for openid and session key, counts it for the openid
+ *    (src/auth/rate-limit.ts; a refused attempt counts against the IP);
  * 2. obtains the phone number(s) (mainland numbers only: `purePhoneNumber` with country code 86) and matches
  *    them in `personnel`; none registered → 403 PHONE_NOT_REGISTERED;
  * 3. several registered phones → `choose_phone` with a login ticket and the phones to choose from;
@@ -19,7 +20,7 @@ import { AppError } from '../errors.ts';
 import { platformFailure, type PlatformStep } from '../platform/errcodes.ts';
 import { toZonedIso } from '../time.ts';
 import { consumeTicket, LoginTickets, type VerifiedTicket } from './login-ticket.ts';
-import { countAttempt, LOGIN_LIMITS } from './rate-limit.ts';
+import { assertUnderLimit, countAttempt, LOGIN_LIMITS, recordAttempt } from './rate-limit.ts';
 import { ROLE_LABELS, ROLES, type Role } from './roles.ts';
 
 export interface PlatformLoginInput {
@@ -130,10 +131,30 @@ function nextStep(ctx: AppContext, openid: string, candidates: PersonRoles[]): P
   return success(ctx, openid, p, p.roles[0]);
 }
 
+/**
+ * Runs a login step under the per-IP limit: refused before it starts when the IP has too many refused attempts;
+ * a refusal the client caused (400, 401, 403, 422) counts against the IP.
+ */
+async function underIpLimit<T>(ctx: AppContext, ip: string, run: () => Promise<T>): Promise<T> {
+  const bucket = `ip:${ip}`;
+  await assertUnderLimit(ctx.db.pool, bucket, LOGIN_LIMITS.perIpRefused, ctx.clock.now());
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof AppError && [400, 401, 403, 422].includes(err.status)) {
+      await recordAttempt(ctx.db.pool, bucket, LOGIN_LIMITS.perIpRefused, ctx.clock.now());
+    }
+    throw err;
+  }
+}
+
 /** Step one of the login (module docstring). */
-export async function platformLogin(ctx: AppContext, input: PlatformLoginInput, ip: string): Promise<LoginAnswer> {
+export function platformLogin(ctx: AppContext, input: PlatformLoginInput, ip: string): Promise<LoginAnswer> {
+  return underIpLimit(ctx, ip, () => beginLogin(ctx, input));
+}
+
+async function beginLogin(ctx: AppContext, input: PlatformLoginInput): Promise<LoginAnswer> {
   const pool = ctx.db.pool;
-  await countAttempt(pool, `ip:${ip}`, LOGIN_LIMITS.perIp, ctx.clock.now());
   const session = await guard('login', ctx.platform.code2Session(input.code));
   await countAttempt(pool, `openid:${session.openid}`, LOGIN_LIMITS.perOpenid, ctx.clock.now());
   const phones = await obtainPhones(ctx, session.sessionKey, input);
@@ -143,9 +164,12 @@ export async function platformLogin(ctx: AppContext, input: PlatformLoginInput, 
 }
 
 /** Step two: the choice of phone and/or role against a ticket (module docstring). */
-export async function completeLogin(ctx: AppContext, input: CompleteLoginInput, ip: string): Promise<LoginAnswer> {
+export function completeLogin(ctx: AppContext, input: CompleteLoginInput, ip: string): Promise<LoginAnswer> {
+  return underIpLimit(ctx, ip, () => chooseFromTicket(ctx, input));
+}
+
+async function chooseFromTicket(ctx: AppContext, input: CompleteLoginInput): Promise<LoginAnswer> {
   const pool = ctx.db.pool;
-  await countAttempt(pool, `ip:${ip}`, LOGIN_LIMITS.perIp, ctx.clock.now());
   const t: VerifiedTicket = tickets(ctx).verify(input.ticket);
   await countAttempt(pool, `openid:${t.openid}`, LOGIN_LIMITS.perOpenid, ctx.clock.now());
   let phone: string;

@@ -212,4 +212,24 @@ describe('login rate limits', () => {
     const later = await login({ code: 'sim:hammer#22', phoneCode: phoneCode('13800000001') });
     expect(later.status).toBe(200);
   });
+
+  it('per IP: successful logins are not limited; beyond 100 refused attempts in 10 minutes the IP is refused', async () => {
+    app.clock.set('2026-03-04T08:00:00+08:00');
+    const from = (ip: string, body: unknown) =>
+      app.request('POST', '/api/auth/platform-login', { body, headers: { 'x-forwarded-for': ip } });
+    for (let i = 0; i < 3; i++) expect((await from('203.0.113.7', { code: code(), phoneCode: phoneCode('13800000001') })).status).toBe(200);
+    const rows = async (ip: string) =>
+      (await app.service.ctx.db.pool.query(`SELECT attempts FROM login_attempts WHERE bucket = $1`, [`ip:${ip}`])).rows.map((r) => r.attempts);
+    expect(await rows('203.0.113.7')).toEqual([]);
+    const windowStart = new Date(Math.floor(app.clock.now().getTime() / 600_000) * 600_000);
+    await app.service.ctx.db.pool.query(`INSERT INTO login_attempts (bucket, window_start, attempts) VALUES ('ip:203.0.113.7', $1, 99)`, [windowStart]);
+    const refused = await from('203.0.113.7', { code: code(), phoneCode: phoneCode('13911112222') });
+    expect(refused.body.error.code).toBe('PHONE_NOT_REGISTERED');
+    expect(await rows('203.0.113.7')).toEqual([100]);
+    const blocked = await from('203.0.113.7', { code: code(), phoneCode: phoneCode('13800000001') });
+    expect([blocked.status, blocked.body.error.code]).toEqual([429, 'TOO_MANY_LOGIN_ATTEMPTS']);
+    const ticketTry = await app.request('POST', '/api/auth/platform-login/complete', { body: { ticket: 'x' }, headers: { 'x-forwarded-for': '203.0.113.7' } });
+    expect(ticketTry.status).toBe(429);
+    expect((await from('198.51.100.9', { code: code(), phoneCode: phoneCode('13800000001') })).status).toBe(200);
+  });
 });

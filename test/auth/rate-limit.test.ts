@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
-import { countAttempt, TooManyAttempts } from '../../src/auth/rate-limit.ts';
+import { assertUnderLimit, countAttempt, recordAttempt, TooManyAttempts } from '../../src/auth/rate-limit.ts';
 import { openTestDatabase } from '../helpers/db.ts';
 
 let db: Database;
@@ -45,5 +45,16 @@ describe('login attempt counting (fixed windows in the database)', () => {
     await attempt('ip:new', new Date('2026-03-05T00:00:00Z'));
     const r = await db.pool.query(`SELECT bucket FROM login_attempts WHERE bucket = 'ip:old'`);
     expect(r.rows).toHaveLength(0);
+  });
+
+  it('assertUnderLimit refuses at max without counting; recordAttempt counts without refusing', async () => {
+    const when = at('20:00');
+    for (let i = 0; i < 3; i++) await assertUnderLimit(db.pool, 'ip:check', rule, when);
+    expect(await recordAttempt(db.pool, 'ip:check', rule, when)).toBe(1);
+    expect(await recordAttempt(db.pool, 'ip:check', rule, when)).toBe(2);
+    await assertUnderLimit(db.pool, 'ip:check', rule, when);
+    expect(await recordAttempt(db.pool, 'ip:check', rule, when)).toBe(3);
+    await expect(assertUnderLimit(db.pool, 'ip:check', rule, when)).rejects.toBeInstanceOf(TooManyAttempts);
+    expect(await recordAttempt(db.pool, 'ip:check', rule, when)).toBe(4);
   });
 });
