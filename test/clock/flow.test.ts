@@ -264,3 +264,23 @@ describe('submission rules over HTTP', () => {
     expect(mine.body.items[0].submittedAt).toBe('2026-03-05T00:10:00.000+08:00');
   });
 });
+
+describe('API document', () => {
+  it('lists the clocking and report endpoints with their error codes', async () => {
+    const doc = (await app.request('GET', '/api/openapi.json')).body;
+    for (const [path, method] of [
+      ['/api/clock/state', 'get'],
+      ['/api/clock/start', 'post'],
+      ['/api/clock/switch-device', 'post'],
+      ['/api/clock/finish', 'post'],
+      ['/api/reports/draft', 'get'],
+      ['/api/reports', 'post'],
+      ['/api/reports/mine', 'get'],
+    ]) {
+      expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    }
+    expect(doc.paths['/api/clock/finish'].post.responses['409'].description).toContain('CLOCK_STATE_CONFLICT');
+    expect(doc.paths['/api/reports'].post.responses['409'].description).toContain('REPORT_WINDOW_EXPIRED');
+    expect(doc.paths['/api/clock/state'].get.parameters.map((p: any) => p.name)).toEqual(['deviceNo', 'deviceKey']);
+  });
+});
