@@ -6,8 +6,10 @@ export interface BenchSuite {
 
 import { eventStoreBench } from './event-store.ts';
 import { clockBench } from './clock.ts';
+import { authBench } from './auth.ts';
 
 export const suites: BenchSuite[] = [
   eventStoreBench,
   clockBench,
+  authBench,
 ];
