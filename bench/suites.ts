@@ -7,9 +7,11 @@ export interface BenchSuite {
 import { eventStoreBench } from './event-store.ts';
 import { clockBench } from './clock.ts';
 import { authBench } from './auth.ts';
+import { dashboardBench } from './dashboard.ts';
 
 export const suites: BenchSuite[] = [
   eventStoreBench,
   clockBench,
   authBench,
+  dashboardBench,
 ];

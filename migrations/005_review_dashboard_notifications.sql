@@ -24,13 +24,13 @@ CREATE INDEX report_audit_logs_by_report ON report_audit_logs (report_id, event_
 
 -- Dashboard (async projection src/projections/dashboard.ts). Exact integer sums: milliseconds, pieces, and
 -- standard cycle time in thousandths of a second times pieces.
--- One row per submitted report not rejected: what it contributes (or will contribute once approved).
+-- One row per PENDING report: what it will contribute to its day once approved (forgotten on approval or
+-- rejection, so the table stays as small as the review queue).
 CREATE TABLE dashboard_report_contributions (
   report_id          uuid    PRIMARY KEY,
   report_date        date    NOT NULL,
   employee_phone     text    NOT NULL,
   employee_name      text,
-  approved           boolean NOT NULL,
   span_ms            bigint  NOT NULL,   -- clock-out − clock-in
   break_minutes      integer NOT NULL,
   finished_qty       bigint  NOT NULL,
@@ -51,11 +51,11 @@ CREATE TABLE dashboard_daily (
   defective_qty      bigint  NOT NULL,
   output_qty         bigint  NOT NULL,
   cycle_output_milli bigint  NOT NULL,
-  standard_workload  bigint  NOT NULL,
-  PRIMARY KEY (report_date, employee_phone)
+  standard_workload  bigint  NOT NULL
 );
--- The page order: report_date descending, then employee phone.
-CREATE INDEX dashboard_daily_page_order ON dashboard_daily (report_date DESC, employee_phone ASC);
+-- The key, in the page order (report_date descending, then employee phone): one index serves the projection's
+-- upserts (ON CONFLICT infers it) and the page's ordered range read.
+CREATE UNIQUE INDEX dashboard_daily_key ON dashboard_daily (report_date DESC, employee_phone ASC);
 
 -- Rows of dashboard_daily per day, so the total of a page is a sum over at most 366 rows.
 CREATE TABLE dashboard_days (

@@ -3,14 +3,17 @@
  *
  * Tables (migrations/005), all sums exact integers — milliseconds, pieces, and standard cycle time in
  * thousandths of a second × pieces — so no float ever accumulates:
- * - `dashboard_report_contributions` (per report not rejected): clock span, break minutes, line sums, approved?
+ * - `dashboard_report_contributions` (per PENDING report): clock span, break minutes and line sums, i.e. what
+ *   the report will add to its day once approved.
  * - `dashboard_daily` (per report_date + employee_phone): the sums over approved reports, so a dashboard page is
  *   an indexed range read (queries/dashboard.ts turns sums into the figures).
- * - `dashboard_days` (per report_date): number of daily rows, for the page total.
+ * - `dashboard_days` (per report_date): number of daily rows, for the page total and to jump to deep pages.
  *
- * ReportSubmitted records the contribution; ReportApproved adds it to the day (with the corrected lines when
- * there is a correction); BreakChanged after approval moves the day's effective time by the difference;
- * ReportRejected forgets the contribution. Effective ms of a report = clock-out − clock-in − breakMinutes × 60000.
+ * ReportSubmitted records the contribution; ReportApproved adds it (with the corrected lines when there is a
+ * correction) to the day and forgets it; ReportRejected forgets it; BreakChanged on a pending report changes
+ * its recorded break, and on an approved one (no contribution left: the decider allows break changes only in
+ * pending and approved) moves the day's effective time by (before − after) × 60000 ms, straight from the event.
+ * Effective ms of a report = clock-out − clock-in − breakMinutes × 60000 (decisions.md "Calculations").
  */
 import type { ReportLine } from '../events/catalog.ts';
 import type { StoredEvent } from '../events/store.ts';
@@ -86,6 +89,7 @@ export const dashboardProjection: Projection = {
   touches(e) {
     const c = { table: CONTRIBUTIONS, key: [e.data.reportId] };
     if (e.type === 'ReportSubmitted' || e.type === 'ReportRejected') return [c];
+    // BreakChanged after approval and ReportApproved touch the day (and its count).
     return [c, { table: DAILY, key: [e.data.reportDate, e.data.employeePhone] }, { table: DAYS, key: [e.data.reportDate] }];
   },
   apply(e, view) {
@@ -99,7 +103,6 @@ export const dashboardProjection: Projection = {
           report_date: d.reportDate,
           employee_phone: d.employeePhone,
           employee_name: e.metadata.actorPhone === d.employeePhone ? (e.metadata.actorName ?? null) : null,
-          approved: false,
           span_ms: Date.parse(d.clockOutAt) - Date.parse(d.clockInAt),
           break_minutes: d.breakMinutes,
           ...lineSums(d.lines),
@@ -107,23 +110,19 @@ export const dashboardProjection: Projection = {
         return [{ table: CONTRIBUTIONS, key, row }];
       }
       case 'ReportApproved': {
-        if (!c || c.approved) return [];
-        const next: Row = { ...c, approved: true, ...(e.data.correction ? lineSums(e.data.correction.after) : {}) };
-        return [{ table: CONTRIBUTIONS, key, row: next }, ...addToDay(e, view, next)];
+        if (!c) return [];
+        const approved: Row = { ...c, ...(e.data.correction ? lineSums(e.data.correction.after) : {}) };
+        return [{ table: CONTRIBUTIONS, key, row: null }, ...addToDay(e, view, approved)];
       }
       case 'ReportRejected':
-        return c && !c.approved ? [{ table: CONTRIBUTIONS, key, row: null }] : [];
+        return c ? [{ table: CONTRIBUTIONS, key, row: null }] : [];
       case 'BreakChanged': {
-        if (!c) return [];
-        const next: Row = { ...c, break_minutes: e.data.after };
-        const writes: RowWrite[] = [{ table: CONTRIBUTIONS, key, row: next }];
+        if (c) return [{ table: CONTRIBUTIONS, key, row: { ...c, break_minutes: e.data.after } }];
         const dayKey = [e.data.reportDate, e.data.employeePhone];
         const day = view.get(DAILY, dayKey);
-        if (c.approved && day) {
-          const delta = effectiveOf(next) - effectiveOf(c);
-          writes.push({ table: DAILY, key: dayKey, row: { ...day, effective_ms: Number(day.effective_ms) + delta } });
-        }
-        return writes;
+        if (!day) return [];
+        const delta = (e.data.before - e.data.after) * 60_000;
+        return [{ table: DAILY, key: dayKey, row: { ...day, effective_ms: Number(day.effective_ms) + delta } }];
       }
       default:
         return [];

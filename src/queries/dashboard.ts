@@ -49,12 +49,14 @@ export function checkRange(startDate: unknown, endDate: unknown): DateRange {
   return { startDate: s, endDate: e };
 }
 
+/** Rows of dashboard_daily from `$2` down to `$1`, in page order; the name is looked up for the page's rows only. */
 const SELECT = `
-  SELECT d.report_date, d.employee_phone,
-         COALESCE((SELECT p.name FROM personnel p WHERE p.phone = d.employee_phone LIMIT 1), d.employee_name) AS employee_name,
-         d.report_count, d.effective_ms, d.finished_qty, d.defective_qty, d.output_qty, d.cycle_output_milli, d.standard_workload
-    FROM dashboard_daily d
-   WHERE d.report_date BETWEEN $1::date AND $2::date
+  SELECT d.*,
+         COALESCE((SELECT p.name FROM personnel p WHERE p.phone = d.employee_phone LIMIT 1), d.employee_name) AS current_name
+    FROM (SELECT * FROM dashboard_daily
+           WHERE report_date BETWEEN $1::date AND $2::date
+           ORDER BY report_date DESC, employee_phone ASC
+           LIMIT $3 OFFSET $4) d
    ORDER BY d.report_date DESC, d.employee_phone ASC`;
 
 function toRow(r: any): DashboardRow {
@@ -70,7 +72,7 @@ function toRow(r: any): DashboardRow {
   return {
     reportDate: r.report_date,
     employeePhone: r.employee_phone,
-    employeeName: r.employee_name ?? null,
+    employeeName: r.current_name ?? null,
     reportCount: Number(r.report_count),
     actualCycleSeconds: f.actualCycleSeconds,
     standardCycleSeconds: f.standardCycleSeconds,
@@ -83,21 +85,39 @@ function toRow(r: any): DashboardRow {
   };
 }
 
-/** One page of dashboard rows in `range`. */
+/**
+ * One page of dashboard rows in `range`. The per-day row counts (`dashboard_days`, at most 366 rows) give the
+ * total and the day the page starts on, so a deep page skips whole days by the index instead of OFFSET-ing
+ * over every row before it: the OFFSET left is within one day (at most the number of employees).
+ */
 export async function dashboardPage(q: Queryable, range: DateRange, page: PageQuery): Promise<Page<DashboardRow>> {
   const { limit, offset } = limitOffset(page);
-  const [rows, total] = await Promise.all([
-    q.query(`${SELECT} LIMIT $3 OFFSET $4`, [range.startDate, range.endDate, limit, offset]),
-    q.query(`SELECT COALESCE(sum(row_count), 0) AS total FROM dashboard_days WHERE report_date BETWEEN $1::date AND $2::date`, [
-      range.startDate,
-      range.endDate,
-    ]),
-  ]);
-  return toPage(rows.rows.map(toRow), Number(total.rows[0].total), page);
+  const days = await q.query(
+    `SELECT report_date, row_count FROM dashboard_days WHERE report_date BETWEEN $1::date AND $2::date ORDER BY report_date DESC`,
+    [range.startDate, range.endDate],
+  );
+  let total = 0;
+  let from = range.endDate;
+  let within = offset;
+  for (const d of days.rows) {
+    const n = Number(d.row_count);
+    if (total + n <= offset) {
+      total += n;
+      continue;
+    }
+    if (total <= offset) {
+      from = d.report_date;
+      within = offset - total;
+    }
+    total += n;
+  }
+  if (offset >= total) return toPage([], total, page);
+  const rows = await q.query(SELECT, [range.startDate, from, limit, within]);
+  return toPage(rows.rows.map(toRow), total, page);
 }
 
 /** Every dashboard row in `range`, up to `max` (+1 so the caller can tell there were more). */
 export async function dashboardRows(q: Queryable, range: DateRange, max: number): Promise<DashboardRow[]> {
-  const r = await q.query(`${SELECT} LIMIT $3`, [range.startDate, range.endDate, max + 1]);
+  const r = await q.query(SELECT, [range.startDate, range.endDate, max + 1, 0]);
   return r.rows.map(toRow);
 }
