@@ -203,3 +203,21 @@ describe('my reviews', () => {
     expect((await app.request('GET', '/api/reviews/mine?startDate=2026-03-06&endDate=2026-03-05', { token: admin2 })).status).toBe(422);
   });
 });
+
+describe('API document', () => {
+  it('documents every review, report-administration and dashboard endpoint with its errors', async () => {
+    const r = await app.request('GET', '/api/openapi.json');
+    expect(r.status).toBe(200);
+    const paths = r.body.paths;
+    expect(paths['/api/reviews/pending'].get.responses['200']).toBeDefined();
+    expect(paths['/api/reviews/{reportId}/approve'].post.responses['409'].description).toContain('REPORT_ALREADY_REVIEWED');
+    expect(paths['/api/reviews/{reportId}/reject'].post.requestBody).toBeDefined();
+    expect(paths['/api/reviews/mine'].get.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['startDate', 'endDate', 'page']));
+    expect(paths['/api/reports/{reportId}/break-minutes'].patch.responses['422'].description).toContain('BREAK_EXCEEDS_WORKING_TIME');
+    expect(paths['/api/reports/{reportId}/audit-logs'].get.responses['404']).toBeDefined();
+    expect(paths['/api/dashboard/reports'].get.responses['422'].description).toContain('INVALID_DATE_RANGE');
+    expect(Object.keys(paths['/api/dashboard/reports.xlsx'].get.responses['200'].content)).toEqual([
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    ]);
+  });
+});
