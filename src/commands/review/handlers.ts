@@ -9,7 +9,7 @@
  */
 import type pg from 'pg';
 import type { AppContext } from '../../context.ts';
-import { executeCommand, loadStream } from '../decider.ts';
+import { executeCommand, loadStream, type Decider } from '../decider.ts';
 import { streams, type DomainEvent, type ReportLine } from '../../events/catalog.ts';
 import type { EventMetadata } from '../../events/store.ts';
 import type { CurrentUser } from '../../http/route.ts';
@@ -54,6 +54,9 @@ async function candidatesOf(tx: pg.PoolClient, devices: readonly string[]): Prom
   }));
 }
 
+/** The decider's fold over a report stream (which holds report events only; evolve ignores anything else). */
+const reportStream = reviewDecider as unknown as Pick<Decider<unknown, ReportState, DomainEvent>, 'initialState' | 'evolve'>;
+
 async function run(
   ctx: AppContext,
   reportId: string,
@@ -63,11 +66,11 @@ async function run(
 ): Promise<ReviewAnswer> {
   const streamId = streams.report(parseReportId(reportId));
   return executeCommand(ctx.commands, metadataOf(actor, requestId), async (tx) => {
-    const { state, version } = await loadStream(tx, ctx.store, streamId, reviewDecider as any);
+    const { state, version } = await loadStream(tx, ctx.store, streamId, reportStream);
     const at = ctx.clock.now().toISOString();
-    const command = await makeCommand(tx, state as ReportState, at);
-    const events = reviewDecider.decide(command, state as ReportState);
-    const after = events.reduce(reviewDecider.evolve, state as ReportState);
+    const command = await makeCommand(tx, state, at);
+    const events = reviewDecider.decide(command, state);
+    const after = events.reduce(reviewDecider.evolve, state);
     const approved = events.find((e) => e.type === 'ReportApproved');
     const rejected = events.find((e) => e.type === 'ReportRejected');
     const result: ReviewAnswer = {
