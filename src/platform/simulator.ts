@@ -77,6 +77,8 @@ const ERRMSG: Record<number, string> = {
   47003: 'argument invalid!',
 };
 
+/** At most this many recent calls, messages and codes are kept (a development server runs for days). */
+const MAX_RECORDS = 10_000;
 const SCENE_CHARS = /^[0-9A-Za-z!#$&'()*+,/:;=?@\-._~]{1,32}$/;
 const DEFAULT_PAGES = ['pages/index/index', 'pages/clock/clock', 'pages/report/report', 'pages/review/review', 'pages/login/login'];
 
@@ -229,6 +231,7 @@ export class PlatformSimulator {
     const route =
       (api: SimApi, needsToken: boolean, handler: (req: Request, res: Response) => void) => (req: Request, res: Response) => {
         this.calls.push({ api });
+        if (this.calls.length > MAX_RECORDS) this.calls.splice(0, this.calls.length - MAX_RECORDS);
         try {
           const f = this.forced(api);
           if (f) return this.fail(res, f.errcode, f.errmsg, f.contentType);
@@ -302,6 +305,7 @@ export class PlatformSimulator {
       }
       if (this.denied.has(b.touser)) throw new SimFailure(43101);
       this.messages.push(b);
+      if (this.messages.length > MAX_RECORDS) this.messages.shift();
       res.json({ errcode: 0, errmsg: 'ok' });
     }));
 
@@ -317,6 +321,7 @@ export class PlatformSimulator {
       if (checkPath && !this.pages.has(page)) throw new SimFailure(41030);
       const width = Math.min(1280, Math.max(280, Number.isFinite(Number(b.width)) ? Math.round(Number(b.width)) : 430));
       this.generatedCodes.push({ scene, page, checkPath, envVersion, width });
+      if (this.generatedCodes.length > MAX_RECORDS) this.generatedCodes.shift();
       res.status(200).type('image/png').send(codePicture(`${scene}\0${page}\0${envVersion}`, width));
     }));
 
