@@ -1,12 +1,19 @@
 /**
  * Clocking benchmark (issue #5): 200 concurrent simulated workers, each repeating the cycle clock-in → switch
- * device → finish → draft → submit over HTTP against the whole service on real PostgreSQL; requests per
- * second and p50/p99 latency, overall and per step. Beside it, measured in the same run with the same 200
- * concurrent clients: the ceiling, a bare express 5 + pg endpoint doing one INSERT per request.
- * Both servers run in a child process (bench/clock-server.ts); this process only generates the load.
+ * device → finish → draft → submit over HTTP against the whole service on real PostgreSQL. Beside it, measured
+ * in the same run with the same 200 clients: the ceiling, a bare express 5 + pg endpoint doing one INSERT per
+ * request. Both servers run in a child process (bench/clock-server.ts); this process only generates the load
+ * (node:http, keep-alive).
+ * Two measures, each for the service and the ceiling:
+ * - saturation: every client sends its next request as soon as the previous answers (closed loop): the most
+ *   requests per second, with the latency that queueing behind 200 clients gives;
+ * - paced at the target rate (1,500 req/s spread over the 200 clients, open loop): the latency a worker sees
+ *   at that load, measured from the intended send time (no coordinated omission), and the rate achieved.
  * Target: ≥ 1,500 req/s and p99 ≤ 25 ms on 2 cores.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -19,10 +26,12 @@ const WORKERS = 200;
 const CYCLES = 8;
 const DEVICES = 20;
 const STEPS = ['start', 'switch-device', 'finish', 'draft', 'submit'] as const;
+const TARGET_RATE = 1500;
+const agent = new http.Agent({ keepAlive: true, maxSockets: WORKERS });
 
 async function startServer(mode: 'service' | 'baseline', url: string): Promise<{ base: string; child: ChildProcess }> {
   const script = fileURLToPath(new URL('./clock-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script, mode, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.BENCH_PROF && mode === 'service' ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', script, mode, url], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
@@ -38,15 +47,46 @@ async function stopServer(child: ChildProcess): Promise<void> {
   });
 }
 
-async function call(base: string, method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: any; ms: number }> {
-  const t = process.hrtime.bigint();
-  const res = await fetch(base + path, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
+/** One request; `ms` is measured from `since` (default: the send time), in milliseconds. */
+function call(base: string, method: string, path: string, token: string, body?: unknown, since?: bigint): Promise<{ status: number; body: any; ms: number }> {
+  const t = since ?? process.hrtime.bigint();
+  const payload = body ? Buffer.from(JSON.stringify(body)) : undefined;
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      base + path,
+      {
+        method,
+        agent,
+        headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), ms: Number(process.hrtime.bigint() - t) / 1e6 }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
   });
-  const json = await res.json();
-  return { status: res.status, body: json, ms: Number(process.hrtime.bigint() - t) / 1e6 };
+}
+
+/**
+ * Paces a client: `next()` waits for its next intended send time (every `intervalMs`, from a start offset) and
+ * returns that time; with `intervalMs` 0 it returns at once (closed loop).
+ */
+function pacer(intervalMs: number, offsetMs: number) {
+  const start = process.hrtime.bigint() + BigInt(Math.round(offsetMs * 1e6));
+  let k = 0;
+  return async (): Promise<bigint | undefined> => {
+    if (intervalMs === 0) return undefined;
+    const due = start + BigInt(Math.round(k++ * intervalMs * 1e6));
+    const wait = Number(due - process.hrtime.bigint()) / 1e6;
+    if (wait > 0) await sleep(wait);
+    return due;
+  };
 }
 
 interface Figures {
@@ -57,9 +97,9 @@ interface Figures {
   errors: number;
 }
 
-const line = (name: string, f: { requests: number; seconds: number; all: number[] }, extra = '') =>
+const line = (name: string, f: { requests: number; seconds: number; all: number[]; errors?: number }, extra = '') =>
   console.log(
-    `${name.padEnd(44)} ${fmt(f.requests / f.seconds).padStart(7)} req/s   p50 ${fmt(percentile(f.all, 50), 1).padStart(5)} ms   p99 ${fmt(percentile(f.all, 99), 1).padStart(6)} ms${extra}`,
+    `${name.padEnd(48)} ${fmt(f.requests / f.seconds).padStart(7)} req/s   p50 ${fmt(percentile(f.all, 50), 1).padStart(7)} ms   p99 ${fmt(percentile(f.all, 99), 1).padStart(7)} ms${f.errors ? `   ${f.errors} unexpected answers` : ''}${extra}`,
   );
 
 async function seed(url: string): Promise<string[]> {
@@ -78,7 +118,8 @@ async function seed(url: string): Promise<string[]> {
 
 const device = (n: number) => `冲床 ${String((n % DEVICES) + 1).padStart(2, '0')}`;
 
-async function clockCycles(base: string, tokens: string[], cycles: number): Promise<Figures> {
+/** Every client runs `cycles` clock cycles; `rate` > 0 paces the clients to that many requests per second in all. */
+async function clockCycles(base: string, tokens: string[], cycles: number, rate = 0): Promise<Figures> {
   const f: Figures = { requests: 0, seconds: 0, all: [], byStep: new Map(STEPS.map((s) => [s, []])), errors: 0 };
   const record = (step: string, r: { status: number; ms: number }, ok: number) => {
     f.requests++;
@@ -91,15 +132,17 @@ async function clockCycles(base: string, tokens: string[], cycles: number): Prom
     tokens.map(async (token, i) => {
       const d1 = device(i);
       const d2 = device(i + 7);
+      const interval = rate ? (1000 * tokens.length) / rate : 0;
+      const next = pacer(interval, (interval * i) / tokens.length);
       for (let c = 0; c < cycles; c++) {
-        const s = await call(base, 'POST', '/api/clock/start', token, { deviceNo: d1 });
+        const s = await call(base, 'POST', '/api/clock/start', token, { deviceNo: d1 }, await next());
         record('start', s, 200);
-        record('switch-device', await call(base, 'POST', '/api/clock/switch-device', token, { deviceNo: d2 }), 200);
-        record('finish', await call(base, 'POST', '/api/clock/finish', token, { deviceNo: d2 }), 200);
-        const draft = await call(base, 'GET', `/api/reports/draft?sessionId=${s.body.sessionId}`, token);
+        record('switch-device', await call(base, 'POST', '/api/clock/switch-device', token, { deviceNo: d2 }, await next()), 200);
+        record('finish', await call(base, 'POST', '/api/clock/finish', token, { deviceNo: d2 }, await next()), 200);
+        const draft = await call(base, 'GET', `/api/reports/draft?sessionId=${s.body.sessionId}`, token, undefined, await next());
         record('draft', draft, 200);
         const lines = (draft.body.candidates ?? []).slice(0, 2).map((p: any, k: number) => ({ productId: p.productId, finishedQty: 100 + k, defectiveQty: k }));
-        record('submit', await call(base, 'POST', '/api/reports', token, { sessionId: s.body.sessionId, lines }), 201);
+        record('submit', await call(base, 'POST', '/api/reports', token, { sessionId: s.body.sessionId, lines }, await next()), 201);
       }
     }),
   );
@@ -107,13 +150,16 @@ async function clockCycles(base: string, tokens: string[], cycles: number): Prom
   return f;
 }
 
-async function baseline(base: string, tokens: string[], perClient: number): Promise<Figures> {
+/** Every client sends `perClient` single-INSERT requests; `rate` as in clockCycles. */
+async function baseline(base: string, tokens: string[], perClient: number, rate = 0): Promise<Figures> {
   const f: Figures = { requests: 0, seconds: 0, all: [], byStep: new Map(), errors: 0 };
   const t = process.hrtime.bigint();
   await Promise.all(
     tokens.map(async (token, i) => {
+      const interval = rate ? (1000 * tokens.length) / rate : 0;
+      const next = pacer(interval, (interval * i) / tokens.length);
       for (let c = 0; c < perClient; c++) {
-        const r = await call(base, 'POST', '/insert', token, { deviceNo: device(i), n: c });
+        const r = await call(base, 'POST', '/insert', token, { deviceNo: device(i), n: c }, await next());
         f.requests++;
         f.all.push(r.ms);
         if (r.status !== 200) f.errors++;
@@ -131,21 +177,27 @@ async function run(): Promise<void> {
 
     const ceiling = await startServer('baseline', url);
     await baseline(ceiling.base, tokens, 2); // warm-up
-    const b = await baseline(ceiling.base, tokens, CYCLES * STEPS.length);
+    const bMax = await baseline(ceiling.base, tokens, CYCLES * STEPS.length);
+    const bPaced = await baseline(ceiling.base, tokens, CYCLES * STEPS.length, TARGET_RATE);
     await stopServer(ceiling.child);
 
     const svc = await startServer('service', url);
     await clockCycles(svc.base, tokens, 1); // warm-up
-    const c = await clockCycles(svc.base, tokens, CYCLES);
+    const cMax = await clockCycles(svc.base, tokens, CYCLES);
+    const cPaced = await clockCycles(svc.base, tokens, CYCLES, TARGET_RATE);
     await stopServer(svc.child);
 
-    console.log(`${WORKERS} concurrent clients over HTTP, PostgreSQL, server in a child process`);
-    line('ceiling: bare express + pg, one INSERT', b, b.errors ? `   ${b.errors} errors` : '');
-    line(`clock cycle (${STEPS.join(' → ')})`, c, `   = ${fmt((100 * c.requests) / c.seconds / (b.requests / b.seconds))} % of ceiling; target ≥ 1,500 req/s, p99 ≤ 25 ms`);
-    for (const [step, ms] of c.byStep) {
-      console.log(`  ${step.padEnd(42)} ${' '.repeat(13)}   p50 ${fmt(percentile(ms, 50), 1).padStart(5)} ms   p99 ${fmt(percentile(ms, 99), 1).padStart(6)} ms`);
+    const n = CYCLES * STEPS.length * WORKERS;
+    console.log(`${WORKERS} clients over HTTP on PostgreSQL, server in a child process, ${fmt(n)} requests per measure`);
+    console.log('saturation (closed loop):');
+    line('  ceiling: bare express + pg, one INSERT', bMax);
+    line('  clock cycle', cMax, `   = ${fmt((100 * cMax.requests) / cMax.seconds / (bMax.requests / bMax.seconds))} % of the ceiling; target ≥ 1,500 req/s`);
+    console.log(`paced at ${fmt(TARGET_RATE)} req/s offered (open loop, latency from the intended send time):`);
+    line('  ceiling: bare express + pg, one INSERT', bPaced);
+    line('  clock cycle', cPaced, '   target p99 ≤ 25 ms');
+    for (const [step, ms] of cPaced.byStep) {
+      console.log(`    ${step.padEnd(44)} ${' '.repeat(13)}   p50 ${fmt(percentile(ms, 50), 1).padStart(7)} ms   p99 ${fmt(percentile(ms, 99), 1).padStart(7)} ms`);
     }
-    if (c.errors) console.log(`  ${c.errors} unexpected answers in the clock cycle`);
   });
 }
 

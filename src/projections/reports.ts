@@ -48,7 +48,8 @@ export const reportsProjection: Projection = {
   eventTypes: ['ReportSubmitted', 'ReportApproved', 'ReportRejected', 'BreakChanged'],
 
   touches(event: StoredEvent<any>) {
-    return [{ table: TABLE, key: key(event.data.reportId) }];
+    // ReportSubmitted writes a new row without reading one (a fresh report id): nothing to load.
+    return event.type === 'ReportSubmitted' ? [] : [{ table: TABLE, key: key(event.data.reportId) }];
   },
 
   apply(event: StoredEvent<any>, view): RowWrite[] {

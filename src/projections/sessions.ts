@@ -25,7 +25,8 @@ export const sessionsProjection: Projection = {
   eventTypes: ['ClockedIn', 'DeviceSwitched', 'ClockedOut', 'SessionAbandoned', 'SessionReported'],
 
   touches(event: StoredEvent<any>) {
-    return [{ table: TABLE, key: [event.data.sessionId] }];
+    // ClockedIn writes a new row without reading one (a fresh session id): nothing to load.
+    return event.type === 'ClockedIn' ? [] : [{ table: TABLE, key: [event.data.sessionId] }];
   },
 
   apply(event: StoredEvent<any>, view): RowWrite[] {

@@ -133,6 +133,14 @@ describe('reports projection', () => {
     expect(rowB).toMatchObject({ status: 'rejected', reject_reason: '数量不对', reviewed_by: '13900000009' });
     expect(rowB.reviewed_at.toISOString()).toBe('2026-03-03T02:00:00.000Z');
   });
+
+  it('replays to the very same rows', async () => {
+    const before = (await db.pool.query(`SELECT * FROM reports ORDER BY report_id`)).rows;
+    expect(before.length).toBeGreaterThanOrEqual(4);
+    await replayProjection(db.pool, store, reportsProjection);
+    const after = (await db.pool.query(`SELECT * FROM reports ORDER BY report_id`)).rows;
+    expect(after).toEqual(before);
+  });
 });
 
 describe('sessions projection', () => {

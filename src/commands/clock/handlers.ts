@@ -11,7 +11,8 @@
  * - `abandonSession`: the job's command, inside the job's transaction.
  *
  * Loading: the worker stream is read from the latest session's ClockedIn on (its version is kept in the
- * `sessions` read model, written inline), so a command costs the same on a worker's first day as after years.
+ * `sessions` read model, written inline), so a command costs the same on a worker's first day as after years,
+ * in one statement (`loadWorker`).
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
@@ -52,33 +53,54 @@ const metadataOf = (a: Actor): EventMetadata => ({
   ...(a.requestId ? { requestId: a.requestId } : {}),
 });
 
+export interface LoadedWorker {
+  state: WorkerState;
+  /** The stream's version to expect when appending (0: the stream does not exist yet). */
+  version: number;
+}
+
 /**
- * Loads the worker's state from `fromVersion` (default: the latest session's ClockedIn) and the stream's
- * version to expect.
+ * Loads the worker's state in one statement (one snapshot, one round trip): the worker stream from the ClockedIn
+ * of a session on, through the store's registry (upcasting old payload versions).
+ * - `{latest: true}`: from the worker's latest session (none yet: the whole stream, i.e. nothing).
+ * - `{sessionId}`: from that session, which must be the worker's own; `undefined` when it is not (or unknown).
+ * State and version come from the same read: a version asked for separately could include an event the state
+ * has not seen (a racing start committing in between), and appending after it would open a second session.
  */
 export async function loadWorker(
   tx: pg.PoolClient,
   ctx: AppContext,
   phone: string,
-  fromVersion?: number,
-): Promise<{ state: WorkerState; version: number }> {
-  let from = fromVersion;
-  if (from === undefined) {
-    const r = await tx.query(`SELECT opened_version FROM sessions WHERE employee_phone = $1 ORDER BY opened_version DESC LIMIT 1`, [phone]);
-    from = r.rows.length ? Number(r.rows[0].opened_version) : 1;
-  }
-  const events = await ctx.store.readStream<WorkerEvent>(tx, streams.worker(phone), from);
-  const decider = workerDecider(clockSettings(ctx));
+  from: { latest: true } | { sessionId: string },
+): Promise<LoadedWorker | undefined> {
+  const fromSession = 'sessionId' in from;
+  const r = await tx.query(
+    fromSession
+      ? `WITH s AS (SELECT opened_version FROM sessions WHERE session_id = $2 AND employee_phone = $3)
+         SELECT e.stream_version, e.event_type, e.schema_version, e.data
+           FROM events e, s WHERE e.stream_id = $1 AND e.stream_version >= s.opened_version
+          ORDER BY e.stream_version`
+      : `SELECT stream_version, event_type, schema_version, data FROM events
+          WHERE stream_id = $1
+            AND stream_version >= COALESCE((SELECT opened_version FROM sessions WHERE employee_phone = $2
+                                             ORDER BY opened_version DESC LIMIT 1), 1)
+          ORDER BY stream_version`,
+    fromSession ? [streams.worker(phone), from.sessionId, phone] : [streams.worker(phone), phone],
+  );
+  // From a session on, its ClockedIn is always there: no row means no such session of this worker.
+  if (fromSession && r.rows.length === 0) return undefined;
+  const registry = ctx.store.registry;
+  const events = r.rows.map(
+    (row) => ({ type: row.event_type, data: registry.upcast(row.event_type, row.schema_version, row.data) }) as WorkerDecision,
+  );
   return {
-    state: fold(decider, events.map((e) => ({ type: e.type, data: e.data }) as WorkerDecision)),
-    // State and version from the same read: a version asked for separately could include an event the state
-    // has not seen (a racing start committing in between), and appending after it would open a second session.
-    version: events.length ? events[events.length - 1].streamVersion : from - 1,
+    state: fold(workerDecider(clockSettings(ctx)), events),
+    version: r.rows.length ? Number(r.rows[r.rows.length - 1].stream_version) : 0,
   };
 }
 
 /** Decides `cmd` on the loaded state; returns the appends (worker stream, report streams) and the new state. */
-function decideOn(ctx: AppContext, loaded: { state: WorkerState; version: number }, cmd: WorkerCommand) {
+function decideOn(ctx: AppContext, loaded: LoadedWorker, cmd: WorkerCommand) {
   const decider = workerDecider(clockSettings(ctx));
   const events = decider.decide(cmd, loaded.state);
   const worker = events.filter((e): e is WorkerEvent => e.type !== 'ReportSubmitted');
@@ -121,7 +143,7 @@ async function clockOperation<R>(
   const deviceNo = await resolveDevice(ctx.db.pool, device);
   return executeCommand(ctx.commands, metadataOf(actor), async (tx): Promise<Decision<R>> => {
     const now = ctx.clock.now();
-    const loaded = await loadWorker(tx, ctx, actor.phone);
+    const loaded = (await loadWorker(tx, ctx, actor.phone, { latest: true }))!;
     const base = { employeePhone: actor.phone, now: now.toISOString(), deviceNo };
     const cmd: WorkerCommand = op === 'Start' ? { type: 'Start', sessionId: randomUUID(), ...base } : { type: op, ...base };
     const { appends, state } = decideOn(ctx, loaded, cmd);
@@ -181,9 +203,8 @@ async function loadProducts(tx: pg.PoolClient, ids: readonly number[]): Promise<
  */
 export async function submitReport(ctx: AppContext, actor: Actor, input: { sessionId: string; lines: LineInput[] }): Promise<SubmitAnswer> {
   return executeCommand(ctx.commands, metadataOf(actor), async (tx): Promise<Decision<SubmitAnswer>> => {
-    const own = await tx.query(`SELECT opened_version FROM sessions WHERE session_id = $1 AND employee_phone = $2`, [input.sessionId, actor.phone]);
-    if (own.rows.length === 0) throw sessionNotFound();
-    const loaded = await loadWorker(tx, ctx, actor.phone, Number(own.rows[0].opened_version));
+    const loaded = await loadWorker(tx, ctx, actor.phone, { sessionId: input.sessionId });
+    if (!loaded) throw sessionNotFound();
     const products = await loadProducts(tx, input.lines.map((l) => l.productId).filter((id) => Number.isSafeInteger(id)));
     const { appends, events } = decideOn(ctx, loaded, {
       type: 'Submit',
@@ -206,7 +227,7 @@ export async function submitReport(ctx: AppContext, actor: Actor, input: { sessi
  * Throws StreamVersionConflict when the worker acted meanwhile (the caller skips that session).
  */
 export async function abandonSession(tx: pg.PoolClient, ctx: AppContext, phone: string, sessionId: string, reason: string): Promise<boolean> {
-  const loaded = await loadWorker(tx, ctx, phone);
+  const loaded = (await loadWorker(tx, ctx, phone, { latest: true }))!;
   const { appends } = decideOn(ctx, loaded, { type: 'Abandon', employeePhone: phone, now: ctx.clock.now().toISOString(), sessionId, reason });
   if (appends.length === 0) return false;
   const stored = await ctx.store.append(tx, appends, { actorName: 'system', role: 'system' }, ctx.clock.now());
