@@ -10,6 +10,7 @@
  * - paced at the target rate (1,500 req/s spread over the 200 clients, open loop): the latency a worker sees
  *   at that load, measured from the intended send time (no coordinated omission), and the rate achieved.
  * Target: ≥ 1,500 req/s and p99 ≤ 25 ms on 2 cores.
+ * `BENCH_PROF=<dir>` writes a V8 CPU profile of the service process into <dir>.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -31,7 +32,7 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: WORKERS });
 
 async function startServer(mode: 'service' | 'baseline', url: string): Promise<{ base: string; child: ChildProcess }> {
   const script = fileURLToPath(new URL('./clock-server.ts', import.meta.url));
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROF && mode === 'service' ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', script, mode, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.BENCH_PROF && mode === 'service' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []), '--import', 'tsx', script, mode, url], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
