@@ -189,10 +189,7 @@ export interface SubmitAnswer {
 
 /** Products by id as line snapshots (current values: copied into the report at submission). */
 async function loadProducts(tx: pg.PoolClient, ids: readonly number[]): Promise<ProductSnapshot[]> {
-  const r = await tx.query(
-`SELECT ${SNAPSHOT_COLUMNS} FROM products WHERE id = ANY($1::bigint[])`,
-    [[...new Set(ids)]],
-  );
+  const r = await tx.query(`SELECT ${SNAPSHOT_COLUMNS} FROM products WHERE id = ANY($1::bigint[])`, [[...new Set(ids)]]);
   return r.rows.map(snapshotOfRow);
 }
 
@@ -215,8 +212,7 @@ export async function submitReport(ctx: AppContext, actor: Actor, input: { sessi
       lines: input.lines,
       products,
     });
-    const submitted = events.find((e) => e.type === 'ReportSubmitted')!;
-    if (submitted.type !== 'ReportSubmitted') throw new Error('unreachable');
+    const submitted = events.find((e) => e.type === 'ReportSubmitted') as Extract<WorkerDecision, { type: 'ReportSubmitted' }>;
     return { appends, result: { reportId: submitted.data.reportId, reportDate: submitted.data.reportDate, status: 'pending' } };
   });
 }
