@@ -102,6 +102,8 @@ describe('the full label sequence across the window edge', () => {
     expect(submitted.status).toBe(201);
     expect(submitted.body).toEqual({ reportId: expect.any(String), reportDate: '2026-03-02', status: 'pending' });
     expect((await w.state(A)).body).toEqual({ label: '开始上班', deviceNo: A });
+    const draftAfter = await w.draft(sessionId);
+    expect([draftAfter.status, draftAfter.body.error.code]).toEqual([409, 'REPORT_ALREADY_SUBMITTED']);
 
     const row = (await app.service.ctx.db.pool.query(`SELECT * FROM reports WHERE report_id = $1`, [submitted.body.reportId])).rows[0];
     expect(row.session_id).toBe(sessionId);
@@ -203,6 +205,13 @@ describe('access and ownership', () => {
     expect((await w2.submit(s, [{ productId: 1, finishedQty: 1, defectiveQty: 0 }])).status).toBe(404);
     expect((await w1.draft(s)).status).toBe(200);
     expect((await w2.draft('not-a-uuid')).status).toBe(422);
+    // The worker is the token's person: a phone in the body changes nothing.
+    const t2 = await app.login('13800000106', 'worker');
+    const spoof = await app.request('POST', '/api/clock/start', { token: t2, body: { deviceNo: 'O-1', employeePhone: '13800000105' } });
+    expect(spoof.status).toBe(200);
+    expect(spoof.body.sessionId).not.toBe(s);
+    const rows = await app.service.ctx.db.pool.query(`SELECT employee_phone FROM sessions WHERE session_id = $1`, [spoof.body.sessionId]);
+    expect(rows.rows[0].employee_phone).toBe('13800000106');
   });
 });
 
