@@ -185,6 +185,9 @@ describe('devices', () => {
     expect(finishByKey.status).toBe(200);
     const none = await app.request('GET', '/api/clock/state', { token });
     expect(none.status).toBe(422);
+    expect((await app.request('GET', '/api/clock/state?deviceNo=a%00b', { token })).status).toBe(422);
+    expect((await app.request('POST', '/api/clock/start', { token, body: { deviceNo: 'a\u0000b' } })).status).toBe(422);
+    expect((await app.request('POST', '/api/clock/start', { token, body: { deviceNo: 42 } })).status).toBe(422);
   });
 });
 

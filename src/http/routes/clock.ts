@@ -17,8 +17,20 @@ import { defineRoute, type CurrentUser, type ErrorDoc } from '../route.ts';
 /** A scanned device: its number (exact string, spaces and Chinese allowed) or the short key of its code. */
 export const deviceRefSchema = z
   .object({
-    deviceNo: z.string({ error: '设备编号应为文字' }).min(1, '设备编号不能为空').max(200, '设备编号过长').optional().describe('设备编号（原样，可含空格和中文）'),
-    deviceKey: z.string({ error: '设备码应为文字' }).min(1).max(64, '设备码过长').optional().describe('设备码中的短码（scene d=<短码>）'),
+    deviceNo: z
+      .string({ error: '设备编号应为文字' })
+      .min(1, '设备编号不能为空')
+      .max(200, '设备编号过长')
+      .refine((v) => !v.includes('\u0000'), '设备编号含有无效字符')
+      .optional()
+      .describe('设备编号（原样，可含空格和中文）'),
+    deviceKey: z
+      .string({ error: '设备码应为文字' })
+      .min(1, '设备码不能为空')
+      .max(64, '设备码过长')
+      .refine((v) => !v.includes('\u0000'), '设备码含有无效字符')
+      .optional()
+      .describe('设备码中的短码（scene d=<短码>）'),
   })
   .refine((v) => v.deviceNo !== undefined || v.deviceKey !== undefined, { message: '请扫描设备码（需要 deviceNo 或 deviceKey）' });
 
