@@ -8,10 +8,12 @@ import { eventStoreBench } from './event-store.ts';
 import { clockBench } from './clock.ts';
 import { authBench } from './auth.ts';
 import { dashboardBench } from './dashboard.ts';
+import { importBench } from './import.ts';
 
 export const suites: BenchSuite[] = [
   eventStoreBench,
   clockBench,
   authBench,
   dashboardBench,
+  importBench,
 ];

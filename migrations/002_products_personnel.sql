@@ -43,8 +43,9 @@ CREATE TABLE import_previews (
   created_at   timestamptz NOT NULL,
   expires_at   timestamptz NOT NULL,
   fingerprint  text        NOT NULL,
-  counts       jsonb       NOT NULL,
-  rows         jsonb       NOT NULL,
+  counts       json        NOT NULL,
+  -- json, not jsonb: stored and read back whole, never queried inside
+  rows         json        NOT NULL,
   confirmed_at timestamptz
 );
 CREATE INDEX import_previews_expires_at ON import_previews (expires_at);

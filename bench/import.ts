@@ -1,0 +1,157 @@
+/**
+ * Import benchmark (issue #3): preview and confirm of a generated 10,000-row product sheet (title row, merged
+ * 项目号, every column of spec 2.1) through the HTTP endpoints, then a second preview and confirm of the same
+ * sheet with every cycle time changed (10,000 updates). Beside them, baselines measured in the same run: SheetJS
+ * reading the same file alone (the floor of a preview) and a plain one-statement INSERT of 10,000 rows into a
+ * table of the same shape (the floor of a confirmation). The service runs in its own process (src/main.ts), so
+ * its peak RSS (Linux VmHWM) is the service's alone.
+ * Targets: preview ≤ 1.5 s, confirm ≤ 2 s, peak RSS ≤ 300 MB.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import * as XLSX from 'xlsx';
+import { TokenService } from '../src/auth/tokens.ts';
+import { runMigrations } from '../src/db/migrate.ts';
+import { fmt, timed, withBenchDatabase } from './db.ts';
+import type { BenchSuite } from './suites.ts';
+
+const ROWS = 10_000;
+const HEADER = ['项目号', '型材号', '产品名称', '物料编码', '物料名称', '使用设备', '工序', '冲压方式', '操作人数', '不包含物料转运节拍', '标准节拍', '标准工作量', '备注'];
+
+function sheet(cycleShift: number): Buffer {
+  const aoa: unknown[][] = [['冲压车间 产品标准节拍表'], HEADER];
+  const merges: XLSX.Range[] = [];
+  for (let i = 0; i < ROWS; i++) {
+    const project = Math.floor(i / 20);
+    if (i % 20 === 0) merges.push({ s: { r: i + 2, c: 0 }, e: { r: i + 19, c: 0 } });
+    const cycle = 10 + (i % 50) + cycleShift;
+    aoa.push([
+      i % 20 === 0 ? `XM-2026-${String(project).padStart(4, '0')}` : null,
+      `XC6063-${i}`,
+      `产品${i}`,
+      String(9_000_000_000 + i),
+      '6063-T5 铝型材 60x30',
+      `JC-${String(i % 40).padStart(2, '0')}`,
+      ['落料', '冲孔', '折弯', '修边'][i % 4],
+      '级进模',
+      1 + (i % 3),
+      cycle * 0.8,
+      cycle,
+      i % 5 === 0 ? 900 : null,
+      i % 7 === 0 ? '首件确认' : null,
+    ]);
+  }
+  const ws = XLSX.utils.aoa_to_sheet(aoa as any[][]);
+  ws['!merges'] = merges.filter((m) => m.e.r <= ROWS + 1);
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, ws, '产品清单');
+  return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true });
+}
+
+/** Peak resident set size of a process so far (Linux VmHWM), in MB. */
+function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** The service (`src/main.ts`) in its own process, so that its peak RSS is the service's alone. */
+async function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const script = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), JWT_SECRET: 'bench', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+    if (ok) return { child, base };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill();
+  throw new Error('the service did not start');
+}
+
+async function run(): Promise<void> {
+  await withBenchDatabase(async (url) => {
+    const first = sheet(0);
+    const second = sheet(1);
+    console.log(`sheet: ${ROWS} rows, ${fmt(first.length / 1024)} KB`);
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    await runMigrations(pool);
+    await pool.query(`INSERT INTO personnel (phone, name, role) VALUES ('13800138000', '基准', 'admin')`);
+    const token = new TokenService('bench', '1h').issue({ phone: '13800138000', role: 'admin' });
+    const { child, base } = await startServer(url);
+    try {
+      const post = async (path: string, data?: Buffer) => {
+        let body: FormData | undefined;
+        if (data) {
+          body = new FormData();
+          body.append('file', new Blob([data]), 'products.xlsx');
+        }
+        const res = await fetch(base + path, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body });
+        const json: any = await res.json();
+        if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+        return json;
+      };
+      const idleMb = peakRssMb(child.pid!);
+
+      // Baselines: the same read options as the import, and one plain INSERT of the same number of rows.
+      const parse = await timed(async () => XLSX.read(first, { type: 'buffer', dense: true, cellFormula: false, cellHTML: false, cellText: false }));
+      await pool.query(`CREATE TABLE raw_products (LIKE products INCLUDING ALL)`);
+      const raw = await timed(() =>
+        pool.query(
+          `INSERT INTO raw_products (project_no, profile_no, product_name, material_code, material_name, device_no, process_name,
+                                     stamping_method, operator_count, standard_cycle_seconds, standard_workload)
+           SELECT 'XM-' || (i / 20), 'XC-' || i, '产品' || i, (9000000000 + i)::text, '6063-T5 铝型材 60x30', 'JC-' || (i % 40),
+                  '落料', '级进模', 1, 10 + i % 50, 28800 / (10 + i % 50)
+             FROM generate_series(0, $1::int - 1) AS i`,
+          [ROWS],
+        ),
+      );
+
+      let preview: any;
+      const p1 = await timed(async () => (preview = await post('/api/products/import', first)));
+      const p1Mb = peakRssMb(child.pid!);
+      if (preview.counts.create !== ROWS) throw new Error(`expected ${ROWS} creates, got ${JSON.stringify(preview.counts)}`);
+      const c1 = await timed(() => post(`/api/products/import/${preview.importId}/confirm`));
+      const c1Mb = peakRssMb(child.pid!);
+      const p2 = await timed(async () => (preview = await post('/api/products/import', second)));
+      if (preview.counts.update !== ROWS) throw new Error(`expected ${ROWS} updates, got ${JSON.stringify(preview.counts)}`);
+      const c2 = await timed(() => post(`/api/products/import/${preview.importId}/confirm`));
+      const c2Mb = peakRssMb(child.pid!);
+      const n = await pool.query(`SELECT count(*)::int AS n FROM products`);
+      if (n.rows[0].n !== ROWS) throw new Error(`expected ${ROWS} products, found ${n.rows[0].n}`);
+
+      const line = (label: string, s: number, extra = '') => console.log(`${label.padEnd(46)} ${fmt(s, 3).padStart(7)} s${extra}`);
+      line('baseline: SheetJS read of the file alone', parse);
+      line('baseline: one INSERT … SELECT of 10,000 rows', raw);
+      line('preview, 10,000 new rows (HTTP upload)', p1, '   (target ≤ 1.5 s)');
+      line('confirm, 10,000 creates', c1, '   (target ≤ 2 s)');
+      line('preview, 10,000 changed rows', p2, '   (target ≤ 1.5 s)');
+      line('confirm, 10,000 updates', c2, '   (target ≤ 2 s)');
+      console.log(
+        `service peak RSS: ${fmt(idleMb)} MB after start, ${fmt(p1Mb)} MB after the first preview, ${fmt(c1Mb)} MB after its confirm, ` +
+          `${fmt(c2Mb)} MB at the end (target ≤ 300 MB)`,
+      );
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      await pool.end();
+    }
+  });
+}
+
+export const importBench: BenchSuite = { name: 'import', run };
