@@ -43,7 +43,7 @@ export const IMPORT_ERRORS = [
   { status: 413, code: 'FILE_TOO_LARGE', description: '文件超过 10 MB' },
   {
     status: 422,
-    code: 'EMPTY_FILE | NOT_A_SPREADSHEET | UNREADABLE_SPREADSHEET | EMPTY_SHEET | MISSING_HEADERS | DUPLICATE_HEADER | NO_DATA_ROWS | TOO_MANY_ROWS',
+    code: 'EMPTY_FILE | NOT_A_SPREADSHEET | SPREADSHEET_TOO_LARGE | UNREADABLE_SPREADSHEET | EMPTY_SHEET | MISSING_HEADERS | DUPLICATE_HEADER | NO_DATA_ROWS | TOO_MANY_ROWS',
     description: '文件不是可读的 Excel 表格、没有所需表头或数据，或超过 50000 行',
   },
 ] as const;

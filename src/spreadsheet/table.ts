@@ -10,16 +10,23 @@
  * Returns `{sheetName, headerRow, rows}`; each row carries its sheet row number as the spreadsheet program
  * shows it (1-based) and the cells of the specified columns (rows whose own cells are all blank are skipped).
  *
- * Throws AppError 422: NOT_A_SPREADSHEET, UNREADABLE_SPREADSHEET, EMPTY_SHEET, MISSING_HEADERS,
+ * Throws AppError 422: NOT_A_SPREADSHEET, SPREADSHEET_TOO_LARGE (an .xlsx declaring more than 200 MB
+ * unzipped), UNREADABLE_SPREADSHEET, EMPTY_SHEET, MISSING_HEADERS,
  * DUPLICATE_HEADER, NO_DATA_ROWS, TOO_MANY_ROWS (more than `maxRows` data rows).
  */
 import * as XLSX from 'xlsx';
 import { unprocessable } from '../errors.ts';
 import { fromSheetCell, cellText, type CellValue, type RawCell } from './cells.ts';
 import { matchHeaders, type ColumnSpec, type HeaderMatch } from './headers.ts';
+import { zipDeclaredSize } from './zip.ts';
 
 /** Rows searched for the header row. */
 export const HEADER_SEARCH_ROWS = 20;
+/**
+ * Most an `.xlsx` may expand to. An honest 50,000-row product list is some 50 MB of XML; more means a file
+ * built to exhaust memory.
+ */
+export const MAX_UNZIPPED_BYTES = 200 * 1024 * 1024;
 
 export interface SheetRow<K extends string> {
   /** Row number as the spreadsheet program shows it (1-based). */
@@ -52,8 +59,12 @@ export function readTable<K extends string>(
   columns: readonly ColumnSpec<K>[],
   opts: { maxRows: number },
 ): SheetTable<K> {
-  if (!spreadsheetFormat(buffer)) {
+  const format = spreadsheetFormat(buffer);
+  if (!format) {
     throw unprocessable('NOT_A_SPREADSHEET', '上传的文件不是 Excel 表格，请上传 .xlsx 或 .xls 文件');
+  }
+  if (format === 'xlsx' && (zipDeclaredSize(buffer) ?? 0) > MAX_UNZIPPED_BYTES) {
+    throw unprocessable('SPREADSHEET_TOO_LARGE', '这个 Excel 文件解压后过大，请删除多余的工作表、图片或空白格式后再导入');
   }
   // One more row than allowed tells "too many" apart from "exactly the limit".
   const sheetRows = HEADER_SEARCH_ROWS + opts.maxRows + 1;

@@ -76,6 +76,13 @@ describe('confirming an import', () => {
     expect((await confirm(pre.body.importId)).body.error.code).toBe('IMPORT_STALE');
   });
 
+  it('two confirmations at once: one writes, the other is refused with 409', async () => {
+    const pre = await preview(sheet(14));
+    const results = await Promise.all([confirm(pre.body.importId), confirm(pre.body.importId)]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(results.find((r) => r.status === 409)!.body.error.code).toBe('IMPORT_ALREADY_CONFIRMED');
+  });
+
   it('expired after 30 minutes: 404 IMPORT_EXPIRED', async () => {
     const pre = await preview(sheet(16));
     expect(Date.parse(pre.body.expiresAt) - app.clock.now().getTime()).toBe(30 * 60_000);

@@ -118,3 +118,18 @@ describe('lists and delete', () => {
     expect((await list('?pageSize=100')).body.total).toBe(26);
   });
 });
+
+describe('API document', () => {
+  it('documents the import upload as multipart with field file, and every endpoint of this area', async () => {
+    const doc = (await app.request('GET', '/api/openapi.json')).body;
+    const upload = doc.paths['/api/products/import'].post;
+    expect(upload.requestBody.content['multipart/form-data'].schema.required).toEqual(['file']);
+    expect(Object.keys(upload.responses)).toEqual(expect.arrayContaining(['200', '413', '422']));
+    expect(doc.paths['/api/products/import/{importId}/confirm'].post.responses['409']).toBeDefined();
+    expect(Object.keys(doc.paths['/api/products'])).toEqual(expect.arrayContaining(['get', 'post', 'delete']));
+    expect(Object.keys(doc.paths['/api/people'])).toEqual(expect.arrayContaining(['get', 'post']));
+    expect(doc.paths['/api/people/{phone}'].delete).toBeDefined();
+    expect(doc.paths['/api/people/import'].post).toBeDefined();
+    expect(doc.paths['/api/devices'].get).toBeDefined();
+  });
+});
