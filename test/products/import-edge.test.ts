@@ -105,7 +105,7 @@ describe('file-level refusals', () => {
       duplex: 'half',
     } as RequestInit);
     expect(res.status).toBe(413);
-    expect((await res.json()).error.code).toBe('FILE_TOO_LARGE');
+    expect(((await res.json()) as any).error.code).toBe('FILE_TOO_LARGE');
   });
 
   it('no file part: 400 FILE_REQUIRED; a JSON body: 400 NOT_MULTIPART', async () => {
