@@ -156,7 +156,7 @@ export function workerDecider(settings: ClockSettings): Decider<WorkerCommand, W
             return out;
           }
           if (phase === 'active' && open!.last.type === 'ClockedIn' && open!.last.deviceNo === cmd.deviceNo) return [];
-          throw clockStateConflict(labelAt(open, cmd.deviceNo, now, settings), '您已在上班中，不能重复开始上班。');
+          throw clockStateConflict(labelAt(open, cmd.deviceNo, now, settings), '现在不能开始上班：');
         }
         case 'SwitchDevice': {
           if (phase === 'active') {
@@ -165,7 +165,7 @@ export function workerDecider(settings: ClockSettings): Decider<WorkerCommand, W
             }
             if (open!.last.type === 'DeviceSwitched' && open!.last.deviceNo === cmd.deviceNo) return [];
           }
-          throw clockStateConflict(labelAt(open, cmd.deviceNo, now, settings), '现在不能换设备。');
+          throw clockStateConflict(labelAt(open, cmd.deviceNo, now, settings), '现在不能换设备：');
         }
         case 'Finish': {
           if (phase === 'window-open') return [];
@@ -184,7 +184,7 @@ export function workerDecider(settings: ClockSettings): Decider<WorkerCommand, W
               },
             ];
           }
-          throw clockStateConflict(labelAt(open, cmd.deviceNo, now, settings), '现在不能下班报工。');
+          throw clockStateConflict(labelAt(open, cmd.deviceNo, now, settings), '现在不能下班报工：');
         }
         case 'Submit':
           return submit(cmd, state, now, settings);

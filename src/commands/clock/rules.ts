@@ -112,8 +112,8 @@ const LABEL_HINTS: Record<ClockLabel, string> = {
 };
 
 /** 409 CLOCK_STATE_CONFLICT: the operation does not fit the state; `details.label` is the one that does. */
-export function clockStateConflict(answer: LabelAnswer, intro = '当前状态不能进行此操作。'): AppError {
-  return conflict('CLOCK_STATE_CONFLICT', intro + LABEL_HINTS[answer.label], {
+export function clockStateConflict(answer: LabelAnswer, intro = '当前状态不能进行此操作：', hint = LABEL_HINTS[answer.label]): AppError {
+  return conflict('CLOCK_STATE_CONFLICT', intro + hint, {
     label: answer.label,
     ...(answer.sessionId ? { sessionId: answer.sessionId } : {}),
   });
@@ -167,6 +167,6 @@ export function assertReportable(s: AnySession, now: Date, limits: ClockLimits):
   if (s.status === 'abandoned') throw sessionAbandoned(s.sessionId, limits);
   const phase = phaseOf(s as OpenSession, now, limits);
   if (phase === 'none') throw sessionAbandoned(s.sessionId, limits);
-  if (phase === 'active') throw clockStateConflict({ label: LABELS.finish, sessionId: s.sessionId }, '还没有下班，不能填写报工单。');
+  if (phase === 'active') throw clockStateConflict({ label: LABELS.finish, sessionId: s.sessionId }, '还没有下班，不能填写报工单：', '请先扫描设备码并点击“下班报工”');
   if (phase === 'window-expired') throw reportWindowExpired(s.sessionId, limits);
 }
