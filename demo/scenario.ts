@@ -1,0 +1,331 @@
+/**
+ * The demo scenario (issue #7): the whole service driven through HTTP as the mini-program, an administrator
+ * and a manager would, on a time-lapse clock (a shift of 8–10 hours in a few seconds). Every answer is checked
+ * against the specification; the first difference throws `DemoFailure`.
+ *
+ * `runScenario(opts)` → the figures it saw (dashboard rows, audit trail, workbook bytes).
+ * Steps: 1 first administrator (CLI) and login through the simulator; 2 product and personnel import with
+ * preview and confirm; 3 device codes; 4 a shift for three workers (one renews an expired window with 重新报工);
+ * 5 review (approve with a corrected line, reject with a reason, approve) and a manager's break change;
+ * 6 dashboard rows (checked against the formulas of decisions.md "Calculations"), audit trail, workbook.
+ */
+import { peopleSheet, productSheet } from './sheets.ts';
+
+export class DemoFailure extends Error {}
+
+export interface ScenarioOptions {
+  /** Origin of the running service, e.g. http://127.0.0.1:3000. */
+  baseUrl: string;
+  /** Sets the service's clock to an instant (the time-lapse). */
+  setTime(iso: string): void;
+  /**
+   * Makes sure the first administrator exists, the way a new factory does: `npm run cli -- people:add … admin`
+   * (with the embedded database the CLI runs before the service starts, as it cannot share the data folder).
+   */
+  addFirstAdmin(phone: string, name: string): Promise<void>;
+  /** Product / personnel spreadsheets to import instead of the demo's own (file name and bytes). */
+  productsFile?: { name: string; bytes: Buffer };
+  peopleFile?: { name: string; bytes: Buffer };
+  /** Where each step's lines go. */
+  print(line: string): void;
+}
+
+export interface ScenarioResult {
+  dashboard: any[];
+  auditTrail: any[];
+  workbook: Buffer;
+}
+
+const DAY = '2026-03-02';
+const at = (hhmm: string) => `${DAY}T${hhmm}:00+08:00`;
+const ADMIN = { phone: '13800000001', name: '王管理' };
+
+export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
+  const api = client(o.baseUrl);
+  const say = o.print;
+  let n = 0;
+  const login = async (phone: string, role?: string) => {
+    const first = await api.call('POST', '/api/auth/platform-login', { body: { code: `sim:demo-${phone}#${++n}`, phoneCode: `sim:${phone}` } });
+    expect(first.status, 200, `登录 ${phone}`);
+    if (first.body.status === 'ok') return first.body.token as string;
+    expect(first.body.status, 'choose_role', `登录 ${phone}：选择角色`);
+    const done = await api.call('POST', '/api/auth/platform-login/complete', { body: { ticket: first.body.ticket, role } });
+    expect(done.status, 200, `登录 ${phone}：以 ${role} 身份`);
+    return done.body.token as string;
+  };
+
+  // 1. The first administrator, then login through the platform simulator.
+  o.setTime(at('07:30'));
+  say('1. 第一个管理员（命令行 people:add），通过平台模拟器登录');
+  await o.addFirstAdmin(ADMIN.phone, ADMIN.name);
+  const admin = await login(ADMIN.phone);
+  const me = await api.call('GET', '/api/auth/me', { token: admin });
+  expect(me.body.role, 'admin', '管理员登录后的角色');
+  say(`   ${me.body.person.name} 已登录，角色 ${me.body.role}`);
+
+  // 2. Imports: preview with its error rows, then confirm.
+  say('2. 导入产品清单和人员清单（先预览，再确认）');
+  for (const [kind, file] of [
+    ['products', o.productsFile ?? { name: 'demo-products.xlsx', bytes: productSheet() }],
+    ['people', o.peopleFile ?? { name: 'demo-people.xlsx', bytes: peopleSheet() }],
+  ] as const) {
+    const preview = await api.upload(`/api/${kind}/import`, file, admin);
+    expect(preview.status, 200, `${file.name} 预览`);
+    const c = preview.body.counts;
+    say(`   ${file.name}：新增 ${c.create}，更新 ${c.update}，不变 ${c.unchanged}，错误 ${c.errors}`);
+    for (const e of preview.body.errors) say(`     第 ${e.row} 行：${e.reason}`);
+    if (!o.productsFile && !o.peopleFile) expect(c.errors, 3, `${file.name} 的错误行数`);
+    const confirmed = await api.call('POST', `/api/${kind}/import/${preview.body.importId}/confirm`, { token: admin });
+    expect(confirmed.status, 200, `${file.name} 确认导入`);
+    say(`   已确认：写入 ${confirmed.body.counts.created + confirmed.body.counts.updated} 行`);
+  }
+  const again = await api.upload('/api/products/import', o.productsFile ?? { name: 'demo-products.xlsx', bytes: productSheet() }, admin);
+  expect(again.body.counts.create + again.body.counts.update, 0, '同一文件再次预览：全部不变');
+
+  // People the shift needs: three workers and a manager (created through the API if the list has none).
+  const people = (await api.call('GET', '/api/people?pageSize=100', { token: admin })).body.items as { phone: string; name: string; roles: string[] }[];
+  const workers = people.filter((p) => p.roles.includes('worker')).slice(0, 3);
+  for (let i = workers.length; i < 3; i++) {
+    const p = { phone: `1390000009${i}`, name: `演示员工${i + 1}`, role: 'worker' };
+    expect((await api.call('POST', '/api/people', { token: admin, body: p })).status, 200, `新增员工 ${p.name}`);
+    workers.push({ phone: p.phone, name: p.name, roles: ['worker'] });
+  }
+  let manager = people.find((p) => p.roles.includes('manager'));
+  if (!manager) {
+    manager = { phone: '13800000009', name: '演示经理', roles: ['manager'] };
+    expect((await api.call('POST', '/api/people', { token: admin, body: { ...manager, role: 'manager' } })).status, 200, '新增经理');
+  }
+
+  // 3. Device codes.
+  say('3. 生成设备小程序码');
+  const codes = await api.call('POST', '/api/devices/qrcodes', { token: admin });
+  expect(codes.status, 200, '生成全部设备码');
+  expect(codes.body.failed.length, 0, '生成失败的设备数');
+  for (const c of codes.body.items) say(`   ${c.deviceNo.padEnd(8)} scene ${c.scene.padEnd(22)} ${c.url}`);
+  const image = await fetch(new URL(codes.body.items[0].url, o.baseUrl));
+  const png = Buffer.from(await image.arrayBuffer());
+  expect(png.subarray(1, 4).toString('latin1'), 'PNG', '设备码图片（无需令牌）是 PNG');
+  const devices = codes.body.items as { deviceNo: string; deviceKey: string; scene: string }[];
+  const byScene = (d: { deviceNo: string; deviceKey: string; scene: string }) =>
+    d.scene.startsWith('d=') ? `deviceKey=${encodeURIComponent(d.deviceKey)}` : `deviceNo=${encodeURIComponent(d.deviceNo)}`;
+  const bodyOf = (d: { deviceNo: string; deviceKey: string; scene: string }) => (d.scene.startsWith('d=') ? { deviceKey: d.deviceKey } : { deviceNo: d.deviceNo });
+  if (devices.length < 2) throw new DemoFailure('产品清单至少需要两台设备');
+  // Two devices with plain codes for the first worker's switch, and (when there is one) a device whose code
+  // carries the short key (a number with a space or Chinese) for the second worker.
+  const plain = devices.filter((d) => !d.scene.startsWith('d='));
+  const [devA, devB] = plain.length >= 2 ? plain : devices;
+  const devC = devices.find((d) => d.scene.startsWith('d=')) ?? devices[devices.length - 1];
+
+  // 4. The shift.
+  say('4. 一个班次：扫码 → 开始上班 → 换设备 → 下班报工 → 填报 → 提交');
+  const tokens = new Map<string, string>();
+  for (const w of workers) tokens.set(w.phone, await login(w.phone));
+  const scan = async (w: { phone: string; name: string }, d: (typeof devices)[number], label: string) => {
+    const r = await api.call('GET', `/api/clock/state?${byScene(d)}`, { token: tokens.get(w.phone) });
+    expect(r.status, 200, `${w.name} 扫 ${d.deviceNo}`);
+    expect(r.body.label, label, `${w.name} 扫 ${d.deviceNo} 的标签`);
+    say(`   ${w.name} 扫 ${d.deviceNo} → ${r.body.label}`);
+    return r.body;
+  };
+  const act = async (w: { phone: string; name: string }, op: string, d: (typeof devices)[number]) => {
+    const r = await api.call('POST', `/api/clock/${op}`, { token: tokens.get(w.phone), body: bodyOf(d) });
+    expect(r.status, 200, `${w.name} ${op} @ ${d.deviceNo}`);
+    return r.body;
+  };
+  /** Fills the report from the draft: `qty[i]` = [finished, defective] for the i-th chosen candidate. */
+  const submit = async (w: { phone: string; name: string }, sessionId: string, picks: [string, number, number][]) => {
+    const draft = await api.call('GET', `/api/reports/draft?sessionId=${sessionId}`, { token: tokens.get(w.phone) });
+    expect(draft.status, 200, `${w.name} 取报工草稿`);
+    const lines = picks.map(([device, finishedQty, defectiveQty]) => {
+      // The device's first product in list order (lowest id), so the figures are reproducible.
+      const c = draft.body.candidates.filter((x: any) => x.deviceNo === device).sort((a: any, b: any) => a.productId - b.productId)[0];
+      if (!c) throw new DemoFailure(`草稿里没有设备 ${device} 的产品`);
+      return { candidate: c, productId: c.productId, finishedQty, defectiveQty };
+    });
+    const r = await api.call('POST', '/api/reports', { token: tokens.get(w.phone), body: { sessionId, lines: lines.map(({ candidate: _c, ...l }) => l) } });
+    expect(r.status, 201, `${w.name} 提交报工单`);
+    expect(r.body.reportDate, DAY, `${w.name} 报工日期（确认当天）`);
+    say(`   ${w.name} 提交报工单：${lines.map((l) => `${l.candidate.productName} 成品 ${l.finishedQty} 不良 ${l.defectiveQty}`).join('；')}（休息 ${draft.body.breakMinutes} 分钟）`);
+    return { reportId: r.body.reportId as string, draft: draft.body, lines };
+  };
+
+  const [w1, w2, w3] = workers;
+  o.setTime(at('08:00'));
+  await scan(w1, devA, '开始上班');
+  const s1 = await act(w1, 'start', devA);
+  await scan(w2, devC, '开始上班');
+  const s2 = await act(w2, 'start', devC);
+  await scan(w3, devA, '开始上班');
+  const s3 = await act(w3, 'start', devA);
+  o.setTime(at('12:30'));
+  await scan(w1, devB, '换设备');
+  await act(w1, 'switch-device', devB);
+  o.setTime(at('16:30'));
+  await scan(w2, devC, '下班报工');
+  await act(w2, 'finish', devC);
+  o.setTime(at('16:35'));
+  const r2 = await submit(w2, s2.sessionId, [[devC.deviceNo, 700, 0]]);
+  o.setTime(at('17:00'));
+  await scan(w1, devB, '下班报工');
+  await act(w1, 'finish', devB);
+  await scan(w1, devB, '继续报工');
+  o.setTime(at('17:05'));
+  const r1 = await submit(w1, s1.sessionId, [
+    [devA.deviceNo, 500, 5],
+    [devB.deviceNo, 1000, 10],
+  ]);
+  await scan(w1, devA, '开始上班');
+  o.setTime(at('17:30'));
+  await scan(w3, devA, '下班报工');
+  await act(w3, 'finish', devA);
+  o.setTime(at('18:01'));
+  say(`   （${w3.name} 31 分钟没有提交，填写时限已过）`);
+  const expired = await api.call('GET', `/api/reports/draft?sessionId=${s3.sessionId}`, { token: tokens.get(w3.phone) });
+  expect(expired.status, 409, `${w3.name} 过期后取草稿`);
+  expect(expired.body.error.code, 'REPORT_WINDOW_EXPIRED', '过期的错误代码');
+  say(`   ${w3.name} 取草稿 → 409 ${expired.body.error.message}`);
+  await scan(w3, devA, '重新报工');
+  const renewed = await act(w3, 'finish', devA);
+  expect(renewed.clockOutAt.slice(11, 16), '18:01', '重新报工后的下班时间');
+  const r3 = await submit(w3, s3.sessionId, [[devA.deviceNo, 1500, 20]]);
+
+  // 5. Review and the manager's break change.
+  say('5. 审核：通过（修正一行）、驳回（附原因）、通过；经理修改休息时长');
+  const pending = await api.call('GET', '/api/reviews/pending', { token: admin });
+  expect(pending.body.total, 3, '待审核报工单数');
+  const corrected = r1.lines.map((l, i) => ({ productId: l.productId, finishedQty: i === 0 ? 480 : l.finishedQty, defectiveQty: i === 0 ? 25 : l.defectiveQty }));
+  const a1 = await api.call('POST', `/api/reviews/${r1.reportId}/approve`, { token: admin, body: { lines: corrected } });
+  expect(a1.status, 200, `通过 ${w1.name} 的报工单（修正）`);
+  expect(a1.body.corrected, true, '修正标记');
+  say(`   通过 ${w1.name}：${r1.lines[0].candidate.productName} 成品 500→480，不良 5→25`);
+  const reason = '数量与班组记录不符，请核对';
+  const j2 = await api.call('POST', `/api/reviews/${r2.reportId}/reject`, { token: admin, body: { reason } });
+  expect(j2.status, 200, `驳回 ${w2.name} 的报工单`);
+  say(`   驳回 ${w2.name}：${reason}`);
+  expect((await api.call('POST', `/api/reviews/${r3.reportId}/approve`, { token: admin, body: {} })).status, 200, `通过 ${w3.name}`);
+  say(`   通过 ${w3.name}`);
+  const again2 = await api.call('POST', `/api/reviews/${r2.reportId}/approve`, { token: admin, body: {} });
+  expect(again2.status, 409, '已驳回的报工单不能再审核');
+  const mine = await api.call('GET', `/api/reports/mine?startDate=${DAY}&endDate=${DAY}`, { token: tokens.get(w2.phone) });
+  expect(mine.body.items[0]?.status, 'rejected', `${w2.name} 看到自己的报工单被驳回`);
+  const boss = await login(manager.phone, 'manager');
+  o.setTime(at('18:30'));
+  const brk = await api.call('PATCH', `/api/reports/${r1.reportId}/break-minutes`, { token: boss, body: { breakMinutes: 45, reason: '午休缩短' } });
+  expect(brk.status, 200, '经理修改休息时长');
+  say(`   ${manager.name} 把 ${w1.name} 的休息时长改为 45 分钟（午休缩短）`);
+
+  // 6. Dashboard, audit trail, workbook.
+  say('6. 看板（只统计已通过的报工单，按日期 + 员工合并）');
+  const expected = [
+    figures(w1.phone, '08:00', '17:00', 45, r1.lines.map((l, i) => ({ ...l.candidate, finishedQty: corrected[i].finishedQty, defectiveQty: corrected[i].defectiveQty }))),
+    figures(w3.phone, '08:00', '18:01', r3.draft.breakMinutes, r3.lines.map((l) => ({ ...l.candidate, finishedQty: l.finishedQty, defectiveQty: l.defectiveQty }))),
+  ].sort((a, b) => a.employeePhone.localeCompare(b.employeePhone));
+  let rows: any[] = [];
+  for (let i = 0; i < 200; i++) {
+    const d = await api.call('GET', `/api/dashboard/reports?startDate=${DAY}&endDate=${DAY}`, { token: boss });
+    expect(d.status, 200, '看板');
+    rows = d.body.items;
+    const moved = rows.find((r) => r.employeePhone === w1.phone);
+    if (rows.length === 2 && moved?.actualCycleSeconds === expected.find((e) => e.employeePhone === w1.phone)!.actualCycleSeconds) break;
+    await new Promise((r) => setTimeout(r, 50)); // the dashboard projection runs in the background
+  }
+  say('   日期        员工   实际节拍  标准节拍  节拍±%   报工数  标准工作量  工作量±%');
+  for (const r of rows) {
+    say(
+      `   ${r.reportDate}  ${(r.employeeName ?? '').padEnd(4, '　')} ${fmt(r.actualCycleSeconds)} ${fmt(r.standardCycleSeconds)} ${fmt(r.cycleTimeDiffPct)} ${String(r.reportedQty).padStart(7)} ${String(r.standardWorkload).padStart(9)} ${fmt(r.workloadDiffPct)}`,
+    );
+  }
+  expect(
+    rows.map((r) => pick(r)),
+    expected,
+    '看板数字（decisions.md“计算”：有效工时、实际节拍、标准节拍、节拍±%、报工数、标准工作量、工作量±%）',
+  );
+  const audit = await api.call('GET', `/api/reports/${r1.reportId}/audit-logs`, { token: boss });
+  expect(audit.status, 200, '审计记录');
+  const trail = audit.body.items as any[];
+  expect(trail.map((e) => e.action), ['submitted', 'corrected', 'approved', 'break_changed'], `${w1.name} 报工单的审计记录`);
+  say(`   审计记录（${w1.name} 的报工单）：`);
+  const qty = (l: any) => (l ? `${l.productName} 成品 ${l.finishedQty} 不良 ${l.defectiveQty}` : '—');
+  for (const e of trail) {
+    const what =
+      e.action === 'submitted'
+        ? `提交 ${e.after.lines.length} 行，休息 ${e.after.breakMinutes} 分钟`
+        : e.action === 'corrected'
+          ? `修正 ${qty(e.before)} → ${qty(e.after)}`
+          : e.action === 'break_changed'
+            ? `休息 ${e.before.breakMinutes} → ${e.after.breakMinutes} 分钟`
+            : e.action;
+    say(`     ${e.at.slice(11, 16)}  ${e.actorName ?? e.actorPhone}（${e.role}） ${what}${e.reason ? `，原因：${e.reason}` : ''}`);
+  }
+  const xlsx = await fetch(`${o.baseUrl}/api/dashboard/reports.xlsx?startDate=${DAY}&endDate=${DAY}`, { headers: { authorization: `Bearer ${boss}` } });
+  expect(xlsx.status, 200, '看板表格');
+  const workbook = Buffer.from(await xlsx.arrayBuffer());
+  expect(workbook.subarray(0, 2).toString('latin1'), 'PK', '看板表格是 .xlsx');
+  return { dashboard: rows, auditTrail: trail, workbook };
+}
+
+/** The dashboard row of one approved report, computed here from the demo's own inputs with decisions.md's formulas. */
+function figures(
+  employeePhone: string,
+  clockIn: string,
+  clockOut: string,
+  breakMinutes: number,
+  lines: { standardCycleSeconds: number; standardWorkload: number; finishedQty: number; defectiveQty: number }[],
+) {
+  const effective = (Date.parse(at(clockOut)) - Date.parse(at(clockIn))) / 1000 - breakMinutes * 60;
+  const finished = lines.reduce((s, l) => s + l.finishedQty, 0);
+  const defective = lines.reduce((s, l) => s + l.defectiveQty, 0);
+  const output = finished + defective;
+  const actual = output ? effective / output : null;
+  const standard = output ? lines.reduce((s, l) => s + l.standardCycleSeconds * (l.finishedQty + l.defectiveQty), 0) / output : null;
+  const workload = lines.reduce((s, l) => s + l.standardWorkload, 0);
+  return {
+    reportDate: DAY,
+    employeePhone,
+    actualCycleSeconds: round2(actual),
+    standardCycleSeconds: round2(standard),
+    cycleTimeDiffPct: actual !== null && standard ? round2(((actual - standard) / standard) * 100) : null,
+    reportedQty: output,
+    standardWorkload: workload,
+    workloadDiffPct: workload ? round2(((finished - workload) / workload) * 100) : null,
+  };
+}
+
+const pick = (r: any) => ({
+  reportDate: r.reportDate,
+  employeePhone: r.employeePhone,
+  actualCycleSeconds: r.actualCycleSeconds,
+  standardCycleSeconds: r.standardCycleSeconds,
+  cycleTimeDiffPct: r.cycleTimeDiffPct,
+  reportedQty: r.reportedQty,
+  standardWorkload: r.standardWorkload,
+  workloadDiffPct: r.workloadDiffPct,
+});
+
+const round2 = (x: number | null) => (x === null ? null : Math.round(x * 100) / 100);
+const fmt = (x: number | null) => (x === null ? '—' : x.toFixed(2)).padStart(8);
+
+function expect(actual: unknown, expected: unknown, what: string): void {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+    throw new DemoFailure(`${what}：期望 ${JSON.stringify(expected)}，实际 ${JSON.stringify(actual)}`);
+  }
+}
+
+function client(baseUrl: string) {
+  return {
+    async call(method: string, path: string, opts: { token?: string; body?: unknown } = {}) {
+      const headers: Record<string, string> = {};
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      if (opts.body !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(baseUrl + path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined } as { status: number; body: any };
+    },
+    async upload(path: string, file: { name: string; bytes: Buffer }, token: string) {
+      const form = new FormData();
+      form.append('file', new Blob([file.bytes]), file.name);
+      const res = await fetch(baseUrl + path, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      return { status: res.status, body: (await res.json()) as any };
+    },
+  };
+}

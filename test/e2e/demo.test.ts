@@ -1,0 +1,43 @@
+/**
+ * Issue #7: the demo's scenario as an end-to-end test, through HTTP on the whole service (fresh database,
+ * platform simulator, background consumers running, time-lapse clock).
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import * as XLSX from 'xlsx';
+import { cliCommands } from '../../src/cli/commands.ts';
+import { runScenario } from '../../demo/scenario.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({}, '2026-03-02T07:30:00+08:00');
+  app.service.background.start();
+});
+afterAll(() => app.close());
+
+it('runs the whole scenario and every answer fits the specification', async () => {
+  const lines: string[] = [];
+  const result = await runScenario({
+    baseUrl: app.url,
+    setTime: (iso) => app.clock.set(iso),
+    addFirstAdmin: async (phone, name) => {
+      expect(await cliCommands['people:add'].run(app.service.ctx, [phone, name, 'admin'])).toBe(0);
+    },
+    print: (l) => lines.push(l),
+  });
+  // Hand-worked from the demo's inputs (demo/sheets.ts, demo/scenario.ts):
+  // 张三 08:00–17:00, break 45 min → 29,700 s; corrected lines 480+25 (cycle 24 s, workload 1,200) and
+  // 1,000+10 (cycle 12 s, workload 2,400): actual 29,700 / 1,515 = 19.6040; standard (24·505 + 12·1,010) / 1,515 = 16;
+  // cycle diff (19.6040 − 16) / 16 = +22.52 %; workload (1,480 − 3,600) / 3,600 = −58.89 %.
+  // 王五 08:00–18:01 (re-reported), break 60 min → 32,460 s; 1,500+20 of a 24 s product (workload 1,200):
+  // actual 32,460 / 1,520 = 21.3553 → 21.36; diff (21.3553 − 24) / 24 = −11.02 %; workload (1,500 − 1,200) / 1,200 = +25 %.
+  expect(result.dashboard.map((r) => [r.employeeName, r.actualCycleSeconds, r.standardCycleSeconds, r.cycleTimeDiffPct, r.reportedQty, r.standardWorkload, r.workloadDiffPct])).toEqual([
+    ['张三', 19.6, 16, 22.52, 1515, 3600, -58.89],
+    ['王五', 21.36, 24, -11.02, 1520, 1200, 25],
+  ]);
+  expect(result.auditTrail.map((e) => e.action)).toEqual(['submitted', 'corrected', 'approved', 'break_changed']);
+  const sheet = XLSX.read(result.workbook).Sheets;
+  const rows = XLSX.utils.sheet_to_json<any>(Object.values(sheet)[0], { header: 1 });
+  expect(rows).toHaveLength(3);
+  expect(lines.some((l) => l.includes('重新报工'))).toBe(true);
+});
