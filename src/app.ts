@@ -88,6 +88,10 @@ export async function startService(config: Config, opts: ContextOptions & { back
     const s = app.listen(config.port, () => resolve(s));
     s.once('error', reject);
   });
+  // Keep idle connections longer than the usual load-balancer idle timeout (60 s), so a proxy never reuses a
+  // connection the service has just closed (Node's default of 5 s makes clients see ECONNRESET).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const background = new BackgroundConsumers(ctx.db, ctx.store, ctx.consumers, ctx.log);
   const sender = new NotificationSender({ pool: ctx.db.pool, platform: ctx.platform, clock: ctx.clock, log: ctx.log });
   if (opts.background !== false) {
