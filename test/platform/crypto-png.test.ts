@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { decryptOpenData, encryptOpenData, OpenDataError } from '../../src/platform/crypto.ts';
 import { encodeGrayPng } from '../../src/platform/png.ts';
 import { decodePng } from './png.ts';
+import { FIXTURES } from '../helpers/fixtures.ts';
 
 // The platform's official open-data decryption sample (read from the shared fixtures, tests only).
-const vector = JSON.parse(readFileSync('/work/shared/fixtures/platform-decrypt-vector.json', 'utf8'));
+const vector = JSON.parse(readFileSync(`${FIXTURES}/platform-decrypt-vector.json`, 'utf8'));
 
 const reasonOf = (fn: () => unknown) => {
   try {

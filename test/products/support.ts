@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import * as XLSX from 'xlsx';
 import type { TestApp, TestResponse } from '../helpers/app.ts';
+import { FIXTURES } from '../helpers/fixtures.ts';
 
-export const FIXTURES = '/work/shared/fixtures';
+export { FIXTURES };
 export const fixture = (name: string): Buffer => readFileSync(`${FIXTURES}/${name}`);
 export const EXPECTED: Record<string, any> = JSON.parse(readFileSync(`${FIXTURES}/EXPECTED.json`, 'utf8'));
 
