@@ -17,6 +17,7 @@ import type { AppContext } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { runMigrations } from './db/migrate.ts';
 import { EventStore, type StoredEvent } from './events/store.ts';
+import { domainRegistry } from './events/registry.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { TokenService } from './auth/tokens.ts';
 import { projections as allProjections } from './projections/index.ts';
@@ -43,7 +44,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const db = opts.db ?? (await openDatabase(config.database, log));
   await runMigrations(db.pool);
   const clock = opts.clock ?? systemClock;
-  const store = new EventStore();
+  // Named prepared appends on a real server; PGlite's connections share one backend (names would collide).
+  const store = new EventStore(domainRegistry, { prepare: db.kind === 'postgres' });
   const inline = allProjections.filter((p) => p.mode === 'inline');
   const projectInline = async (tx: pg.PoolClient, events: readonly StoredEvent[]) => {
     for (const p of inline) await projectBatch(tx, p, events);

@@ -16,7 +16,7 @@ import { lockCheckpoint, saveCheckpoint } from './consumer.ts';
 import type { Projection } from './projection.ts';
 import { projectBatch } from './runner.ts';
 
-export async function replayProjection(pool: pg.Pool, store: EventStore, p: Projection, batchSize = 5000): Promise<number> {
+export async function replayProjection(pool: pg.Pool, store: EventStore, p: Projection, batchSize = 20000): Promise<number> {
   const tables = p.tables.map((t) => t.name).join(', ');
   return withTransaction(pool, async (tx) => {
     let applied = 0;
