@@ -13,5 +13,4 @@ export const projections: Projection[] = [
   reportsProjection,
   auditLogProjection,
   dashboardProjection,
-  // Issue #5 adds the session and report read models, issue #6 the audit log and the dashboard.
 ];
