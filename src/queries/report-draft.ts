@@ -9,7 +9,7 @@
 import type { AppContext } from '../context.ts';
 import { assertReportable, initialBreakMinutes, sessionNotFound } from '../commands/clock/rules.ts';
 import { clockSettings } from '../commands/clock/handlers.ts';
-import { SNAPSHOT_COLUMNS, snapshotOfRow, type ProductSnapshot } from '../commands/clock/lines.ts';
+import { productsOfDevices, type ProductSnapshot } from '../commands/report-lines.ts';
 import { findOwnSession } from './sessions.ts';
 
 export interface ReportDraft {
@@ -26,11 +26,7 @@ export async function reportDraft(ctx: AppContext, phone: string, sessionId: str
   const s = await findOwnSession(ctx.db.pool, phone, sessionId);
   if (!s) throw sessionNotFound();
   assertReportable(s, ctx.clock.now(), clockSettings(ctx));
-  const r = await ctx.db.pool.query(
-    `SELECT ${SNAPSHOT_COLUMNS} FROM products WHERE device_no = ANY($1::text[])
-      ORDER BY array_position($1::text[], device_no), project_no, product_name, process_name, id`,
-    [s.devices],
-  );
+  const candidates = await productsOfDevices(ctx.db.pool, s.devices);
   return {
     sessionId: s.sessionId,
     clockInAt: new Date(s.clockInAt),
@@ -38,6 +34,6 @@ export async function reportDraft(ctx: AppContext, phone: string, sessionId: str
     breakMinutes: initialBreakMinutes(s.clockInAt, s.clockOutAt!, ctx.config.defaultBreakMinutes),
     devices: [...s.devices],
     expiresAt: new Date(s.expiresAt!),
-    candidates: r.rows.map(snapshotOfRow),
+    candidates,
   };
 }

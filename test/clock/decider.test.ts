@@ -7,7 +7,7 @@ import { workerDecider, type WorkerCommand, type WorkerDecision } from '../../sr
 import { labelAt, LABELS, type ClockLabel } from '../../src/commands/clock/rules.ts';
 import { openSession } from '../../src/commands/clock/decider.ts';
 import { fold } from '../../src/commands/decider.ts';
-import type { ProductSnapshot } from '../../src/commands/clock/lines.ts';
+import type { ProductSnapshot } from '../../src/commands/report-lines.ts';
 import { scenario } from '../helpers/gwt.ts';
 
 const settings = { reportWindowMs: 30 * 60_000, sessionMaxMs: 16 * 3_600_000, timeZone: 'Asia/Shanghai', defaultBreakMinutes: 60 };

@@ -21,7 +21,8 @@
 import type { Decider } from '../decider.ts';
 import type { ReportLine, WorkerEvent, EventData } from '../../events/catalog.ts';
 import { localDate } from '../../time.ts';
-import { buildReportLines, type LineInput, type ProductSnapshot } from './lines.ts';
+import { buildReportLines, type LineInput, type ProductSnapshot } from '../report-lines.ts';
+import { unprocessable } from '../../errors.ts';
 import {
   assertReportable,
   clockStateConflict,
@@ -214,7 +215,16 @@ function submit(
   }
   assertReportable(s, now, settings);
 
-  const lines: ReportLine[] = buildReportLines(cmd.lines, cmd.products, s.devices);
+  const byId = new Map(cmd.products.map((p) => [p.productId, p]));
+  const lines: ReportLine[] = buildReportLines(
+    cmd.lines,
+    (id) => {
+      const p = byId.get(id);
+      return p && s.devices.includes(p.deviceNo) ? p : undefined;
+    },
+    (line, productId) =>
+      unprocessable('PRODUCT_NOT_CANDIDATE', `第 ${line} 行：所选产品不是本次上班所用设备的产品，请刷新报工单后重新选择`, { line, productId }),
+  );
   const at = now.toISOString();
   const reportDate = localDate(now, settings.timeZone);
   return [

@@ -21,7 +21,7 @@ import { resolveDevice } from '../../devices/device.ts';
 import { streams, type WorkerEvent } from '../../events/catalog.ts';
 import type { EventMetadata, StreamAppend } from '../../events/store.ts';
 import { executeCommand, fold, type Decision } from '../decider.ts';
-import { SNAPSHOT_COLUMNS, snapshotOfRow, type LineInput, type ProductSnapshot } from './lines.ts';
+import { SNAPSHOT_COLUMNS, snapshotOfRow, type LineInput, type ProductSnapshot } from '../report-lines.ts';
 import { labelAt, sessionNotFound, type ClockLabel } from './rules.ts';
 import { openSession, workerDecider, type ClockSettings, type SessionState, type WorkerCommand, type WorkerDecision, type WorkerState } from './decider.ts';
 

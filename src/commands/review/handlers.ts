@@ -15,7 +15,7 @@ import type { EventMetadata } from '../../events/store.ts';
 import type { CurrentUser } from '../../http/route.ts';
 import { toZonedIso } from '../../time.ts';
 import { effectiveMs, parseReportId, reviewDecider, type ReportState, type ReviewCommand } from './decider.ts';
-import type { LineInput, ProductSnapshot } from './lines.ts';
+import { productsOfDevices, type LineInput } from '../report-lines.ts';
 
 export interface ReviewAnswer {
   reportId: string;
@@ -35,24 +35,6 @@ const metadataOf = (actor: CurrentUser, requestId?: string): EventMetadata => ({
   role: actor.role,
   ...(requestId ? { requestId } : {}),
 });
-
-/** Products whose device is one of `devices`, with their current standard values. */
-async function candidatesOf(tx: pg.PoolClient, devices: readonly string[]): Promise<ProductSnapshot[]> {
-  const r = await tx.query(
-    `SELECT id, project_no, product_name, device_no, process_name, standard_cycle_seconds, standard_workload
-       FROM products WHERE device_no = ANY($1::text[])`,
-    [devices],
-  );
-  return r.rows.map((p) => ({
-    productId: Number(p.id),
-    projectNo: p.project_no,
-    productName: p.product_name,
-    deviceNo: p.device_no,
-    processName: p.process_name,
-    standardCycleSeconds: Number(p.standard_cycle_seconds),
-    standardWorkload: Number(p.standard_workload),
-  }));
-}
 
 /** The decider's fold over a report stream (which holds report events only; evolve ignores anything else). */
 const reportStream = reviewDecider as unknown as Pick<Decider<unknown, ReportState, DomainEvent>, 'initialState' | 'evolve'>;
@@ -93,7 +75,7 @@ export function approveReport(ctx: AppContext, actor: CurrentUser, reportId: str
     type: 'Approve',
     at,
     lines,
-    candidates: lines && state.status === 'pending' ? await candidatesOf(tx, state.devices ?? []) : [],
+    candidates: lines && state.status === 'pending' ? await productsOfDevices(tx, state.devices ?? []) : [],
   }));
 }
 

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { access } from '../../auth/roles.ts';
 import type { AppContext } from '../../context.ts';
 import { submitReport } from '../../commands/clock/handlers.ts';
-import { MAX_LINES } from '../../commands/clock/lines.ts';
+import { MAX_LINES } from '../../commands/report-lines.ts';
 import { unprocessable } from '../../errors.ts';
 import { reportDraft } from '../../queries/report-draft.ts';
 import { myReports } from '../../queries/my-reports.ts';

@@ -1,18 +1,20 @@
 /**
- * Report detail lines (spec 2.4; decisions.md "Reports and review"), pure: the validation of the lines a
- * worker submits and the copy of each product's fields into the line, so later product edits never rewrite a
- * submitted report. Issue #6 applies the same rules to corrected lines.
+ * Report detail lines (spec 2.4; decisions.md "Reports and review"): the one place for the rules of the lines
+ * a worker submits and an administrator corrects, and for the copy of each product's fields into the line, so
+ * later product edits never rewrite a report.
  *
- * Rules, each a 422 with a Chinese message naming the line (1-based, as the worker sees the form):
- * - at least one line (NO_LINES), at most MAX_LINES;
+ * Rules, each a 422 with a Chinese message naming the line (1-based, as the form shows it):
+ * - at least one line (NO_LINES), at most MAX_LINES (TOO_MANY_LINES);
  * - quantities are integers 0 … MAX_QTY pieces (INVALID_QUANTITY);
  * - outputQty = finishedQty + defectiveQty; computed when omitted (OUTPUT_QTY_MISMATCH when it differs);
- * - a product at most once (DUPLICATE_PRODUCT);
- * - the product exists and, when `allowedDevices` is given, its device is one of them: it is a candidate of
- *   the session's devices (PRODUCT_NOT_CANDIDATE).
+ * - the product is one the caller allows (submission: a candidate of the session's devices,
+ *   PRODUCT_NOT_CANDIDATE; correction: see commands/review/lines.ts, PRODUCT_NOT_ALLOWED);
+ * - a product at most once (DUPLICATE_PRODUCT).
  */
-import { unprocessable } from '../../errors.ts';
-import type { ReportLine } from '../../events/catalog.ts';
+import type { Queryable } from '../db/transaction.ts';
+import type { AppError } from '../errors.ts';
+import { unprocessable } from '../errors.ts';
+import type { ReportLine } from '../events/catalog.ts';
 
 /** Upper bound of one quantity, pieces: far above a day's output, low enough to catch a slipped finger. */
 export const MAX_QTY = 10_000_000;
@@ -36,17 +38,16 @@ export type ProductSnapshot = Pick<
 const isQty = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_QTY;
 
 /**
- * Validates `input` and returns the report lines, in the order given. `products` holds at least the products
- * the lines name (any others are ignored). Throws AppError 422 (codes above).
+ * Validates `input` and returns the report lines, in the order given. `productOf(id)` gives the product a line
+ * may name (undefined: not allowed, and `refuse(line, productId)` is thrown). Throws AppError 422 (codes above).
  */
 export function buildReportLines(
   input: readonly LineInput[],
-  products: readonly ProductSnapshot[],
-  allowedDevices?: readonly string[],
+  productOf: (productId: number) => ProductSnapshot | undefined,
+  refuse: (line: number, productId: number) => AppError,
 ): ReportLine[] {
   if (input.length === 0) throw unprocessable('NO_LINES', '请至少填写一个产品的数量');
   if (input.length > MAX_LINES) throw unprocessable('TOO_MANY_LINES', `一张报工单最多 ${MAX_LINES} 行`);
-  const byId = new Map(products.map((p) => [p.productId, p]));
   const seen = new Set<number>();
   return input.map((l, i) => {
     const n = i + 1;
@@ -69,13 +70,8 @@ export function buildReportLines(
         { line: n, expected: outputQty },
       );
     }
-    const p = byId.get(l.productId);
-    if (!p || (allowedDevices && !allowedDevices.includes(p.deviceNo))) {
-      throw unprocessable('PRODUCT_NOT_CANDIDATE', `第 ${n} 行：所选产品不是本次上班所用设备的产品，请刷新报工单后重新选择`, {
-        line: n,
-        productId: l.productId,
-      });
-    }
+    const p = productOf(l.productId);
+    if (!p) throw refuse(n, l.productId);
     if (seen.has(l.productId)) {
       throw unprocessable('DUPLICATE_PRODUCT', `第 ${n} 行：产品“${p.productName}”（${p.processName}）已经填写过，同一产品只能填一行`, {
         line: n,
@@ -109,3 +105,13 @@ export const snapshotOfRow = (p: any): ProductSnapshot => ({
   standardCycleSeconds: Number(p.standard_cycle_seconds),
   standardWorkload: Number(p.standard_workload),
 });
+
+/** The products whose device is one of `devices` (the candidates of a session), in the order of `devices`. */
+export async function productsOfDevices(q: Queryable, devices: readonly string[]): Promise<ProductSnapshot[]> {
+  const r = await q.query(
+    `SELECT ${SNAPSHOT_COLUMNS} FROM products WHERE device_no = ANY($1::text[])
+      ORDER BY array_position($1::text[], device_no), project_no, product_name, process_name, id`,
+    [devices],
+  );
+  return r.rows.map(snapshotOfRow);
+}
