@@ -4,9 +4,7 @@
  */
 import { z } from 'zod';
 import { ROLES, access } from '../../auth/roles.ts';
-import { confirmImport, previewImport } from '../../imports/service.ts';
-import { readUpload } from '../../imports/upload.ts';
-import { CONFIRM_ERRORS, IMPORT_ERRORS, confirmSchema, importIdParams, previewSchema } from '../../imports/schemas.ts';
+import { importRoutes } from './import-routes.ts';
 import { peopleImport } from '../../people/import.ts';
 import { removePersonRole, savePerson } from '../../people/service.ts';
 import { listPeople } from '../../people/store.ts';
@@ -23,34 +21,13 @@ const personSchema = z.object({
 
 const previewRow = z.object({ row: z.number().int(), phone: z.string(), name: z.string(), role });
 
-export const peopleImportRoute = defineRoute({
-  method: 'post',
-  path: '/api/people/import',
+export const [peopleImportRoute, peopleImportConfirmRoute] = importRoutes({
+  base: '/api/people',
   tag: 'people',
-  summary: '上传人员清单（手机号 / 姓名 / 角色；预览，不写入）',
+  kind: peopleImport,
+  title: '人员清单',
   description: 'multipart/form-data，文件放在字段 file。角色可填 员工/工人/操作工、管理员/审核员、经理/主管/管理者 或 worker/admin/manager。',
-  access: access.masterData,
-  multipart: true,
-  response: previewSchema(previewRow),
-  errors: IMPORT_ERRORS,
-  async handler({ req, user }, ctx) {
-    const file = await readUpload(req);
-    return previewImport(ctx, peopleImport, file, user.phone);
-  },
-});
-
-export const peopleImportConfirmRoute = defineRoute({
-  method: 'post',
-  path: '/api/people/import/:importId/confirm',
-  tag: 'people',
-  summary: '确认人员导入（一次事务写入预览中的全部正确行）',
-  access: access.masterData,
-  params: importIdParams,
-  response: confirmSchema,
-  errors: CONFIRM_ERRORS,
-  async handler({ params, user }, ctx) {
-    return confirmImport(ctx, peopleImport, params.importId, user.phone);
-  },
+  previewRow,
 });
 
 export const peopleListRoute = defineRoute({

@@ -4,9 +4,7 @@
  */
 import { z } from 'zod';
 import { access } from '../../auth/roles.ts';
-import { confirmImport, previewImport } from '../../imports/service.ts';
-import { readUpload } from '../../imports/upload.ts';
-import { CONFIRM_ERRORS, IMPORT_ERRORS, confirmSchema, importIdParams, previewSchema } from '../../imports/schemas.ts';
+import { importRoutes } from './import-routes.ts';
 import { productImport } from '../../products/import.ts';
 import { removeProduct, saveProduct } from '../../products/service.ts';
 import { listProducts } from '../../products/store.ts';
@@ -64,34 +62,13 @@ const body = z.object({
   standardWorkload: z.number().nullable().optional().describe('不填时按 floor(28800 / 标准节拍) 计算'),
 });
 
-export const productImportRoute = defineRoute({
-  method: 'post',
-  path: '/api/products/import',
+export const [productImportRoute, productImportConfirmRoute] = importRoutes({
+  base: '/api/products',
   tag: 'products',
-  summary: '上传产品清单（预览，不写入）',
+  kind: productImport,
+  title: '产品清单',
   description: 'multipart/form-data，文件放在字段 file（.xlsx 或 .xls，≤ 10 MB，≤ 50000 行）。返回预览：新增、更新、不变和错误行；用 importId 确认后才写入。',
-  access: access.masterData,
-  multipart: true,
-  response: previewSchema(previewRow),
-  errors: IMPORT_ERRORS,
-  async handler({ req, user }, ctx) {
-    const file = await readUpload(req);
-    return previewImport(ctx, productImport, file, user.phone);
-  },
-});
-
-export const productImportConfirmRoute = defineRoute({
-  method: 'post',
-  path: '/api/products/import/:importId/confirm',
-  tag: 'products',
-  summary: '确认产品导入（一次事务写入预览中的全部正确行）',
-  access: access.masterData,
-  params: importIdParams,
-  response: confirmSchema,
-  errors: CONFIRM_ERRORS,
-  async handler({ params, user }, ctx) {
-    return confirmImport(ctx, productImport, params.importId, user.phone);
-  },
+  previewRow,
 });
 
 export const productListRoute = defineRoute({
