@@ -9,7 +9,7 @@ import * as XLSX from 'xlsx';
 import { replayProjection } from '../../src/projections/replay.ts';
 import { dashboardProjection } from '../../src/projections/dashboard.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { catchUpFully, line, submitReport } from './fixtures.ts';
+import { line, submitReport } from './fixtures.ts';
 
 let app: TestApp;
 let admin: string;
@@ -86,7 +86,7 @@ describe('dashboard, hand-worked example', () => {
     expect(a2.body).toMatchObject({ status: 'approved', corrected: true, lines: [{ productId: 1, finishedQty: 190, defectiveQty: 8, outputQty: 198 }] });
     for (const id of [ids.B1, ids.A5, ids.C1]) expect((await approve(id)).status).toBe(200);
     expect((await app.request('POST', `/api/reviews/${ids.A4}/reject`, { token: admin, body: { reason: '重复报工' } })).status).toBe(200);
-    await catchUpFully(app);
+    await app.catchUpAll();
 
     // A on 03-02 before the break change: effective = (240 − 30) + (270 − 0) = 480 min = 28800 s;
     // pieces = (100 + 5) + (40 + 0) + (190 + 8) = 343; actual = 28800 / 343 = 83.965… → 83.97.
@@ -94,7 +94,7 @@ describe('dashboard, hand-worked example', () => {
     expect(rows.find((x: any) => x.reportDate === '2026-03-02' && x.employeePhone === A).actualCycleSeconds).toBe(83.97);
 
     expect((await patch(ids.A2, 15)).status).toBe(200);
-    await catchUpFully(app);
+    await app.catchUpAll();
     const r = await dashboard();
     expect(r.status).toBe(200);
     rows = r.body.items;
@@ -195,7 +195,7 @@ describe('dashboard, hand-worked example', () => {
     expect(before.daily).toHaveLength(4);
     expect(before.contributions).toHaveLength(1); // only the pending A3 waits; approved and rejected are forgotten
     await replayProjection(pool, app.service.ctx.store, dashboardProjection);
-    await catchUpFully(app); // on a shared server the replay may stop at the commit-safe horizon; the rest follows
+    await app.catchUpAll(); // on a shared server the replay may stop at the commit-safe horizon; the rest follows
     expect(await snapshot()).toEqual(before);
   });
 

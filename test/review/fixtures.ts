@@ -63,23 +63,3 @@ export async function submitReport(ctx: AppContext, s: SubmitSpec = {}, workerNa
   return data;
 }
 
-/**
- * Runs the async consumers until each has read every event. On a shared PostgreSQL server a transaction of
- * another database holds the commit-safe horizon (pg_snapshot_xmin is cluster-wide) back for a moment, so one
- * `catchUpAll` may stop short of the newest events; this waits (up to 20 s) until nothing is left.
- */
-export async function catchUpFully(app: { catchUpAll(): Promise<void>; service: { ctx: AppContext } }): Promise<void> {
-  const ctx = app.service.ctx;
-  for (let i = 0; ; i++) {
-    await app.catchUpAll();
-    const r = await ctx.db.pool.query(
-      `SELECT count(*)::int AS behind FROM projection_checkpoints c
-         JOIN events e ON (e.transaction_id, e.global_position) > (c.transaction_id, c.global_position)
-        WHERE c.name = ANY($1::text[])`,
-      [ctx.consumers.map((c) => c.name)],
-    );
-    if (r.rows[0].behind === 0) return;
-    if (i >= 200) throw new Error('async consumers did not catch up within 20 s');
-    await new Promise((res) => setTimeout(res, 100));
-  }
-}

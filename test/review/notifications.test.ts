@@ -13,7 +13,7 @@ import { notificationReactor, REACTOR_NAME } from '../../src/notifications/react
 import { templateConfigs } from '../../src/notifications/templates.ts';
 import { PlatformError, type PlatformApi, type SubscribeMessage } from '../../src/platform/types.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { catchUpFully, submitReport } from './fixtures.ts';
+import { submitReport } from './fixtures.ts';
 
 const W1 = '13800000001';
 const W2 = '13800000002';
@@ -67,7 +67,7 @@ describe('notification reactor and sender (fake platform)', () => {
     const r2 = await submitReport(ctx, { phone: W2 }, '李四');
     expect((await app.request('POST', `/api/reviews/${r1.reportId}/approve`, { token: admin, body: {} })).status).toBe(200);
     expect((await app.request('POST', `/api/reviews/${r2.reportId}/reject`, { token: admin, body: { reason: '数量与记录不符' } })).status).toBe(200);
-    await catchUpFully(app);
+    await app.catchUpAll();
 
     let rows = await outbox();
     // Two submissions → NEW_REPORT to ADMIN1 only (ADMIN2 has no openid); approval and rejection → REVIEW_RESULT.
@@ -85,7 +85,7 @@ describe('notification reactor and sender (fake platform)', () => {
 
     // Reading the same events again (checkpoint lost) adds nothing: the outbox key holds.
     await ctx.db.pool.query(`UPDATE projection_checkpoints SET transaction_id = '0', global_position = 0 WHERE name = $1`, [REACTOR_NAME]);
-    await catchUpFully(app);
+    await app.catchUpAll();
     expect(await outbox()).toHaveLength(4);
 
     // o-admin1 gave no grant (43101); o-w1: busy twice then fine; o-w2: network error, then busy, busy: gives up.
@@ -119,7 +119,7 @@ describe('notification reactor and sender (fake platform)', () => {
   it('takes a row back from a sender that died after claiming it, once its lease has run out', async () => {
     const ctx = app.service.ctx;
     const r = await submitReport(ctx, { phone: W1 }, '张三');
-    await catchUpFully(app);
+    await app.catchUpAll();
     await ctx.db.pool.query(`UPDATE notification_outbox SET status = 'sending', lease_until = $2 WHERE event_position IN (SELECT global_position FROM events WHERE stream_id = $1)`, [
       `report-${r.reportId}`,
       new Date(app.clock.now().getTime() + 60_000),
@@ -143,7 +143,7 @@ describe('notification reactor and sender (fake platform)', () => {
 
     await submitReport(ctx, { phone: W1 }, '张三');
     app.clock.advance(24 * 3_600_000 + 1000);
-    await catchUpFully(app);
+    await app.catchUpAll();
     expect(await outbox()).toHaveLength(before);
   });
 
@@ -167,7 +167,7 @@ describe('sender against the platform simulator', () => {
     const reason = '第二行的成品数量与班组长记录的数量不一致，请重新核对';
     app.clock.advance(60_000);
     expect((await app.request('POST', `/api/reviews/${r.reportId}/reject`, { token: admin, body: { reason } })).status).toBe(200);
-    await catchUpFully(app);
+    await app.catchUpAll();
     sim.denyGrant(admin1);
     sim.failNext('subscribe_send', -1, { times: 3 }); // more than the client's own quick retries
     const sender = app.service.sender;
