@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import type { AppContext } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { notFound, unprocessable } from '../errors.ts';
 import { authenticate } from './auth.ts';
 import { errorMiddleware } from './errors.ts';
 import { RawBody, type AnyRoute } from './route.ts';
@@ -37,6 +37,7 @@ export function createHttpApp(ctx: AppContext, routes: readonly AnyRoute[]): exp
 
   for (const route of routes) {
     app[route.method](route.path, async (req: Request, res: Response) => {
+      rejectNulCharacters(req);
       const user = await authenticate(ctx, req, route.access);
       req.user = user;
       const input = {
@@ -66,4 +67,21 @@ export function createHttpApp(ctx: AppContext, routes: readonly AnyRoute[]): exp
   });
   app.use(errorMiddleware);
   return app;
+}
+
+/** True when `v` (a string, or arrays/objects of them) holds a NUL character. */
+function hasNul(v: unknown, depth = 0): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (depth > 20 || v === null || typeof v !== 'object') return false;
+  return Object.entries(v).some(([k, x]) => k.includes('\u0000') || hasNul(x, depth + 1));
+}
+
+/**
+ * PostgreSQL text cannot hold a NUL character, so no input of this service can contain one: refused here, for
+ * every route, before validation (422 INVALID_CHARACTERS), rather than failing in the database.
+ */
+function rejectNulCharacters(req: Request): void {
+  if (hasNul(req.params) || hasNul(req.query) || hasNul(req.body)) {
+    throw unprocessable('INVALID_CHARACTERS', '提交的内容含有无效字符（\\0），请检查后重新输入');
+  }
 }

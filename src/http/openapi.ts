@@ -8,6 +8,7 @@ import type { AnyRoute, ErrorDoc } from './route.ts';
 const COMMON_ERRORS: ErrorDoc[] = [
   { status: 400, code: 'MALFORMED_JSON', description: '请求体不是有效 JSON' },
   { status: 422, code: 'VALIDATION_FAILED', description: '参数校验失败' },
+  { status: 422, code: 'INVALID_CHARACTERS', description: '内容含有 NUL 字符' },
   { status: 500, code: 'INTERNAL_ERROR', description: '服务器内部错误' },
   { status: 503, code: 'DATABASE_UNAVAILABLE', description: '数据库不可用' },
 ];

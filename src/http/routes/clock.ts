@@ -21,14 +21,12 @@ export const deviceRefSchema = z
       .string({ error: '设备编号应为文字' })
       .min(1, '设备编号不能为空')
       .max(200, '设备编号过长')
-      .refine((v) => !v.includes('\u0000'), '设备编号含有无效字符')
       .optional()
       .describe('设备编号（原样，可含空格和中文）'),
     deviceKey: z
       .string({ error: '设备码应为文字' })
       .min(1, '设备码不能为空')
       .max(64, '设备码过长')
-      .refine((v) => !v.includes('\u0000'), '设备码含有无效字符')
       .optional()
       .describe('设备码中的短码（scene d=<短码>）'),
   })
