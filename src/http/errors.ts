@@ -12,7 +12,9 @@ export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
 }
 
-const DB_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+// Connection failures and PostgreSQL's admin shutdown (57P0x), connection exceptions (08xxx) and
+// too many connections (53300).
+const DB_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
 
 /** Converts an error into [status, body]. */
 export function toErrorAnswer(err: unknown): [number, ErrorBody] {

@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import jwt from 'jsonwebtoken';
 import { createHttpApp } from '../../src/http/app.ts';
 import { defineRoute } from '../../src/http/route.ts';
+import { toErrorAnswer } from '../../src/http/errors.ts';
+import { ZodError, z } from 'zod';
+import { AppError } from '../../src/errors.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let app: TestApp;
@@ -100,5 +103,22 @@ describe('token checks (src/http/auth.ts)', () => {
     const revoked = await get(admin);
     expect(revoked.status).toBe(401);
     expect(revoked.body.error.code).toBe('ROLE_REVOKED');
+  });
+});
+
+describe('error mapping (src/http/errors.ts)', () => {
+  it('maps a lost database to 503, validation to 422, app errors as declared, anything else to 500 without details', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const terminated = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    expect(toErrorAnswer(refused)[0]).toBe(503);
+    expect(toErrorAnswer(terminated)).toEqual([503, { error: { code: 'DATABASE_UNAVAILABLE', message: '数据库暂时不可用，请稍后重试' } }]);
+    const zodError = z.object({ a: z.number() }).safeParse({ a: 'x' }).error as ZodError;
+    const [status, body] = toErrorAnswer(zodError);
+    expect(status).toBe(422);
+    expect(body.error.code).toBe('VALIDATION_FAILED');
+    expect(body.error.details).toEqual([{ path: ['a'], message: expect.any(String) }]);
+    expect(toErrorAnswer(new AppError(409, 'X', '冲突', { label: '换设备' }))).toEqual([409, { error: { code: 'X', message: '冲突', details: { label: '换设备' } } }]);
+    const internal = toErrorAnswer(new TypeError('secret internals at /src/x.ts:1'));
+    expect(internal).toEqual([500, { error: { code: 'INTERNAL_ERROR', message: '服务器内部错误，请稍后重试' } }]);
   });
 });
