@@ -10,6 +10,7 @@
 import { mkdtempSync, mkdirSync, openSync, writeSync, closeSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
 
@@ -34,10 +35,33 @@ pg.types.setTypeParser(1082, (v: string) => v); // date stays `YYYY-MM-DD`, neve
 
 export class DataDirLockedError extends Error {}
 
+/**
+ * A client that runs every parameterised query as a named prepared statement (name: a hash of the text), so a
+ * PostgreSQL server parses and plans each distinct statement once per connection instead of on every call.
+ * Parameterised queries are single statements, which is what a prepared statement needs; queries without
+ * parameters (migrations, multi-statement scripts) go as they are. Not for PGlite, whose connections share
+ * one backend where statement names would collide.
+ */
+export class PreparingClient extends pg.Client {
+  private static readonly names = new Map<string, string>();
+
+  override query(config: any, values?: any, callback?: any): any {
+    if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
+      let name = PreparingClient.names.get(config);
+      if (!name) {
+        name = `s_${createHash('sha1').update(config).digest('hex').slice(0, 20)}`;
+        PreparingClient.names.set(config, name);
+      }
+      return super.query({ name, text: config, values }, callback);
+    }
+    return super.query(config, values, callback);
+  }
+}
+
 /** Opens the database described by `opts`. Throws DataDirLockedError when another process holds PGlite's folder. */
 export async function openDatabase(opts: DatabaseOptions, log?: Logger): Promise<Database> {
   if (opts.kind === 'postgres') {
-    const config: pg.PoolConfig = { max: opts.max ?? 10 };
+    const config: pg.PoolConfig = { max: opts.max ?? 10, Client: PreparingClient };
     if (opts.connectionString) config.connectionString = opts.connectionString;
     const pool = new pg.Pool(config);
     pool.on('error', (err) => log?.error({ err }, 'idle database connection failed'));
