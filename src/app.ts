@@ -39,6 +39,12 @@ export interface ContextOptions {
   platform?: PlatformApi;
 }
 
+/**
+ * Builds the AppContext from `config`: opens the database (or takes `opts.db`), runs the migrations, and wires the
+ * event store, inline and async projections, notification reactor, token service and platform client (injected,
+ * the real API, or the simulator). `opts.clock` and `opts.log` replace the system clock and the root logger.
+ * Throws DataDirLockedError when another process holds the PGlite folder.
+ */
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<AppContext> {
   const log = opts.log ?? createLogger(config.logLevel);
   const db = opts.db ?? (await openDatabase(config.database, log));
@@ -82,6 +88,11 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/**
+ * Creates the context and starts the HTTP server on `config.port` (0: any free port) and, unless
+ * `opts.background === false`, the async consumers, the notification sender and the abandonment job.
+ * Returns the running Service; its `close()` shuts everything down in order (module docstring).
+ */
 export async function startService(config: Config, opts: ContextOptions & { background?: boolean } = {}): Promise<Service> {
   const ctx = await createContext(config, opts);
   if (config.jwtSecretGenerated) ctx.log.warn('JWT_SECRET is not set: a random key is used, tokens end with this process');

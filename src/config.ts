@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
+/** A missing or invalid environment variable; the message names the variable. */
 export class ConfigError extends Error {}
 
 const positiveNumber = (name: string, fallback: number) =>

@@ -17,10 +17,16 @@ export class AppError extends Error {
   }
 }
 
+/** AppError 400 BAD_REQUEST (malformed request). */
 export const badRequest = (message: string, details?: unknown) => new AppError(400, 'BAD_REQUEST', message, details);
+/** AppError 401 with `code` (default UNAUTHORIZED) and `message` (default 请先登录). */
 export const unauthorized = (code = 'UNAUTHORIZED', message = '请先登录') => new AppError(401, code, message);
+/** AppError 403 FORBIDDEN: the current role may not do this. */
 export const forbidden = (message = '当前角色无权进行此操作') => new AppError(403, 'FORBIDDEN', message);
+/** AppError 404 with the given code and message. */
 export const notFound = (code: string, message: string) => new AppError(404, code, message);
+/** AppError 409 (state conflict) with the given code, message and optional details. */
 export const conflict = (code: string, message: string, details?: unknown) => new AppError(409, code, message, details);
+/** AppError 422 (validation) with the given code, message and optional details. */
 export const unprocessable = (code: string, message: string, details?: unknown) =>
   new AppError(422, code, message, details);

@@ -6,6 +6,10 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
+/**
+ * The root pino logger at `level` (default 'info'): JSON lines with `service: 'shift-reporting'`, secrets, tokens
+ * and the Authorization header redacted.
+ */
 export function createLogger(level = 'info'): Logger {
   return pino({
     level,

@@ -27,8 +27,13 @@ export interface VerifiedTicket extends LoginTicketClaims {
   expiresAt: Date;
 }
 
+/** AppError 401 LOGIN_TICKET_INVALID: the login ticket is expired, forged or malformed. */
 export const ticketInvalid = () => new AppError(401, 'LOGIN_TICKET_INVALID', '登录已超时或无效，请重新登录');
 
+/**
+ * Issues and verifies login tickets: HS256 JWTs (audience `platform-login-ticket`) under a key derived from
+ * `jwtSecret`, valid TICKET_TTL_SECONDS (300 s) on the injected clock. Single use is enforced by `consumeTicket`.
+ */
 export class LoginTickets {
   private readonly key: string;
   constructor(

@@ -25,6 +25,9 @@ export const LOGIN_LIMITS = {
 /** How long rows of past windows are kept, in milliseconds. */
 const KEEP_MS = 86_400_000;
 
+/**
+ * AppError 429 TOO_MANY_LOGIN_ATTEMPTS; `retryAfterSeconds` (also in `details`) is the rest of the window, in seconds.
+ */
 export class TooManyAttempts extends AppError {
   constructor(readonly retryAfterSeconds: number) {
     const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));

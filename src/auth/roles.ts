@@ -23,4 +23,5 @@ export const access = {
   insight: ['manager', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
+/** Type guard: true when `v` is one of the stored role values `worker`, `admin`, `manager`. */
 export const isRole = (v: unknown): v is Role => typeof v === 'string' && (ROLES as readonly string[]).includes(v);

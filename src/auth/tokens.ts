@@ -12,6 +12,10 @@ export interface TokenClaims {
   role: Role;
 }
 
+/**
+ * Issues and verifies access tokens (HS256, pinned on verify) signed with `secret` (JWT_SECRET); `ttl` is a
+ * jsonwebtoken `expiresIn` value such as "7d" (TOKEN_TTL). Claims: `sub` = phone, `role` = the current role.
+ */
 export class TokenService {
   /** The HMAC key, made once: handing jsonwebtoken a string makes it build a key on every verify (~50x slower). */
   private readonly secret: KeyObject;

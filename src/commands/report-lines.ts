@@ -96,6 +96,7 @@ export function buildReportLines(
 
 /** The `products` columns a snapshot is made of (SELECT list), and the mapping of such a row. */
 export const SNAPSHOT_COLUMNS = 'id, project_no, product_name, device_no, process_name, standard_cycle_seconds, standard_workload';
+/** A `products` row selected with SNAPSHOT_COLUMNS as a ProductSnapshot (id and numeric columns as numbers). */
 export const snapshotOfRow = (p: any): ProductSnapshot => ({
   productId: Number(p.id),
   projectNo: p.project_no,

@@ -33,6 +33,7 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 pg.types.setTypeParser(1700, (v: string) => Number(v)); // numeric
 pg.types.setTypeParser(1082, (v: string) => v); // date stays `YYYY-MM-DD`, never a local-midnight Date
 
+/** Thrown by openDatabase when the PGlite data folder is held by another live process or cannot be locked. */
 export class DataDirLockedError extends Error {}
 
 /**

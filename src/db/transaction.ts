@@ -7,6 +7,10 @@ import type pg from 'pg';
 
 export type Queryable = Pick<pg.PoolClient, 'query'>;
 
+/**
+ * Runs `fn` with one pooled client inside BEGIN … COMMIT and returns its result; on any error rolls back and
+ * re-throws it. The client is always released. Use only `tx` inside `fn` (module docstring).
+ */
 export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {

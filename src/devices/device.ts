@@ -11,9 +11,14 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/transaction.ts';
 import { notFound } from '../errors.ts';
 
+/**
+ * The short key of `deviceNo`: the first 10 characters of the base64url SHA-256 of its UTF-8 bytes
+ * (decisions.md "Device codes").
+ */
 export const deviceKeyOf = (deviceNo: string): string =>
   createHash('sha256').update(deviceNo, 'utf8').digest('base64url').slice(0, 10);
 
+/** AppError 404 DEVICE_NOT_FOUND: no product uses the scanned device. */
 export const deviceNotFound = () => notFound('DEVICE_NOT_FOUND', '没有找到这台设备，请确认扫描的是本厂设备码');
 
 /** The device number for a scanned `deviceNo` or `deviceKey`. Throws 404 DEVICE_NOT_FOUND. */

@@ -14,6 +14,10 @@ export interface EventDefinition<T extends string = string, S extends z.ZodType 
   readonly upcasters: Readonly<Record<number, (data: any) => unknown>>;
 }
 
+/**
+ * Declares an event type: `{type, version?, schema, upcasters?}` → an EventDefinition (version default 1, no
+ * upcasters by default); `upcasters[n]` maps a version-n payload to version n+1.
+ */
 export function defineEvent<T extends string, S extends z.ZodType>(def: {
   type: T;
   version?: number;

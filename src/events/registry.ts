@@ -4,6 +4,7 @@
 import type { EventDefinition } from './define.ts';
 import { eventDefinitions } from './catalog.ts';
 
+/** A payload that fails its event type's current schema on append; `issues` are the zod issues. */
 export class EventValidationError extends Error {
   constructor(
     readonly eventType: string,
@@ -13,6 +14,10 @@ export class EventValidationError extends Error {
   }
 }
 
+/**
+ * The event definitions by type: validates payloads against the current schema (`validate`) and upcasts stored
+ * payloads of older versions (`upcast`). The constructor throws when a type is defined twice.
+ */
 export class EventRegistry {
   private readonly defs = new Map<string, EventDefinition>();
 

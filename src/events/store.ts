@@ -59,6 +59,10 @@ export interface Cursor {
 
 export const START: Cursor = { transactionId: '0', globalPosition: 0 };
 
+/**
+ * AppError 409 CONCURRENT_MODIFICATION: an append found `streamId` at another version than `expectedVersion`
+ * (a lost race).
+ */
 export class StreamVersionConflict extends AppError {
   constructor(
     readonly streamId: string,
@@ -97,6 +101,11 @@ const APPEND_SQL = `WITH head AS (
    WHERE $7::bigint IS NULL OR head.version = $7::bigint
   RETURNING global_position, stream_version, transaction_id::text AS transaction_id`;
 
+/**
+ * The event store on the `events` table (module docstring): atomic appends with expected versions, stream reads,
+ * and commit-safe or by-position reads for consumers and replay; payloads are validated and upcast through
+ * `registry`. `options.prepare` uses a named prepared statement for appends (PostgreSQL only).
+ */
 export class EventStore {
   constructor(
     readonly registry: EventRegistry = domainRegistry,

@@ -13,6 +13,12 @@ import './request.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/**
+ * Builds the express app for `routes` (module docstring): request ids (a valid `x-request-id` is kept, else a UUID),
+ * JSON bodies up to 256 kB, 422 INVALID_CHARACTERS for NUL characters, authentication and zod validation per route,
+ * 404 NOT_FOUND for unknown routes, then the error middleware. A handler's result is sent as JSON (`route.status`
+ * or 200), a RawBody as is, and nothing as 204.
+ */
 export function createHttpApp(ctx: AppContext, routes: readonly AnyRoute[]): express.Express {
   const app = express();
   app.disable('x-powered-by');

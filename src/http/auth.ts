@@ -10,6 +10,11 @@ import { unauthorized, forbidden } from '../errors.ts';
 import type { AppContext } from '../context.ts';
 import type { CurrentUser, RouteSpec } from './route.ts';
 
+/**
+ * The current user `{phone, name, role}` for a route with `access`, undefined for 'public' routes (module docstring).
+ * Throws AppError 401 UNAUTHORIZED (no Bearer token), 401 INVALID_TOKEN, 401 ROLE_REVOKED (person or role no
+ * longer in personnel), 403 FORBIDDEN (role not in `access`).
+ */
 export async function authenticate(ctx: AppContext, req: Request, access: RouteSpec['access']): Promise<CurrentUser | undefined> {
   if (access === 'public') return undefined;
   const header = req.headers.authorization ?? '';

@@ -10,6 +10,10 @@ const esc = (s: unknown) =>
 
 const json = (v: unknown) => `<pre>${esc(JSON.stringify(v, null, 2))}</pre>`;
 
+/**
+ * Renders the OpenAPI document `doc` as one self-contained HTML page (no scripts, no external assets), operations
+ * grouped by their first tag, every value HTML-escaped.
+ */
 export function renderDocsPage(doc: Doc): string {
   const byTag = new Map<string, string[]>();
   for (const [path, ops] of Object.entries(doc.paths)) {

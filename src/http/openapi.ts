@@ -35,6 +35,11 @@ const jsonSchema = (s: z.ZodType, io: 'input' | 'output') =>
 /** `/api/reports/:reportId` → `/api/reports/{reportId}`. */
 export const toOpenApiPath = (p: string) => p.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
+/**
+ * The OpenAPI 3.1 document of `routes` (GET /api/openapi.json): parameters and request bodies from their zod
+ * schemas, the success answer, and the error answers by status (the auth errors except on public routes, the
+ * common errors, and the route's own `errors`).
+ */
 export function buildOpenApi(routes: readonly AnyRoute[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {

@@ -19,6 +19,10 @@ export interface CurrentUser {
   role: Role;
 }
 
+/**
+ * A non-JSON handler answer (image, spreadsheet): sent as is with `contentType` and `headers`, and as an attachment
+ * named `filename` when given.
+ */
 export class RawBody {
   constructor(
     readonly contentType: string,
@@ -68,6 +72,10 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
 
 export type AnyRoute = RouteSpec<any, any, any>;
 
+/**
+ * Declares one endpoint (module docstring); returns the spec unchanged, typed so that the handler's input follows
+ * the params, query and body schemas.
+ */
 export function defineRoute<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
   spec: RouteSpec<P, Q, B>,
 ): AnyRoute {

@@ -22,6 +22,10 @@ export interface ErrorRow {
   values: Record<string, CellValue>;
 }
 
+/**
+ * The preview's error row for sheet row `row`: `code` of the first problem, `reason` every problem's sentence
+ * joined by `；`, and the row's `values`.
+ */
 export function rowError(row: number, problems: readonly Problem[], values: Record<string, CellValue>): ErrorRow {
   return { row, code: problems[0].code, reason: problems.map((p) => p.reason).join('；'), values };
 }

@@ -72,6 +72,11 @@ async function fingerprint<TRow extends { row: number }, TStored>(
   return { stored, hash: h.digest('hex') };
 }
 
+/**
+ * Phase one of an import (module docstring): parses and checks `file` (at most MAX_IMPORT_ROWS rows), classifies the
+ * rows against the stored data and stores the preview for `actor`, valid PREVIEW_TTL_MS (30 minutes); writes no
+ * records. `expiresAt` is ISO 8601 in APP_TIMEZONE. Throws AppError 422 EMPTY_FILE and the reader's 422s.
+ */
 export async function previewImport<TRow extends { row: number }, TStored>(
   ctx: AppContext,
   kind: ImportKind<TRow, TStored>,
@@ -98,6 +103,11 @@ export async function previewImport<TRow extends { row: number }, TStored>(
   return { importId, expiresAt: toZonedIso(expiresAt, tz), counts, create: c.create, update: c.update, unchanged: c.unchanged, errors };
 }
 
+/**
+ * Phase two: writes the create and update rows of preview `importId` in one transaction, once, for the actor who
+ * uploaded it; `confirmedAt` is ISO 8601 in APP_TIMEZONE. Throws AppError 404 IMPORT_NOT_FOUND, 404 IMPORT_EXPIRED,
+ * 409 IMPORT_ALREADY_CONFIRMED, 409 IMPORT_STALE (the stored records changed since the preview).
+ */
 export async function confirmImport<TRow extends { row: number }, TStored>(
   ctx: AppContext,
   kind: ImportKind<TRow, TStored>,

@@ -19,6 +19,11 @@ export interface Upload {
 const tooLarge = (maxBytes: number) =>
   new AppError(413, 'FILE_TOO_LARGE', `文件超过 ${Math.round(maxBytes / 1024 / 1024)} MB，请删除多余的工作表或分成几个文件导入`, { maxBytes });
 
+/**
+ * Reads the `file` part of a multipart request into memory, up to `maxBytes` (default 10 MB) → `{buffer, fileName}`.
+ * Throws AppError 400 NOT_MULTIPART, FILE_REQUIRED, MALFORMED_UPLOAD, BAD_REQUEST (no multipart boundary), and
+ * 413 FILE_TOO_LARGE (also when Content-Length announces more than `maxBytes` + 64 KiB).
+ */
 export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<Upload> {
   const type = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data/i.test(type)) {

@@ -30,6 +30,11 @@ export interface AbandonRun {
   abandoned: number;
 }
 
+/**
+ * Runs the abandonment job once (module docstring): under the job's advisory lock, closes up to 500 over-age open
+ * sessions at the clock's now → `{ran, abandoned}` (`ran` false when another instance held the lock). A session
+ * whose worker acts meanwhile is skipped; other per-session errors are logged, not thrown.
+ */
 export async function abandonOverAgeSessions(ctx: AppContext): Promise<AbandonRun> {
   let abandoned = 0;
   const ran = await runExclusive(ctx.db.pool, LOCKS.abandonSessions, async (tx) => {

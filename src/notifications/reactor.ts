@@ -41,6 +41,11 @@ async function nameOf(tx: pg.PoolClient, phone: string): Promise<string | undefi
   return r.rows[0]?.name;
 }
 
+/**
+ * The async consumer `notifications` (module docstring): ReportApproved / ReportRejected → REVIEW_RESULT to the
+ * worker, ReportSubmitted → NEW_REPORT to every admin, written as `notification_outbox` rows in the consumer's
+ * transaction; only for configured templates, recipients with an openid, and events at most 24 h old.
+ */
 export function notificationReactor(deps: { config: Config; clock: Clock; log?: Logger }): AsyncConsumer {
   const templates = templateConfigs(deps.config.templates);
   return {

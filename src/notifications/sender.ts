@@ -36,8 +36,15 @@ export interface DeliveryCounts {
   failed: number;
 }
 
+/**
+ * Wait before the retry after send number `attempt` (1-based), in milliseconds: 30 s doubled each time, at most 30 min.
+ */
 export const defaultBackoffMs = (attempt: number): number => Math.min(30_000 * 2 ** (attempt - 1), 30 * 60_000);
 
+/**
+ * Delivers the notification outbox (module docstring). Options: `intervalMs` between rounds (default 1000 ms),
+ * `batchSize` (20), `maxAttempts` (5), `leaseMs` a claim lasts (120 000 ms), `backoffMs` (defaultBackoffMs).
+ */
 export class NotificationSender {
   private timer?: NodeJS.Timeout;
   private running?: Promise<unknown>;

@@ -14,6 +14,11 @@ import type { CellValue } from '../spreadsheet/cells.ts';
 import { checkPerson, normalizePhone } from './rules.ts';
 import { deletePersonRole, savePersonRole, type Person } from './store.ts';
 
+/**
+ * POST /api/people (spec 4.3): checks `{phone, name, role}` with the import rules and saves each role in one
+ * transaction; a different name renames the phone → `{person, result: 'created' | 'updated' | 'unchanged'}`.
+ * Throws AppError 422 PERSON_INVALID with the problems as `details`.
+ */
 export async function savePerson(
   ctx: AppContext,
   raw: { phone: CellValue; name: CellValue; role: CellValue },
@@ -32,6 +37,10 @@ export async function savePerson(
   });
 }
 
+/**
+ * DELETE /api/people/:phone?role= (spec 4.3): removes one role of the phone (normalized when it parses as a phone,
+ * else as given). Throws AppError 404 PERSON_ROLE_NOT_FOUND when the phone does not hold `role`.
+ */
 export async function removePersonRole(ctx: AppContext, phoneText: string, role: Role): Promise<void> {
   const phone = normalizePhone(phoneText) ?? phoneText;
   if (!(await deletePersonRole(ctx.db.pool, phone, role))) {

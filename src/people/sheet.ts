@@ -31,12 +31,17 @@ export interface PersonRecordRow {
   role: Role;
 }
 
+/** The cells of a personnel row by Chinese column name (手机号, 姓名, 角色), for error rows. */
 export const personValues = (cells: Readonly<Record<PersonField, CellValue>>): Record<string, CellValue> => ({
   手机号: cells.phone,
   姓名: cells.name,
   角色: cells.role,
 });
 
+/**
+ * Checks the personnel sheet's rows (module docstring) → `{valid, errors}`: one record per phone + role of each good
+ * row, and error rows (the rules' problems, `phone_bound_to_other_name`, `duplicate_key`) in sheet order.
+ */
 export function peopleFromSheet(rows: readonly SheetRow<PersonField>[]): { valid: PersonRecordRow[]; errors: ErrorRow[] } {
   const valid: PersonRecordRow[] = [];
   const errors: ErrorRow[] = [];

@@ -25,6 +25,10 @@ export interface FetchedToken {
   expiresIn: number;
 }
 
+/**
+ * Keeps the access token from `fetchToken` for cacheLifetimeSeconds(expiresIn) on `clock` (module docstring);
+ * callers arriving during a fetch share it. A failed fetch rejects those callers and caches nothing.
+ */
 export class AccessTokenCache {
   private current?: { token: string; validUntilMs: number };
   private inFlight?: Promise<string>;

@@ -64,6 +64,11 @@ type Answer = { json: Record<string, unknown> } | { image: Buffer; contentType: 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * PlatformApi over the platform's HTTP API at `opts.apiBase` (the real origin or the simulator) with the wire rules
+ * of the module docstring: cached access token, retries of busy / 5xx / network failures, strict image answers.
+ * Failures are thrown as PlatformError (errcode, errmsg, rid).
+ */
 export class WxPlatformClient implements PlatformApi {
   readonly appId: string;
   private readonly http: AxiosInstance;

@@ -14,6 +14,7 @@ import { createCipheriv, createDecipheriv } from 'node:crypto';
 
 export type OpenDataErrorReason = 'malformed' | 'decrypt_failed' | 'foreign_app';
 
+/** Failure of decryptOpenData; `reason` is `malformed`, `decrypt_failed` or `foreign_app` (module docstring). */
 export class OpenDataError extends Error {
   constructor(
     readonly reason: OpenDataErrorReason,

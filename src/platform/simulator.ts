@@ -89,6 +89,11 @@ class SimFailure {
   ) {}
 }
 
+/**
+ * In-process fake of the platform's server API for development and tests (module docstring): `start(port)` serves
+ * it on 127.0.0.1 and returns the origin; recorded traffic (`calls`, `messages`, `generatedCodes`) and test
+ * switches (`failNext`, `expireTokens`, `denyGrant`) live on the instance.
+ */
 export class PlatformSimulator {
   readonly appId: string;
   readonly secret: string;

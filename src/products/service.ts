@@ -14,6 +14,11 @@ import { productKeyLabel, productKeyString, type Product, type ProductKey } from
 import { checkProduct, type RawProduct } from './rules.ts';
 import { deleteProduct, findProductsByKeys, upsertProducts } from './store.ts';
 
+/**
+ * POST /api/products (spec 4.2): checks `raw` with the import rules, then creates or updates the product by its
+ * unique key (project number + product name + device + process) → `{product, result}` ('unchanged' when nothing
+ * differs). Throws AppError 422 PRODUCT_INVALID with the problems as `details`.
+ */
 export async function saveProduct(ctx: AppContext, raw: RawProduct): Promise<{ product: Product; result: 'created' | 'updated' | 'unchanged' }> {
   const c = checkProduct(raw);
   if (!c.ok) {
@@ -29,6 +34,10 @@ export async function saveProduct(ctx: AppContext, raw: RawProduct): Promise<{ p
   });
 }
 
+/**
+ * DELETE /api/products (spec 4.2): deletes the product with unique key `key` and returns it. Throws AppError 404
+ * PRODUCT_NOT_FOUND.
+ */
 export async function removeProduct(ctx: AppContext, key: ProductKey): Promise<Product> {
   const gone = await deleteProduct(ctx.db.pool, key, ctx.config.timeZone);
   if (!gone) throw notFound('PRODUCT_NOT_FOUND', `没有找到产品：${productKeyLabel(key)}`);

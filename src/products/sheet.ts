@@ -27,6 +27,11 @@ export function productValues(cells: Readonly<Record<ProductField, CellValue>>):
   return out;
 }
 
+/**
+ * Checks the product sheet's rows (module docstring) → `{valid, errors}`: a blank 项目号 takes the last one given
+ * above, each row is checked by checkProduct, a repeated unique key is a `duplicate_key` error row. Errors are
+ * sorted by sheet row.
+ */
 export function productsFromSheet(rows: readonly SheetRow<ProductField>[]): { valid: SheetProduct[]; errors: ErrorRow[] } {
   const checked: (SheetProduct & { cells: Record<ProductField, CellValue> })[] = [];
   const errors: ErrorRow[] = [];

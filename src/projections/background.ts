@@ -9,6 +9,10 @@ import type { Logger } from '../logger.ts';
 import { catchUp, type AsyncConsumer } from './consumer.ts';
 import { Leadership, LOCKS } from './leader.ts';
 
+/**
+ * The background loop (module docstring): `start()` runs `tick()` every `intervalMs` (default 250 ms) after the
+ * previous round ends; `stop()` waits for the round in progress and releases the leadership.
+ */
 export class BackgroundConsumers {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;

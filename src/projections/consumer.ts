@@ -33,6 +33,7 @@ export async function lockCheckpoint(tx: pg.PoolClient, name: string): Promise<C
   return { transactionId: r.rows[0].tx, globalPosition: Number(r.rows[0].global_position) };
 }
 
+/** Moves the checkpoint of consumer `name` to cursor `c` within `tx` (which holds its lock, see lockCheckpoint). */
 export async function saveCheckpoint(tx: pg.PoolClient, name: string, c: Cursor): Promise<void> {
   await tx.query(
     `UPDATE projection_checkpoints SET transaction_id = $2::xid8, global_position = $3, updated_at = now() WHERE name = $1`,
@@ -40,6 +41,10 @@ export async function saveCheckpoint(tx: pg.PoolClient, name: string, c: Cursor)
   );
 }
 
+/**
+ * Runs one batch of `consumer` (up to `limit` events, default 1000) with its checkpoint in one transaction (module
+ * docstring). Returns the number of events read (0: caught up).
+ */
 export async function runConsumerBatch(pool: pg.Pool, store: EventStore, consumer: AsyncConsumer, limit = 1000): Promise<number> {
   return withTransaction(pool, async (tx) => {
     const cursor = await lockCheckpoint(tx, consumer.name);

@@ -21,6 +21,10 @@ export const LOCKS = {
   abandonSessions: 2,
 } as const;
 
+/**
+ * Leadership by the session-level advisory lock (APP_LOCK_CLASS, `lock`) on a dedicated connection (module
+ * docstring): `tryAcquire()` takes or confirms it, a failed check or lost connection drops it, `release()` gives it up.
+ */
 export class Leadership {
   private client?: pg.Client;
   private held = false;
@@ -77,6 +81,10 @@ export class Leadership {
   }
 }
 
+/**
+ * Runs `fn` in one transaction under the transaction-level try-lock (APP_LOCK_CLASS, `lock`); returns true when it
+ * ran, false when another holder made it skip. Errors of `fn` roll the transaction back and are re-thrown.
+ */
 export async function runExclusive(pool: pg.Pool, lock: number, fn: (tx: pg.PoolClient) => Promise<void>): Promise<boolean> {
   return withTransaction(pool, async (tx) => {
     const r = await tx.query(`SELECT pg_try_advisory_xact_lock(${APP_LOCK_CLASS}, ${lock}) AS ok`);

@@ -16,6 +16,10 @@ import { lockCheckpoint, saveCheckpoint } from './consumer.ts';
 import type { Projection } from './projection.ts';
 import { projectBatch } from './runner.ts';
 
+/**
+ * Rebuilds projection `p` from the events in one transaction (module docstring), reading `batchSize` events at a
+ * time (default 20 000). Returns the number of events of `p`'s types applied.
+ */
 export async function replayProjection(pool: pg.Pool, store: EventStore, p: Projection, batchSize = 20000): Promise<number> {
   const tables = p.tables.map((t) => t.name).join(', ');
   return withTransaction(pool, async (tx) => {

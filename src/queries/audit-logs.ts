@@ -22,6 +22,10 @@ export interface AuditLogItem {
   reason: string | null;
 }
 
+/**
+ * GET /api/reports/:reportId/audit-logs: one page of the report's audit entries in event order, `at` ISO 8601 in
+ * `timeZone` (APP_TIMEZONE). Throws AppError 404 REPORT_NOT_FOUND for a malformed id or a report with no events.
+ */
 export async function auditLogs(q: Queryable, store: EventStore, reportId: string, page: PageQuery, timeZone: string): Promise<Page<AuditLogItem>> {
   const id = parseReportId(reportId);
   if ((await store.streamVersion(q, streams.report(id))) === 0) throw reportNotFound();

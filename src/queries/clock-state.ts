@@ -9,6 +9,10 @@ import { labelAt, type LabelAnswer, type OpenSession } from '../commands/clock/r
 import { clockSettings, type DeviceRef } from '../commands/clock/handlers.ts';
 import { findOpenSession } from './sessions.ts';
 
+/**
+ * The one label (spec 3.1) for worker `phone` scanning `device` (`deviceNo` or `deviceKey`) now, with the resolved
+ * `deviceNo`, and `sessionId` / `expiresAt` where they apply. Throws AppError 404 DEVICE_NOT_FOUND.
+ */
 export async function clockState(ctx: AppContext, phone: string, device: DeviceRef): Promise<LabelAnswer & { deviceNo: string }> {
   const deviceNo = await resolveDevice(ctx.db.pool, device);
   const open = await findOpenSession(ctx.db.pool, phone);

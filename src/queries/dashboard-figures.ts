@@ -39,6 +39,10 @@ export function round2(num: bigint, den: bigint): number | null {
   return Number(neg ? -hundredths : hundredths) / 100;
 }
 
+/**
+ * The figures of one dashboard row from its sums (module docstring): seconds and percentages rounded to 2 decimals,
+ * null where a divisor is 0. `effectiveMs` in milliseconds, `cycleOutputMilli` in thousandths of a second.
+ */
 export function figuresOf(s: DailySums): DashboardFigures {
   const E = BigInt(s.effectiveMs);
   const q = BigInt(s.finishedQty) + BigInt(s.defectiveQty);

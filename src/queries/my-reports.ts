@@ -39,6 +39,10 @@ const WHERE = `employee_phone = $1
         AND ($3::date IS NULL OR report_date <= $3::date)
         AND ($4::text IS NULL OR status = $4::text)`;
 
+/**
+ * One page of worker `phone`'s reports (module docstring), filtered by inclusive local dates `YYYY-MM-DD`
+ * (`startDate`, `endDate`) and `status`; instants as Dates, `effectiveSeconds` in seconds.
+ */
 export async function myReports(ctx: AppContext, phone: string, f: MyReportsFilter): Promise<Page<MyReport>> {
   const { limit, offset } = limitOffset(f);
   const r = await ctx.db.pool.query(

@@ -22,6 +22,11 @@ export interface ReportDraft {
   candidates: ProductSnapshot[];
 }
 
+/**
+ * The draft of session `sessionId` of worker `phone` (module docstring): instants as Dates, starting break in whole
+ * minutes, candidate products. Throws AppError 404 SESSION_NOT_FOUND, 409 REPORT_WINDOW_EXPIRED,
+ * REPORT_ALREADY_SUBMITTED, SESSION_ABANDONED, CLOCK_STATE_CONFLICT.
+ */
 export async function reportDraft(ctx: AppContext, phone: string, sessionId: string): Promise<ReportDraft> {
   const s = await findOwnSession(ctx.db.pool, phone, sessionId);
   if (!s) throw sessionNotFound();

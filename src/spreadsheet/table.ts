@@ -54,6 +54,12 @@ export function spreadsheetFormat(buf: Uint8Array): 'xlsx' | 'xls' | undefined {
 
 type Grid = (RawCell | undefined)[][];
 
+/**
+ * Reads the `columns` table of an .xlsx or .xls `buffer` (module docstring) → `{sheetName, headerRow, rows}`, rows
+ * numbered as the spreadsheet program shows them. Throws AppError 422 NOT_A_SPREADSHEET, SPREADSHEET_TOO_LARGE,
+ * UNREADABLE_SPREADSHEET, EMPTY_SHEET, MISSING_HEADERS, DUPLICATE_HEADER, NO_DATA_ROWS,
+ * TOO_MANY_ROWS (more than `opts.maxRows` data rows).
+ */
 export function readTable<K extends string>(
   buffer: Uint8Array,
   columns: readonly ColumnSpec<K>[],

@@ -9,6 +9,10 @@
 const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;
 
+/**
+ * Total uncompressed bytes the central directory of zip `buf` declares; Infinity for ZIP64 or an unreadable
+ * directory, undefined without an end-of-central-directory record. Reads the directory only, inflates nothing.
+ */
 export function zipDeclaredSize(buf: Uint8Array): number | undefined {
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   // The end record is 22 bytes plus a comment of at most 65,535 bytes, at the very end of the file.

@@ -86,6 +86,12 @@ export function openSession(state: WorkerState): (OpenSession & SessionState) | 
   return s && (s.status === 'active' || s.status === 'reporting') ? (s as OpenSession & SessionState) : undefined;
 }
 
+/**
+ * Applies one event to the worker state (pure): ClockedIn opens the latest session, DeviceSwitched adds a device,
+ * ClockedOut moves it to `reporting` with its clock-out and window end, SessionReported / SessionAbandoned close it
+ * and record it in `closed`. Events of a session other than the latest change at most `closed`; ReportSubmitted
+ * changes nothing.
+ */
 export function evolve(state: WorkerState, event: WorkerDecision): WorkerState {
   const s = state.latest;
   switch (event.type) {

@@ -39,6 +39,10 @@ export interface DeviceRef {
   deviceKey?: string;
 }
 
+/**
+ * The worker decider's settings from the config: report window and session max age in milliseconds,
+ * APP_TIMEZONE, DEFAULT_BREAK_MINUTES.
+ */
 export const clockSettings = (ctx: AppContext): ClockSettings => ({
   reportWindowMs: ctx.config.reportWindowMs,
   sessionMaxMs: ctx.config.sessionMaxMs,

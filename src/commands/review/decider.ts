@@ -38,6 +38,7 @@ export type ReviewCommand =
 
 export const REASON_MAX = 200;
 
+/** AppError 404 REPORT_NOT_FOUND. */
 export const reportNotFound = () => notFound('REPORT_NOT_FOUND', '没有找到这份报工单');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

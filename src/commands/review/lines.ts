@@ -14,6 +14,11 @@ import { buildReportLines, type LineInput, type ProductSnapshot } from '../repor
 
 export type { LineInput, ProductSnapshot };
 
+/**
+ * Validates the corrected lines of an approval and returns them as report lines (module docstring): a product already
+ * on the report keeps the report's standard values, a candidate of its devices takes its current ones.
+ * Throws AppError 422 PRODUCT_NOT_ALLOWED for any other product, and the 422s of buildReportLines.
+ */
 export function resolveCorrectedLines(
   input: readonly LineInput[],
   reportLines: readonly ReportLine[],

@@ -42,6 +42,7 @@ const CONFLICT: ErrorDoc = {
   description: '操作与当前状态不符；details.label 是当前应点击的标签，details.sessionId 是相关的上班记录',
 };
 
+/** The Actor of a request: the token's person (phone, name, role) and the request id. */
 export const actorOf = (user: CurrentUser, req: { id: string }): Actor => ({ phone: user.phone, name: user.name, role: user.role, requestId: req.id });
 const iso = (ctx: AppContext, d: Date) => toZonedIso(d, ctx.config.timeZone);
 

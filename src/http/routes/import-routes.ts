@@ -11,6 +11,10 @@ import { readUpload } from '../../imports/upload.ts';
 import { CONFIRM_ERRORS, IMPORT_ERRORS, confirmSchema, importIdParams, previewSchema } from '../../imports/schemas.ts';
 import { defineRoute, type AnyRoute } from '../route.ts';
 
+/**
+ * The two routes of a spreadsheet import of `spec.kind` under `spec.base` (module docstring):
+ * `[upload → preview, confirm]`, both for admin and manager.
+ */
 export function importRoutes<TRow extends { row: number }, TStored>(spec: {
   /** e.g. `/api/products` */
   base: string;
