@@ -1,7 +1,7 @@
 /**
  * The event store (issue #2) on the `events` table of migrations/001_event_store.sql.
  *
- * - `append(tx, appends, metadata)`: appends to one or several streams atomically, each with an expected
+ * - `append(tx, appends, metadata, recordedAt)`: appends to one or several streams atomically, each with an expected
  *   version, one statement per stream. The unique index (stream_id, stream_version) is the arbiter: of two
  *   writers expecting the same version only one can insert the next one, so a lost race throws
  *   `StreamVersionConflict`, never a duplicate or a gap. Payloads are validated by the registry.
@@ -188,8 +188,8 @@ export class EventStore {
 
   /**
    * Up to `limit` events after `cursor` that no running transaction can still precede, in commit-safe order.
-   * `types` optionally restricts the event types returned (the cursor still moves past the others when the
-   * caller advances it to the last event's position, see `nextCursor`).
+   * Every event type is returned; consumers skip the types they do not handle and move their cursor to the
+   * last event read (`cursorOf`).
    */
   async readAfter<E extends { type: string; data: unknown } = DomainEvent>(
     q: Queryable,

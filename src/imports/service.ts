@@ -137,7 +137,7 @@ export async function confirmImport<TRow extends { row: number }, TStored>(
     }
     const now = ctx.clock.now();
     if (now.getTime() >= p.expires_at.getTime()) {
-      throw notFound('IMPORT_EXPIRED', '导入预览已过期（30 分钟内有效），请重新上传文件');
+      throw notFound('IMPORT_EXPIRED', `导入预览已过期（${PREVIEW_TTL_MS / 60_000} 分钟内有效），请重新上传文件`);
     }
     await kind.lock(tx);
     const all = [...p.rows.create, ...p.rows.update, ...p.rows.unchanged];

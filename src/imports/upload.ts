@@ -4,11 +4,11 @@
  *
  * Returns `{buffer, fileName}`. Throws AppError 400 NOT_MULTIPART (another content type), 400 FILE_REQUIRED
  * (no `file` part), 400 MALFORMED_UPLOAD (broken multipart), 413 FILE_TOO_LARGE. After a refusal the rest
- * of the request is read and discarded, so the client receives the answer instead of a reset connection.
+ * of the request is left to Node, which discards an unread body once the answer is sent.
  */
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { AppError, badRequest } from '../errors.ts';
+import { AppError } from '../errors.ts';
 import { MAX_UPLOAD_BYTES } from './limits.ts';
 
 export interface Upload {
@@ -21,7 +21,7 @@ const tooLarge = (maxBytes: number) =>
 
 /**
  * Reads the `file` part of a multipart request into memory, up to `maxBytes` (default 10 MB) → `{buffer, fileName}`.
- * Throws AppError 400 NOT_MULTIPART, FILE_REQUIRED, MALFORMED_UPLOAD, BAD_REQUEST (no multipart boundary), and
+ * Throws AppError 400 NOT_MULTIPART, FILE_REQUIRED, MALFORMED_UPLOAD (broken multipart, no boundary), and
  * 413 FILE_TOO_LARGE (also when Content-Length announces more than `maxBytes` + 64 KiB).
  */
 export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<Upload> {
@@ -48,7 +48,7 @@ export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<U
     try {
       bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes, fields: 20, fieldSize: 64 * 1024, parts: 40 } });
     } catch {
-      reject(badRequest('上传内容格式不正确（multipart 边界缺失）'));
+      reject(new AppError(400, 'MALFORMED_UPLOAD', '上传内容格式不正确（multipart 边界缺失），请重新上传'));
       return;
     }
     let file: Upload | undefined;

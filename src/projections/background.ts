@@ -30,6 +30,7 @@ export class BackgroundConsumers {
   }
 
   start(): void {
+    if (this.timer || this.running) return; // already running: one loop per instance
     this.stopped = false;
     const loop = async () => {
       this.running = this.tick();
@@ -56,6 +57,8 @@ export class BackgroundConsumers {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+    this.timer = undefined;
+    this.running = undefined;
     await this.leadership.release();
   }
 }
