@@ -2,13 +2,15 @@
  * Event store benchmark (issue #2): appends per second with 16 concurrent writers, one event per command,
  * (a) each command opening a new stream (expected version 0) and (b) each writer appending to its own stream
  * with the expected version; beside the baseline: the same rows INSERTed directly, with 16 writers, into a table
- * of the same shape and indexes (`LIKE events INCLUDING ALL`) with a prepared statement, i.e. the cost of the
- * store's own logic. The store runs as the service runs it on PostgreSQL (prepared append statement). Then the rebuild rate of a projection over 200,000 events.
+ * of the same shape and indexes (`LIKE events INCLUDING ALL`), i.e. the cost of the store's own logic. Both use
+ * the service's connection class (every parameterised query a named prepared statement). Then the rebuild
+ * rate of a projection over 200,000 events.
  * Targets: append ≥ 70 % of the raw INSERT rate; rebuild ≥ 50,000 events/s.
  */
 import pg from 'pg';
 import { z } from 'zod';
 import { runMigrations } from '../src/db/migrate.ts';
+import { PreparingClient } from '../src/db/database.ts';
 import { defineEvent } from '../src/events/define.ts';
 import { EventRegistry } from '../src/events/registry.ts';
 import { EventStore } from '../src/events/store.ts';
@@ -37,19 +39,20 @@ const perStream: Projection = {
 
 async function run(): Promise<void> {
   await withBenchDatabase(async (url) => {
-    const pool = new pg.Pool({ connectionString: url, max: WRITERS });
+    // As the service connects (src/db/database.ts): parameterised queries as named prepared statements.
+    const pool = new pg.Pool({ connectionString: url, max: WRITERS, Client: PreparingClient });
     pool.on('error', () => {}); // connections ended by the final DROP DATABASE
     await runMigrations(pool);
     // The baseline writes the very same rows into a table of the same shape and indexes, without the store.
     await pool.query(`CREATE TABLE raw_events (LIKE events INCLUDING ALL)`);
     await pool.query(`CREATE TABLE bench_per_stream (stream_id text PRIMARY KEY, events integer, total bigint, last_at timestamptz)`);
-    const store = new EventStore(registry, { prepare: true });
+    const store = new EventStore(registry);
     const meta = { actorPhone: '13800138000', role: 'worker', requestId: 'bench' };
     const now = new Date();
 
     const raw = await timed(() =>
       runConcurrently(N, WRITERS, (i) =>
-        pool.query({ name: 'raw_insert', text: `INSERT INTO raw_events (stream_id, stream_version, event_type, data, metadata, recorded_at) VALUES ($1, 1, 'Tick', $2, $3, $4)`, values: [`r-${i}`, JSON.stringify(payload(i)), JSON.stringify(meta), now] }).then(() => {}),
+        pool.query(`INSERT INTO raw_events (stream_id, stream_version, event_type, data, metadata, recorded_at) VALUES ($1, 1, 'Tick', $2, $3, $4)`, [`r-${i}`, JSON.stringify(payload(i)), JSON.stringify(meta), now]).then(() => {}),
       ),
     );
     const fresh = await timed(() =>

@@ -50,8 +50,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const db = opts.db ?? (await openDatabase(config.database, log));
   await runMigrations(db.pool);
   const clock = opts.clock ?? systemClock;
-  // Named prepared appends on a real server; PGlite's connections share one backend (names would collide).
-  const store = new EventStore(domainRegistry, { prepare: db.kind === 'postgres' });
+  const store = new EventStore(domainRegistry);
   const inline = allProjections.filter((p) => p.mode === 'inline');
   const projectInline = async (tx: pg.PoolClient, events: readonly StoredEvent[]) => {
     for (const p of inline) await projectBatch(tx, p, events);

@@ -78,14 +78,6 @@ export class StreamVersionConflict extends AppError {
 const COLUMNS =
   'global_position, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at, transaction_id::text AS transaction_id';
 
-export interface EventStoreOptions {
-  /**
-   * Use a named prepared statement for appends (saves parsing and planning on each append). Only on a real
-   * PostgreSQL server: PGlite's connections share one backend, where a statement name would collide.
-   */
-  prepare?: boolean;
-}
-
 /**
  * One statement appends a stream's events. The version check reads the stream's last version through the
  * unique index (stream_id, stream_version); two writers expecting the same version both try to insert the same
@@ -104,13 +96,10 @@ const APPEND_SQL = `WITH head AS (
 /**
  * The event store on the `events` table (module docstring): atomic appends with expected versions, stream reads,
  * and commit-safe or by-position reads for consumers and replay; payloads are validated and upcast through
- * `registry`. `options.prepare` uses a named prepared statement for appends (PostgreSQL only).
+ * `registry`. On PostgreSQL the connection class (PreparingClient) runs the append as a named prepared statement.
  */
 export class EventStore {
-  constructor(
-    readonly registry: EventRegistry = domainRegistry,
-    private readonly options: EventStoreOptions = {},
-  ) {}
+  constructor(readonly registry: EventRegistry = domainRegistry) {}
 
   /**
    * Appends each stream's events with its expected version, inside the caller's transaction `tx` (so the
@@ -129,19 +118,15 @@ export class EventStore {
       const checked = a.events.map((e) => this.registry.validate(e.type, e.data));
       let res;
       try {
-        res = await tx.query({
-          ...(this.options.prepare ? { name: 'events_append' } : {}),
-          text: APPEND_SQL,
-          values: [
-            a.streamId,
-            a.events.map((e) => e.type),
-            checked.map((c) => c.version),
-            checked.map((c) => JSON.stringify(c.data)),
-            JSON.stringify(metadata),
-            recordedAt,
-            a.expectedVersion === 'any' ? null : a.expectedVersion,
-          ],
-        });
+        res = await tx.query(APPEND_SQL, [
+          a.streamId,
+          a.events.map((e) => e.type),
+          checked.map((c) => c.version),
+          checked.map((c) => JSON.stringify(c.data)),
+          JSON.stringify(metadata),
+          recordedAt,
+          a.expectedVersion === 'any' ? null : a.expectedVersion,
+        ]);
       } catch (err) {
         if ((err as { code?: string; constraint?: string }).constraint === 'events_stream_version_unique') {
           throw new StreamVersionConflict(a.streamId, a.expectedVersion);
