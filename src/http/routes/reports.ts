@@ -15,7 +15,8 @@ import { MAX_LINES } from '../../commands/report-lines.ts';
 import { unprocessable } from '../../errors.ts';
 import { reportDraft } from '../../queries/report-draft.ts';
 import { myReports } from '../../queries/my-reports.ts';
-import { isLocalDate, toZonedIso } from '../../time.ts';
+import { toZonedIso } from '../../time.ts';
+import { optionalLocalDate } from '../dates.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { defineRoute, type ErrorDoc } from '../route.ts';
 import { actorOf } from './clock.ts';
@@ -111,9 +112,6 @@ export const submitReportRoute = defineRoute({
   },
 });
 
-const localDateParam = (what: string) =>
-  z.string().refine(isLocalDate, `${what}应为有效日期，格式 YYYY-MM-DD`).optional().describe(`${what} YYYY-MM-DD（含）`);
-
 export const myReportsRoute = defineRoute({
   method: 'get',
   path: '/api/reports/mine',
@@ -121,8 +119,8 @@ export const myReportsRoute = defineRoute({
   summary: '我的报工单（按报工日期倒序，分页）',
   access: access.worker,
   query: pageQuery.extend({
-    startDate: localDateParam('开始日期'),
-    endDate: localDateParam('结束日期'),
+    startDate: optionalLocalDate('开始日期'),
+    endDate: optionalLocalDate('结束日期'),
     status: z.enum(['pending', 'approved', 'rejected'], { error: '状态只能是 pending、approved 或 rejected' }).optional(),
   }),
   response: pageOf(

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { access } from '../../auth/roles.ts';
 import { approveReport, rejectReport } from '../../commands/review/handlers.ts';
 import { myReviews, pendingReviews } from '../../queries/reviews.ts';
-import { isLocalDate } from '../../time.ts';
+import { optionalLocalDate } from '../dates.ts';
 import { unprocessable } from '../../errors.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { defineRoute, type ErrorDoc } from '../route.ts';
@@ -95,16 +95,6 @@ export const rejectRoute = defineRoute({
   },
 });
 
-const optionalDate = (name: string) =>
-  z
-    .string()
-    .optional()
-    .transform((v) => {
-      if (v === undefined || v === '') return undefined;
-      if (!isLocalDate(v)) throw unprocessable('INVALID_DATE_RANGE', `日期 ${name}=${v} 无效，格式应为 YYYY-MM-DD`, { field: name });
-      return v;
-    });
-
 export const myReviewsRoute = defineRoute({
   method: 'get',
   path: '/api/reviews/mine',
@@ -112,9 +102,9 @@ export const myReviewsRoute = defineRoute({
   summary: '我审核过的报工单（按审核日期筛选，最新的在前）',
   description: '`startDate`、`endDate`（YYYY-MM-DD，含当天，按工厂时区的审核日期）可省略。',
   access: access.review,
-  query: pageQuery.extend({ startDate: optionalDate('startDate'), endDate: optionalDate('endDate') }),
+  query: pageQuery.extend({ startDate: optionalLocalDate('开始日期'), endDate: optionalLocalDate('结束日期') }),
   response: pageOf(reportItem),
-  errors: [{ status: 422, code: 'INVALID_DATE_RANGE', description: '日期格式错误或结束日期早于开始日期' }],
+  errors: [{ status: 422, code: 'INVALID_DATE_RANGE', description: '结束日期早于开始日期（日期格式错误为 VALIDATION_FAILED）' }],
   async handler({ query, user }, ctx) {
     const { startDate, endDate, ...page } = query;
     if (startDate && endDate && endDate < startDate) throw unprocessable('INVALID_DATE_RANGE', '结束日期不能早于开始日期');
