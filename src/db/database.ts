@@ -40,20 +40,23 @@ export class DataDirLockedError extends Error {}
  * A client that runs every parameterised query as a named prepared statement (name: a hash of the text), so a
  * PostgreSQL server parses and plans each distinct statement once per connection instead of on every call.
  * Parameterised queries are single statements, which is what a prepared statement needs; queries without
- * parameters (migrations, multi-statement scripts) go as they are. Not for PGlite, whose connections share
- * one backend where statement names would collide.
+ * parameters (migrations, multi-statement scripts) go as they are. SQL texts must not embed values (use
+ * parameters), or each value would make a new statement; a cap bounds the damage. Not for PGlite, whose
+ * connections share one backend where statement names would collide.
  */
 export class PreparingClient extends pg.Client {
+  /** At most this many distinct statements are prepared (per process, so per connection too); others run unnamed. */
+  static readonly MAX_PREPARED = 1000;
   private static readonly names = new Map<string, string>();
 
   override query(config: any, values?: any, callback?: any): any {
     if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
       let name = PreparingClient.names.get(config);
-      if (!name) {
+      if (!name && PreparingClient.names.size < PreparingClient.MAX_PREPARED) {
         name = `s_${createHash('sha1').update(config).digest('hex').slice(0, 20)}`;
         PreparingClient.names.set(config, name);
       }
-      return super.query({ name, text: config, values }, callback);
+      if (name) return super.query({ name, text: config, values }, callback);
     }
     return super.query(config, values, callback);
   }

@@ -105,8 +105,8 @@ export async function listPeople(
   const total = await q.query<{ n: number }>(`SELECT count(DISTINCT phone)::int AS n FROM personnel ${w}`, params);
   const rows = await q.query<{ phone: string; name: string; roles: Role[]; created_at: Date }>(
     `SELECT phone, min(name) AS name, array_agg(role ORDER BY role) AS roles, min(created_at) AS created_at
-       FROM personnel ${w} GROUP BY phone ORDER BY phone LIMIT ${limit} OFFSET ${offset}`,
-    params,
+       FROM personnel ${w} GROUP BY phone ORDER BY phone LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, limit, offset],
   );
   return {
     items: rows.rows.map((r) => ({

@@ -127,7 +127,10 @@ export async function listProducts(q: Queryable, filter: ProductFilter, page: Pa
   const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const { limit, offset } = limitOffset(page);
   const total = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM products ${w}`, params);
-  const rows = await q.query<ProductRow>(`SELECT ${COLUMNS} FROM products ${w} ORDER BY id LIMIT ${limit} OFFSET ${offset}`, params);
+  const rows = await q.query<ProductRow>(
+    `SELECT ${COLUMNS} FROM products ${w} ORDER BY id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, limit, offset],
+  );
   return { items: rows.rows.map((r) => toProduct(r, timeZone)), total: total.rows[0].n };
 }
 
@@ -152,7 +155,8 @@ export async function listDevices(q: Queryable, page: PageQuery): Promise<{ item
   const { limit, offset } = limitOffset(page);
   const total = await q.query<{ n: number }>(`SELECT count(DISTINCT device_no)::int AS n FROM products`);
   const rows = await q.query<{ device_no: string; n: number }>(
-    `SELECT device_no, count(*)::int AS n FROM products GROUP BY device_no ORDER BY device_no LIMIT ${limit} OFFSET ${offset}`,
+    `SELECT device_no, count(*)::int AS n FROM products GROUP BY device_no ORDER BY device_no LIMIT $1 OFFSET $2`,
+    [limit, offset],
   );
   return {
     items: rows.rows.map((r) => ({ deviceNo: r.device_no, deviceKey: deviceKeyOf(r.device_no), productCount: r.n })),
