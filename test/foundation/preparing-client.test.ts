@@ -26,5 +26,5 @@ it.runIf(onPostgres)('prepares parameterised statements once per connection and 
   expect((await client.query(text, [41])).rows[0].n).toBe(42);
   await client.query('SELECT 1');
   const prepared = await client.query(`SELECT statement FROM pg_prepared_statements ORDER BY statement`);
-  expect(prepared.rows.map((r) => r.statement)).toEqual([text]);
+  expect(prepared.rows.map((r: { statement: string }) => r.statement)).toEqual([text]);
 });
