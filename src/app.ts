@@ -48,7 +48,8 @@ export interface ContextOptions {
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<AppContext> {
   const log = opts.log ?? createLogger(config.logLevel);
   const db = opts.db ?? (await openDatabase(config.database, log));
-  await runMigrations(db.pool);
+  const applied = await runMigrations(db.pool);
+  if (applied.length) log.info({ migrations: applied }, 'database migrated');
   const clock = opts.clock ?? systemClock;
   const store = new EventStore(domainRegistry);
   const inline = allProjections.filter((p) => p.mode === 'inline');

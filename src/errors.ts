@@ -17,8 +17,6 @@ export class AppError extends Error {
   }
 }
 
-/** AppError 400 BAD_REQUEST (malformed request). */
-export const badRequest = (message: string, details?: unknown) => new AppError(400, 'BAD_REQUEST', message, details);
 /** AppError 401 with `code` (default UNAUTHORIZED) and `message` (default 请先登录). */
 export const unauthorized = (code = 'UNAUTHORIZED', message = '请先登录') => new AppError(401, code, message);
 /** AppError 403 FORBIDDEN: the current role may not do this. */

@@ -52,11 +52,3 @@ export interface PlatformApi {
   /** Stops timers and any simulator this client started. */
   close?(): Promise<void>;
 }
-
-/** A platform that is not available: every call fails with errcode -1. Used until the client is configured. */
-export const unavailablePlatform: PlatformApi = {
-  code2Session: () => Promise.reject(new PlatformError(-1, 'platform not configured')),
-  getPhoneNumber: () => Promise.reject(new PlatformError(-1, 'platform not configured')),
-  sendSubscribeMessage: () => Promise.reject(new PlatformError(-1, 'platform not configured')),
-  getUnlimitedQrCode: () => Promise.reject(new PlatformError(-1, 'platform not configured')),
-};
