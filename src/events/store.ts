@@ -1,9 +1,10 @@
 /**
  * The event store (issue #2) on the `events` table of migrations/001_event_store.sql.
  *
- * - `append(tx, appends, metadata, recordedAt)`: appends to one or several streams atomically, each with an expected
- *   version, one statement per stream. The unique index (stream_id, stream_version) is the arbiter: of two
- *   writers expecting the same version only one can insert the next one, so a lost race throws
+ * - `append(q, appends, metadata, recordedAt, options?)`: appends to one or several streams atomically, each with
+ *   an expected version, in one statement, which can also check conditions and write inline projection rows
+ *   (AppendOptions): a worker's command is one round trip. The unique index (stream_id, stream_version) is the
+ *   arbiter: of two writers expecting the same version only one can insert the next one, so a lost race throws
  *   `StreamVersionConflict`, never a duplicate or a gap. Payloads are validated by the registry.
  * - `readStream(q, streamId, fromVersion)`: a stream's events in order, upcast to the current versions.
  * - `readAfter(q, cursor, limit)`: for asynchronous consumers. Only rows whose transaction is older than
@@ -17,6 +18,7 @@ import type { Queryable } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
 import { EventRegistry, domainRegistry } from './registry.ts';
 import type { DomainEvent } from './catalog.ts';
+import { columnsOf, rowWriteSql, type TableChanges } from '../projections/runner.ts';
 
 export interface EventMetadata {
   /** Phone of the person who caused the event; absent for system jobs. */
@@ -79,19 +81,66 @@ const COLUMNS =
   'global_position, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at, transaction_id::text AS transaction_id';
 
 /**
- * One statement appends a stream's events. The version check reads the stream's last version through the
- * unique index (stream_id, stream_version); two writers expecting the same version both try to insert the same
- * next version, and the unique index lets only one of them commit (the other gets 23505: a conflict).
- * $1 stream, $2 types, $3 schema versions, $4 payloads, $5 metadata, $6 recorded at, $7 expected (null: any).
+ * A fact a decision relied on besides the streams' versions (the person still holds the role, the device exists,
+ * the products are as copied), checked by the append's own statement: `sql(param)` gives a boolean SQL
+ * expression, binding values through `param(value)` (which returns the placeholder).
  */
-const APPEND_SQL = `WITH head AS (
-    SELECT COALESCE(max(stream_version), 0) AS version FROM events WHERE stream_id = $1
-  )
-  INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
-  SELECT $1, head.version + u.ord, u.t, u.v, u.d, $5::jsonb, $6
-    FROM head, unnest($2::text[], $3::int[], $4::jsonb[]) WITH ORDINALITY AS u(t, v, d, ord)
-   WHERE $7::bigint IS NULL OR head.version = $7::bigint
-  RETURNING global_position, stream_version, transaction_id::text AS transaction_id`;
+export interface AppendCondition {
+  sql(param: (value: unknown) => string): string;
+}
+
+/** What else the append's one statement does (AppendOptions). */
+export interface AppendOptions {
+  /** Facts that must all hold for anything to be appended or written; else AppendConditionFailed. */
+  readonly conditions?: readonly AppendCondition[];
+  /**
+   * Read-model rows computed from the events before the append (inline projections, runner.ts applyInMemory),
+   * written by the same statement if and only if it appends: a command appends and projects in one round trip.
+   * Such rows cannot depend on the global position or transaction id, which the append assigns.
+   */
+  readonly rows?: ReadonlyMap<string, TableChanges>;
+}
+
+/**
+ * Thrown by `append` when an AppendCondition did not hold (nothing was written). Internal: the command handler
+ * loads the facts afresh and decides again, which names what changed.
+ */
+export class AppendConditionFailed extends Error {
+  constructor() {
+    super('a fact the decision relied on changed before the append');
+    this.name = 'AppendConditionFailed';
+  }
+}
+
+/**
+ * The append statement (module docstring): every stream's head through the unique index, the checks (expected
+ * versions and conditions) evaluated once in `ok`, then one INSERT of all events in order, and the projection
+ * writes of `rows` as further data-modifying CTEs, all conditional on `ok`. A writer that raced past the check
+ * meets the unique index on (stream_id, stream_version) and the whole statement fails (23505): nothing is half
+ * written. The result has one row with the two checks, joined to the appended rows.
+ * $1 stream of each event, $2 its number within its stream (1…), $3 types, $4 schema versions, $5 payloads,
+ * $6 streams, $7 their expected versions (null: any), $8 metadata, $9 recorded at; conditions and rows follow.
+ */
+function appendSql(conditions: string[], writes: string[]): string {
+  return `WITH heads AS (
+    SELECT s.stream_id, s.expected,
+           COALESCE((SELECT max(e.stream_version) FROM events e WHERE e.stream_id = s.stream_id), 0) AS version
+      FROM unnest($6::text[], $7::bigint[]) AS s(stream_id, expected)
+  ), ok AS (
+    SELECT bool_and(h.expected IS NULL OR h.version = h.expected) AS versions_ok, ${conditions.length ? conditions.map((c) => `(${c})`).join(' AND ') : 'true'} AS facts_ok
+      FROM heads h
+  ), appended AS (
+    INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
+    SELECT u.stream_id, h.version + u.n, u.t, u.v, u.d, $8::jsonb, $9
+      FROM unnest($1::text[], $2::bigint[], $3::text[], $4::int[], $5::jsonb[]) WITH ORDINALITY AS u(stream_id, n, t, v, d, ord)
+      JOIN heads h ON h.stream_id = u.stream_id, ok
+     WHERE ok.versions_ok AND ok.facts_ok
+     ORDER BY u.ord
+    RETURNING global_position, stream_id, stream_version, transaction_id::text AS transaction_id
+  )${writes.map((w, i) => `, w${i} AS (${w})`).join('')}
+  SELECT ok.versions_ok, ok.facts_ok, a.global_position, a.stream_id, a.stream_version, a.transaction_id
+    FROM ok LEFT JOIN appended a ON true`;
+}
 
 /**
  * The event store on the `events` table (module docstring): atomic appends with expected versions, stream reads,
@@ -102,54 +151,73 @@ export class EventStore {
   constructor(readonly registry: EventRegistry = domainRegistry) {}
 
   /**
-   * Appends each stream's events with its expected version, inside the caller's transaction `tx` (so the
-   * inline projections of the same events commit or roll back with them). Returns the stored events in order.
-   * `recordedAt` is the time of the service's clock. Throws StreamVersionConflict, EventValidationError.
+   * Appends each stream's events with its expected version, in one statement (so atomically, also outside a
+   * transaction), through `q`: a pooled client inside the caller's transaction, or the pool itself. With
+   * `options`, the same statement checks the conditions and writes the projection rows (AppendOptions).
+   * Returns the stored events in order. `recordedAt` is the time of the service's clock.
+   * Throws StreamVersionConflict (a stream is at another version), AppendConditionFailed, EventValidationError.
    */
   async append<E extends { type: string; data: unknown }>(
-    tx: Queryable,
+    q: Queryable,
     appends: readonly StreamAppend<E>[],
     metadata: EventMetadata,
     recordedAt: Date,
+    options: AppendOptions = {},
   ): Promise<StoredEvent<E>[]> {
-    const stored: StoredEvent<E>[] = [];
-    for (const a of appends) {
-      if (a.events.length === 0) continue;
-      const checked = a.events.map((e) => this.registry.validate(e.type, e.data));
-      let res;
-      try {
-        res = await tx.query(APPEND_SQL, [
-          a.streamId,
-          a.events.map((e) => e.type),
-          checked.map((c) => c.version),
-          checked.map((c) => JSON.stringify(c.data)),
-          JSON.stringify(metadata),
-          recordedAt,
-          a.expectedVersion === 'any' ? null : a.expectedVersion,
-        ]);
-      } catch (err) {
-        if ((err as { code?: string; constraint?: string }).constraint === 'events_stream_version_unique') {
-          throw new StreamVersionConflict(a.streamId, a.expectedVersion);
-        }
-        throw err;
+    const given = appends.filter((a) => a.events.length > 0);
+    if (given.length === 0) return [];
+    if (new Set(given.map((a) => a.streamId)).size !== given.length) throw new Error('append: a stream given twice');
+    const flat = given.flatMap((a) => a.events.map((e, i) => ({ a, e, n: i + 1, checked: this.registry.validate(e.type, e.data) })));
+    const params: unknown[] = [
+      flat.map((f) => f.a.streamId),
+      flat.map((f) => f.n),
+      flat.map((f) => f.e.type),
+      flat.map((f) => f.checked.version),
+      flat.map((f) => JSON.stringify(f.checked.data)),
+      given.map((a) => a.streamId),
+      given.map((a) => (a.expectedVersion === 'any' ? null : a.expectedVersion)),
+      JSON.stringify(metadata),
+      recordedAt,
+    ];
+    const param = (v: unknown) => `$${params.push(v)}`;
+    const conditions = (options.conditions ?? []).map((c) => c.sql(param));
+    const writes: string[] = [];
+    for (const t of options.rows?.values() ?? []) {
+      for (const w of rowWriteSql(t, await columnsOf(q, t.spec.name), { from: 'ok', condition: 'ok.versions_ok AND ok.facts_ok' })) {
+        writes.push(w.sql(param(w.json)));
       }
-      if (res.rows.length !== a.events.length) throw new StreamVersionConflict(a.streamId, a.expectedVersion);
-      const rows = [...res.rows].sort((x, y) => Number(x.stream_version) - Number(y.stream_version));
-      rows.forEach((row, i) =>
-        stored.push({
-          globalPosition: Number(row.global_position),
-          streamId: a.streamId,
-          streamVersion: Number(row.stream_version),
-          type: a.events[i].type,
-          schemaVersion: checked[i].version,
-          data: checked[i].data as E['data'],
-          metadata,
-          recordedAt,
-          transactionId: row.transaction_id,
-        }),
-      );
     }
-    return stored;
+    let res;
+    try {
+      res = await q.query(appendSql(conditions, writes), params);
+    } catch (err) {
+      if ((err as { constraint?: string }).constraint === 'events_stream_version_unique') {
+        const streamId = /\(stream_id, stream_version\)=\((.*), \d+\)/.exec((err as { detail?: string }).detail ?? '')?.[1];
+        const a = given.find((x) => x.streamId === streamId) ?? given[0];
+        throw new StreamVersionConflict(a.streamId, a.expectedVersion);
+      }
+      throw err;
+    }
+    const head = res.rows[0];
+    if (!head.versions_ok) {
+      const a = given.find((x) => x.expectedVersion !== 'any') ?? given[0];
+      throw new StreamVersionConflict(a.streamId, a.expectedVersion);
+    }
+    if (!head.facts_ok) throw new AppendConditionFailed();
+    // Positions are given in the INSERT's order (ORDER BY u.ord), which is the order of `flat`.
+    const rows = res.rows.filter((r) => r.global_position !== null).sort((x, y) => Number(x.global_position) - Number(y.global_position));
+    if (rows.length !== flat.length) throw new Error(`append: ${rows.length} rows appended for ${flat.length} events`);
+    return flat.map((f, i) => ({
+      globalPosition: Number(rows[i].global_position),
+      streamId: f.a.streamId,
+      streamVersion: Number(rows[i].stream_version),
+      type: f.e.type,
+      schemaVersion: f.checked.version,
+      data: f.checked.data as E['data'],
+      metadata,
+      recordedAt,
+      transactionId: rows[i].transaction_id,
+    }));
   }
 
   /** The events of one stream with version ≥ `fromVersion`, in order. An absent stream gives []. */

@@ -2,9 +2,10 @@
  * The audit trail of reports (spec 3.2 "an entry is written to report_audit_logs"; decisions.md "Reports and
  * review": submitted, corrected, approved, rejected, break changed — who, role, when, before, after, reason).
  *
- * Inline projection of the report stream into `report_audit_logs` (migrations/005). Rows are keyed by the
- * event's global position and a sequence within the event, and carry only what the event and its metadata
- * say, so rebuilding from the events gives the same rows:
+ * Inline projection of the report stream into `report_audit_logs` (migrations/005, 006). Rows are keyed by the
+ * report, the event's version in the report stream and a sequence within the event (never the global position,
+ * which the append assigns after the projection has computed its rows), and carry only what the event and its
+ * metadata say, so rebuilding from the events gives the same rows:
  * - ReportSubmitted → `submitted` (after: break minutes and lines).
  * - ReportApproved with a correction → one `corrected` row per changed line (before/after: the line, null when
  *   added/removed; in the order of the corrected lines, removed lines last), then `approved`.
@@ -47,9 +48,9 @@ export function changedLines(before: readonly ReportLine[], after: readonly Repo
 
 function row(e: StoredEvent<any>, seq: number, action: string, extra: Partial<Row>): RowWrite {
   const r: Row = {
-    event_position: e.globalPosition,
-    seq,
     report_id: e.data.reportId,
+    stream_version: e.streamVersion,
+    seq,
     action,
     actor_phone: e.metadata.actorPhone ?? null,
     actor_name: e.metadata.actorName ?? null,
@@ -61,13 +62,13 @@ function row(e: StoredEvent<any>, seq: number, action: string, extra: Partial<Ro
     reason: null,
     ...extra,
   };
-  return { table: AUDIT_TABLE, key: [e.globalPosition, seq], row: r };
+  return { table: AUDIT_TABLE, key: [e.data.reportId, e.streamVersion, seq], row: r };
 }
 
 export const auditLogProjection: Projection = {
   name: 'audit-log',
   mode: 'inline',
-  tables: [{ name: AUDIT_TABLE, key: ['event_position', 'seq'] }],
+  tables: [{ name: AUDIT_TABLE, key: ['report_id', 'stream_version', 'seq'] }],
   eventTypes: ['ReportSubmitted', 'ReportApproved', 'ReportRejected', 'BreakChanged'],
   touches: () => [],
   apply(e) {

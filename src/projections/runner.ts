@@ -1,9 +1,12 @@
 /**
- * Runs projections over batches of events (see projection.ts for the contract).
- *
- * `projectBatch(q, projection, events)`: loads every touched row with one query per table, applies the events
- * in order in memory, then deletes and upserts the changed rows with one statement per table
- * (`jsonb_populate_recordset`, so any column types work). Runs inside the caller's transaction.
+ * Runs projections over batches of events (see projection.ts for the contract), in three steps that can also be
+ * used apart:
+ * 1. load every touched row, one query per table (`projectBatch` only);
+ * 2. `applyInMemory(projections, events, view)`: apply the events in order over the rows of `view` (pure) and
+ *    collect the changed rows per table;
+ * 3. `rowWriteSql(...)`: one DELETE and one upsert statement per table (`jsonb_populate_recordset`, so any column
+ *    types work), run on their own by `projectBatch`, or embedded in the append's statement by the event store
+ *    (`AppendOptions.rows`), so that a command appends and projects inline in one round trip.
  */
 import type { Queryable } from '../db/transaction.ts';
 import type { StoredEvent } from '../events/store.ts';
@@ -11,7 +14,8 @@ import type { Projection, Row, RowView, TableSpec } from './projection.ts';
 
 const columnCache = new Map<string, string[]>();
 
-async function columnsOf(q: Queryable, table: string): Promise<string[]> {
+/** The column names of `table` (read once per process). */
+export async function columnsOf(q: Queryable, table: string): Promise<string[]> {
   let cols = columnCache.get(table);
   if (!cols) {
     const r = await q.query(`SELECT * FROM ${ident(table)} LIMIT 0`);
@@ -26,7 +30,8 @@ function ident(name: string): string {
   return name;
 }
 
-const keyId = (key: readonly unknown[]) => JSON.stringify(key.map((k) => (k instanceof Date ? k.toISOString() : k)));
+/** The identity of a row key inside a table (key values as JSON; Dates as ISO text). */
+export const keyId = (key: readonly unknown[]) => JSON.stringify(key.map((k) => (k instanceof Date ? k.toISOString() : k)));
 
 function keyRecord(spec: TableSpec, key: readonly unknown[]): Row {
   const rec: Row = {};
@@ -38,88 +43,126 @@ function keyJoin(spec: TableSpec, alias: string): string {
   return spec.key.map((c) => `t.${ident(c)} = ${alias}.${ident(c)}`).join(' AND ');
 }
 
+/** The rows of one table a batch changed, by key id: a full row to upsert, or null to delete. */
+export interface TableChanges {
+  readonly spec: TableSpec;
+  readonly changes: Map<string, { key: readonly unknown[]; row: Row | null }>;
+}
+
+/**
+ * Step 2 (pure): applies `events` in order to every projection of `projections` that handles them, reading
+ * rows through `view` (and the rows earlier events of the batch wrote). Returns the changed rows per table.
+ * Throws when a projection writes a table it does not own.
+ */
+export function applyInMemory(projections: readonly Projection[], events: readonly StoredEvent<any>[], view: RowView): Map<string, TableChanges> {
+  const out = new Map<string, TableChanges>();
+  for (const projection of projections) {
+    const specs = new Map(projection.tables.map((t) => [t.name, t]));
+    const written = new Map<string, Map<string, Row | null>>();
+    const local: RowView = {
+      get(table, key) {
+        const w = written.get(table)?.get(keyId(key));
+        return w !== undefined ? (w ?? undefined) : view.get(table, key);
+      },
+    };
+    for (const e of events) {
+      if (!projection.eventTypes.includes(e.type)) continue;
+      for (const w of projection.apply(e, local)) {
+        const spec = specs.get(w.table);
+        if (!spec) throw new Error(`projection ${projection.name} does not own table ${w.table}`);
+        const id = keyId(w.key);
+        let m = written.get(w.table);
+        if (!m) written.set(w.table, (m = new Map()));
+        m.set(id, w.row);
+        let t = out.get(w.table);
+        if (!t) out.set(w.table, (t = { spec, changes: new Map() }));
+        t.changes.set(id, { key: w.key, row: w.row });
+      }
+    }
+  }
+  return out;
+}
+
+/** One write statement of a table's changes: its rows as JSON, and its SQL given the placeholder bound to them. */
+export interface RowWrite {
+  readonly json: string;
+  sql(placeholder: string): string;
+}
+
+/**
+ * Step 3: the statements writing `t`'s changes: a DELETE of the deleted keys and an upsert (INSERT … ON CONFLICT
+ * DO UPDATE) of the others. `cols` are the table's columns (columnsOf). `when` (optional): a `FROM` item and a
+ * condition on it that must hold for anything to be written (the append's checks, when embedded in its statement).
+ */
+export function rowWriteSql(t: TableChanges, cols: readonly string[], when?: { from: string; condition: string }): RowWrite[] {
+  const table = ident(t.spec.name);
+  const all = [...t.changes.values()];
+  const dels = all.filter((c) => c.row === null).map((c) => keyRecord(t.spec, c.key));
+  const ups = all.filter((c) => c.row !== null).map((c) => c.row!);
+  const from = when ? `, ${when.from}` : '';
+  const out: RowWrite[] = [];
+  if (dels.length) {
+    out.push({
+      json: JSON.stringify(dels),
+      sql: (p) =>
+        `DELETE FROM ${table} t USING jsonb_populate_recordset(NULL::${table}, ${p}::jsonb) k${from}
+          WHERE ${keyJoin(t.spec, 'k')}${when ? ` AND ${when.condition}` : ''}`,
+    });
+  }
+  if (ups.length) {
+    const nonKey = cols.filter((c) => !t.spec.key.includes(c));
+    const onConflict = nonKey.length ? `DO UPDATE SET ${nonKey.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')}` : 'DO NOTHING';
+    out.push({
+      json: JSON.stringify(ups),
+      sql: (p) =>
+        `INSERT INTO ${table} (${cols.map(ident).join(', ')})
+         SELECT ${cols.map((c) => `r.${ident(c)}`).join(', ')} FROM jsonb_populate_recordset(NULL::${table}, ${p}::jsonb) r${from}
+         ${when ? `WHERE ${when.condition}` : ''}
+         ON CONFLICT (${t.spec.key.map(ident).join(', ')}) ${onConflict}`,
+    });
+  }
+  return out;
+}
+
 /** Applies `events` (already filtered or not) to `projection`'s tables through `q`. Returns the rows written. */
 export async function projectBatch(q: Queryable, projection: Projection, events: readonly StoredEvent<any>[]): Promise<number> {
   const relevant = events.filter((e) => projection.eventTypes.includes(e.type));
   if (relevant.length === 0) return 0;
   const specs = new Map(projection.tables.map((t) => [t.name, t]));
-  const spec = (table: string) => {
-    const s = specs.get(table);
-    if (!s) throw new Error(`projection ${projection.name} does not own table ${table}`);
-    return s;
-  };
 
   // 1. Load the touched rows, one query per table.
   const wanted = new Map<string, Map<string, readonly unknown[]>>();
   for (const e of relevant) {
     for (const ref of projection.touches(e)) {
-      spec(ref.table);
+      if (!specs.has(ref.table)) throw new Error(`projection ${projection.name} does not own table ${ref.table}`);
       let m = wanted.get(ref.table);
       if (!m) wanted.set(ref.table, (m = new Map()));
       m.set(keyId(ref.key), ref.key);
     }
   }
-  const cache = new Map<string, Map<string, Row | null>>();
-  for (const t of projection.tables) cache.set(t.name, new Map());
+  const loaded = new Map<string, Map<string, Row>>();
   for (const [table, keys] of wanted) {
-    const s = spec(table);
+    const s = specs.get(table)!;
     const recs = [...keys.values()].map((k) => keyRecord(s, k));
     const r = await q.query(
       `SELECT t.* FROM ${ident(table)} t
          JOIN jsonb_populate_recordset(NULL::${ident(table)}, $1::jsonb) k ON ${keyJoin(s, 'k')}`,
       [JSON.stringify(recs)],
     );
-    const c = cache.get(table)!;
+    const c = new Map<string, Row>();
     // JSON round trip: loaded rows look exactly like rows the projection writes (timestamps as ISO text).
     for (const row of JSON.parse(JSON.stringify(r.rows)) as Row[]) c.set(keyId(s.key.map((col) => row[col])), row);
+    loaded.set(table, c);
   }
 
   // 2. Apply in memory.
-  const dirty = new Map<string, Map<string, { key: readonly unknown[]; row: Row | null }>>();
-  const view: RowView = {
-    get(table, key) {
-      spec(table);
-      return cache.get(table)!.get(keyId(key)) ?? undefined;
-    },
-  };
-  for (const e of relevant) {
-    for (const w of projection.apply(e, view)) {
-      spec(w.table);
-      const id = keyId(w.key);
-      cache.get(w.table)!.set(id, w.row);
-      let d = dirty.get(w.table);
-      if (!d) dirty.set(w.table, (d = new Map()));
-      d.set(id, { key: w.key, row: w.row });
-    }
-  }
+  const changed = applyInMemory([projection], relevant, { get: (table, key) => loaded.get(table)?.get(keyId(key)) });
 
   // 3. Write: deletes, then upserts, one statement per table.
   let written = 0;
-  for (const [table, changes] of dirty) {
-    const s = spec(table);
-    const all = [...changes.values()];
-    const dels = all.filter((c) => c.row === null).map((c) => keyRecord(s, c.key));
-    const ups = all.filter((c) => c.row !== null).map((c) => c.row!);
-    if (dels.length) {
-      await q.query(
-        `DELETE FROM ${ident(table)} t USING jsonb_populate_recordset(NULL::${ident(table)}, $1::jsonb) k WHERE ${keyJoin(s, 'k')}`,
-        [JSON.stringify(dels)],
-      );
-    }
-    if (ups.length) {
-      const cols = await columnsOf(q, table);
-      const nonKey = cols.filter((c) => !s.key.includes(c));
-      const onConflict = nonKey.length
-        ? `DO UPDATE SET ${nonKey.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')}`
-        : 'DO NOTHING';
-      await q.query(
-        `INSERT INTO ${ident(table)} (${cols.map(ident).join(', ')})
-         SELECT ${cols.map(ident).join(', ')} FROM jsonb_populate_recordset(NULL::${ident(table)}, $1::jsonb)
-         ON CONFLICT (${s.key.map(ident).join(', ')}) ${onConflict}`,
-        [JSON.stringify(ups)],
-      );
-    }
-    written += dels.length + ups.length;
+  for (const t of changed.values()) {
+    for (const w of rowWriteSql(t, await columnsOf(q, t.spec.name))) await q.query(w.sql('$1'), [w.json]);
+    written += t.changes.size;
   }
   return written;
 }

@@ -33,7 +33,7 @@ export async function auditLogs(q: Queryable, store: EventStore, reportId: strin
   const [rows, total] = await Promise.all([
     q.query(
       `SELECT action, actor_phone, actor_name, actor_role, at, product_id, before, after, reason
-         FROM report_audit_logs WHERE report_id = $1 ORDER BY event_position, seq LIMIT $2 OFFSET $3`,
+         FROM report_audit_logs WHERE report_id = $1 ORDER BY stream_version, seq LIMIT $2 OFFSET $3`,
       [id, limit, offset],
     ),
     q.query(`SELECT count(*) AS total FROM report_audit_logs WHERE report_id = $1`, [id]),

@@ -170,7 +170,7 @@ describe('audit trail', () => {
 
   it('rebuilds the same rows from the events', async () => {
     const pool = app.service.ctx.db.pool;
-    const rows = async () => (await pool.query(`SELECT * FROM report_audit_logs ORDER BY event_position, seq`)).rows;
+    const rows = async () => (await pool.query(`SELECT * FROM report_audit_logs ORDER BY report_id, stream_version, seq`)).rows;
     const before = await rows();
     expect(before.length).toBeGreaterThan(10);
     await replayProjection(pool, app.service.ctx.store, auditLogProjection);
