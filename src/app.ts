@@ -22,6 +22,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { TokenService } from './auth/tokens.ts';
 import { projections as allProjections } from './projections/index.ts';
 import { projectBatch } from './projections/runner.ts';
+import { FactsCache } from './commands/clock/facts.ts';
 import { projectionConsumer, type AsyncConsumer } from './projections/consumer.ts';
 import { BackgroundConsumers } from './projections/background.ts';
 import { startAbandonJob } from './jobs/abandon-sessions.ts';
@@ -71,6 +72,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     tokens: new TokenService(config.jwtSecret, config.tokenTtl),
     commands: { pool: db.pool, store, clock, projectInline },
     projections: allProjections,
+    factsCache: new FactsCache(),
     consumers,
     platform: built.platform,
     simulator: built.simulator,

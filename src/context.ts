@@ -10,6 +10,7 @@ import type { Logger } from './logger.ts';
 import type { TokenService } from './auth/tokens.ts';
 import type { CommandDeps } from './commands/decider.ts';
 import type { Projection } from './projections/projection.ts';
+import type { FactsCache } from './commands/clock/facts.ts';
 import type { AsyncConsumer } from './projections/consumer.ts';
 import type { PlatformApi } from './platform/types.ts';
 import type { PlatformSimulator } from './platform/simulator.ts';
@@ -24,6 +25,8 @@ export interface AppContext {
   /** What command handlers need: pool, store, clock and the inline projections. */
   readonly commands: CommandDeps;
   readonly projections: readonly Projection[];
+  /** Facts of workers' previous commands in this process (hints checked by each append, commands/clock/facts.ts). */
+  readonly factsCache: FactsCache;
   /** Async projections and reactors run by the leader instance. */
   readonly consumers: readonly AsyncConsumer[];
   /** The messaging platform (real API or simulator). */

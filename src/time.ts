@@ -31,15 +31,26 @@ function parts(at: Date, timeZone: string): Record<string, string> {
 
 /** The local calendar date (`YYYY-MM-DD`) of an instant in `timeZone`. */
 export function localDate(at: Date, timeZone: string): string {
-  const p = parts(at, timeZone);
-  return `${p.year}-${p.month}-${p.day}`;
+  return new Date(at.getTime() + offsetMinutes(at, timeZone) * 60_000).toISOString().slice(0, 10);
 }
+
+/** Offsets by zone and whole UTC minute: a zone's offset only changes on a minute boundary (formatToParts is slow). */
+const offsets = new Map<string, Map<number, number>>();
 
 /** Offset of `timeZone` from UTC at instant `at`, in minutes (Asia/Shanghai: +480). */
 export function offsetMinutes(at: Date, timeZone: string): number {
-  const p = parts(at, timeZone);
-  const asUtc = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
-  return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+  const minute = Math.floor(at.getTime() / 60_000);
+  let byMinute = offsets.get(timeZone);
+  if (!byMinute) offsets.set(timeZone, (byMinute = new Map()));
+  let off = byMinute.get(minute);
+  if (off === undefined) {
+    const p = parts(at, timeZone);
+    const asUtc = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
+    off = Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+    if (byMinute.size >= 4096) byMinute.clear();
+    byMinute.set(minute, off);
+  }
+  return off;
 }
 
 /** ISO 8601 text of an instant with the zone's offset, e.g. `2026-03-02T08:00:00.000+08:00`. */

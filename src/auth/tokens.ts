@@ -36,12 +36,29 @@ export class TokenService {
     });
   }
 
+  /**
+   * Tokens verified lately, with their claims and expiry (ms): a worker sends the same token with every request,
+   * and verifying it again gives the same answer until it expires. Bounded; cleared when full.
+   */
+  private readonly verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
+  static readonly MAX_VERIFIED = 10_000;
+
   /** The claims of a valid token, or null for anything forged, expired, malformed or of another algorithm. */
   verify(token: string): TokenClaims | null {
+    const hit = this.verified.get(token);
+    if (hit) {
+      if (Date.now() < hit.expiresAt) return hit.claims;
+      this.verified.delete(token);
+    }
     try {
       const p = jwt.verify(token, this.secret, { algorithms: ['HS256'] });
       if (typeof p !== 'object' || typeof p.sub !== 'string' || !isRole(p.role)) return null;
-      return { phone: p.sub, role: p.role };
+      const claims: TokenClaims = { phone: p.sub, role: p.role };
+      if (typeof p.exp === 'number' && p.nbf === undefined) {
+        if (this.verified.size >= TokenService.MAX_VERIFIED) this.verified.clear();
+        this.verified.set(token, { claims, expiresAt: p.exp * 1000 });
+      }
+      return claims;
     } catch {
       return null;
     }

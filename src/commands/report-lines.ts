@@ -96,6 +96,11 @@ export function buildReportLines(
 
 /** The `products` columns a snapshot is made of (SELECT list), and the mapping of such a row. */
 export const SNAPSHOT_COLUMNS = 'id, project_no, product_name, device_no, process_name, standard_cycle_seconds, standard_workload';
+/** A JSON object of the snapshot columns of products row `alias`, with the keys of SNAPSHOT_COLUMNS (for snapshotOfRow). */
+export const snapshotJson = (alias: string) =>
+  `json_build_object('id', ${alias}.id, 'project_no', ${alias}.project_no, 'product_name', ${alias}.product_name, ` +
+  `'device_no', ${alias}.device_no, 'process_name', ${alias}.process_name, ` +
+  `'standard_cycle_seconds', ${alias}.standard_cycle_seconds, 'standard_workload', ${alias}.standard_workload)`;
 /** A `products` row selected with SNAPSHOT_COLUMNS as a ProductSnapshot (id and numeric columns as numbers). */
 export const snapshotOfRow = (p: any): ProductSnapshot => ({
   productId: Number(p.id),

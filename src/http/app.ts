@@ -24,19 +24,29 @@ export function createHttpApp(ctx: AppContext, routes: readonly AnyRoute[]): exp
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'simple');
+  app.set('etag', false); // JSON answers of an API: a hash of every body for nothing
+  // The request's logger (with its request id) is made when first used: most requests never log.
+  Object.defineProperty(app.request, 'log', {
+    configurable: true,
+    get(this: Request & { _log?: Request['log'] }) {
+      return (this._log ??= ctx.log.child({ requestId: this.id }));
+    },
+  });
+  const logRequests = ctx.log.isLevelEnabled('info');
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const given = req.header('x-request-id');
     req.id = given && REQUEST_ID.test(given) ? given : randomUUID();
-    req.log = ctx.log.child({ requestId: req.id });
     res.setHeader('x-request-id', req.id);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      req.log.info(
-        { method: req.method, url: req.originalUrl, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
-        'request',
-      );
-    });
+    if (logRequests) {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        req.log.info(
+          { method: req.method, url: req.originalUrl, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+          'request',
+        );
+      });
+    }
     next();
   });
   app.use(express.json({ limit: '256kb' }));
@@ -44,7 +54,7 @@ export function createHttpApp(ctx: AppContext, routes: readonly AnyRoute[]): exp
   for (const route of routes) {
     app[route.method](route.path, async (req: Request, res: Response) => {
       rejectNulCharacters(req);
-      const user = await authenticate(ctx, req, route.access);
+      const user = await authenticate(ctx, req, route);
       req.user = user;
       const input = {
         params: route.params ? route.params.parse(req.params) : undefined,

@@ -7,10 +7,11 @@
  * REPORT_ALREADY_SUBMITTED, SESSION_ABANDONED, CLOCK_STATE_CONFLICT (not clocked out yet).
  */
 import type { AppContext } from '../context.ts';
+import { roleRevoked } from '../auth/roles.ts';
 import { assertReportable, initialBreakMinutes, sessionNotFound } from '../commands/clock/rules.ts';
-import { clockSettings } from '../commands/clock/handlers.ts';
-import { productsOfDevices, type ProductSnapshot } from '../commands/report-lines.ts';
-import { findOwnSession } from './sessions.ts';
+import { clockSettings } from '../commands/clock/facts.ts';
+import { snapshotJson, snapshotOfRow, type ProductSnapshot } from '../commands/report-lines.ts';
+import { SESSION_COLUMNS, toSession } from './sessions.ts';
 
 export interface ReportDraft {
   sessionId: string;
@@ -23,15 +24,29 @@ export interface ReportDraft {
 }
 
 /**
- * The draft of session `sessionId` of worker `phone` (module docstring): instants as Dates, starting break in whole
- * minutes, candidate products. Throws AppError 404 SESSION_NOT_FOUND, 409 REPORT_WINDOW_EXPIRED,
- * REPORT_ALREADY_SUBMITTED, SESSION_ABANDONED, CLOCK_STATE_CONFLICT.
+ * One statement: whether the person still holds the role ($1 phone, $2 role), the session $3 when it is theirs,
+ * and its candidates in the order of the session's devices, then project, product, process.
  */
-export async function reportDraft(ctx: AppContext, phone: string, sessionId: string): Promise<ReportDraft> {
-  const s = await findOwnSession(ctx.db.pool, phone, sessionId);
-  if (!s) throw sessionNotFound();
+const DRAFT_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND role = $2) AS person_holds,
+       ${SESSION_COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')},
+       (SELECT json_agg(${snapshotJson('p')} ORDER BY array_position(s.devices, p.device_no), p.project_no, p.product_name, p.process_name, p.id)
+          FROM products p WHERE p.device_no = ANY(s.devices)) AS candidates
+  FROM (SELECT 1) AS one LEFT JOIN sessions s ON s.session_id = $3 AND s.employee_phone = $1`;
+
+/**
+ * The draft of session `sessionId` of worker `phone` in `role` (module docstring), in one round trip: instants as
+ * Dates, starting break in whole minutes, candidate products (also remembered in the facts cache for the
+ * submission). Throws AppError 401 ROLE_REVOKED (the route leaves the person check to this statement), 404
+ * SESSION_NOT_FOUND, 409 REPORT_WINDOW_EXPIRED, REPORT_ALREADY_SUBMITTED, SESSION_ABANDONED, CLOCK_STATE_CONFLICT.
+ */
+export async function reportDraft(ctx: AppContext, phone: string, role: string, sessionId: string): Promise<ReportDraft> {
+  const r = (await ctx.db.pool.query(DRAFT_SQL, [phone, role, sessionId])).rows[0];
+  if (!r.person_holds) throw roleRevoked();
+  if (!r.session_id) throw sessionNotFound();
+  const s = toSession(r);
   assertReportable(s, ctx.clock.now(), clockSettings(ctx));
-  const candidates = await productsOfDevices(ctx.db.pool, s.devices);
+  const candidates: ProductSnapshot[] = (r.candidates ?? []).map(snapshotOfRow);
+  ctx.factsCache.rememberProducts(candidates);
   return {
     sessionId: s.sessionId,
     clockInAt: new Date(s.clockInAt),

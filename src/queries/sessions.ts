@@ -5,9 +5,11 @@
 import type { Queryable } from '../db/transaction.ts';
 import type { AnySession } from '../commands/clock/rules.ts';
 
-const COLUMNS = 'session_id, status, clock_in_at, clock_out_at, expires_at, devices, report_id';
+/** The columns `toSession` maps. */
+export const SESSION_COLUMNS = 'session_id, status, clock_in_at, clock_out_at, expires_at, devices, report_id';
 
-const toSession = (r: any): AnySession => ({
+/** A sessions row (SESSION_COLUMNS) as the AnySession the rules judge. */
+export const toSession = (r: any): AnySession => ({
   sessionId: r.session_id,
   status: r.status,
   clockInAt: r.clock_in_at,
@@ -20,7 +22,7 @@ const toSession = (r: any): AnySession => ({
 /** The worker's open (active or reporting) session, if any. */
 export async function findOpenSession(q: Queryable, phone: string): Promise<AnySession | undefined> {
   const r = await q.query(
-    `SELECT ${COLUMNS} FROM sessions
+    `SELECT ${SESSION_COLUMNS} FROM sessions
       WHERE employee_phone = $1 AND status IN ('active', 'reporting')
       ORDER BY opened_version DESC LIMIT 1`,
     [phone],
@@ -30,6 +32,6 @@ export async function findOpenSession(q: Queryable, phone: string): Promise<AnyS
 
 /** The session `sessionId` if it is the worker's own (another worker's session: undefined, never revealed). */
 export async function findOwnSession(q: Queryable, phone: string, sessionId: string): Promise<AnySession | undefined> {
-  const r = await q.query(`SELECT ${COLUMNS} FROM sessions WHERE session_id = $1 AND employee_phone = $2`, [sessionId, phone]);
+  const r = await q.query(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_id = $1 AND employee_phone = $2`, [sessionId, phone]);
   return r.rows.length ? toSession(r.rows[0]) : undefined;
 }

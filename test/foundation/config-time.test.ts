@@ -42,6 +42,17 @@ describe('time zone logic', () => {
     expect(toZonedIso(new Date('2026-07-01T12:00:00Z'), 'America/New_York')).toBe('2026-07-01T08:00:00.000-04:00');
   });
 
+  it('follows a zone across a daylight-saving change, the same minute asked twice (offsets are cached by minute)', () => {
+    // New York springs forward at 2026-03-08 07:00 UTC (02:00 EST → 03:00 EDT).
+    for (let round = 0; round < 2; round++) {
+      expect(toZonedIso(new Date('2026-03-08T06:59:59.999Z'), 'America/New_York')).toBe('2026-03-08T01:59:59.999-05:00');
+      expect(toZonedIso(new Date('2026-03-08T07:00:00Z'), 'America/New_York')).toBe('2026-03-08T03:00:00.000-04:00');
+      expect(localDate(new Date('2026-03-08T04:59:59Z'), 'America/New_York')).toBe('2026-03-07');
+      expect(localDate(new Date('2026-03-08T05:00:00Z'), 'America/New_York')).toBe('2026-03-08');
+      expect(offsetMinutes(new Date('2026-03-08T06:30:00Z'), 'Asia/Kathmandu')).toBe(345);
+    }
+  });
+
   it('validates calendar dates and counts days', () => {
     expect(isLocalDate('2026-02-28')).toBe(true);
     expect(isLocalDate('2026-02-30')).toBe(false);

@@ -1,35 +1,61 @@
 /**
- * Command handlers of the worker's flow (issue #5): the impure shell around the pure worker decider.
- * Each runs in one `executeCommand` transaction: load the worker stream, decide, append with the expected
- * version (retried on a lost race), project inline. The worker is the token's phone, never the body's.
+ * Command handlers of the worker's flow (issue #5): the impure shell around the pure worker decider. The
+ * worker is the token's phone, never the body's.
  *
- * - `startClock`, `switchDevice`, `finishClock`: resolve the scanned device (404 DEVICE_NOT_FOUND), then
- *   decide; the answer is the session as it stands after the decision, so a repeated operation (nothing
- *   appended) answers as the first did.
- * - `submitReport`: loads the named products, decides, and appends SessionReported to the worker stream and
- *   ReportSubmitted to the new stream `report-<reportId>` (expected version 0) in the same transaction.
+ * Every command is `runWorkerCommand`: take the facts (facts.ts: the worker stream from the session's ClockedIn
+ * on, the person's name, the scanned device, the products named), decide, compute the inline projections' rows
+ * from the loaded section and the new events, and append them with the stream's expected version and the facts'
+ * conditions in ONE statement (EventStore.append with AppendOptions). With facts this process cached from the
+ * worker's previous command, that statement is the command's only round trip; without, one read precedes it.
+ * When a cached fact no longer holds (another instance acted, the person was removed, the device or a product
+ * changed), nothing is written and the command starts again from facts read afresh; refusals (401, 404, 409,
+ * 422) are only ever given from fresh facts, in the order: person (401 ROLE_REVOKED), session (404), device
+ * (404 DEVICE_NOT_FOUND), then the decider's. A lost race is retried a bounded number of times.
+ *
+ * - `startClock`, `switchDevice`, `finishClock`: the answer is the session as it stands after the decision, so a
+ *   repeated operation (nothing appended, confirmed on fresh facts) answers as the first did.
+ * - `submitReport`: appends SessionReported to the worker stream and ReportSubmitted to the new stream
+ *   `report-<reportId>` (expected version 0), with the product fields copied into the lines.
  * - `abandonSession`: the job's command, inside the job's transaction.
- *
- * Loading: the worker stream is read from the latest session's ClockedIn on (its version is kept in the
- * `sessions` read model, written inline), so a command costs the same on a worker's first day as after years,
- * in one statement (`loadWorker`).
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { AppContext } from '../../context.ts';
-import { resolveDevice } from '../../devices/device.ts';
+import { roleRevoked } from '../../auth/roles.ts';
+import { deviceNotFound, resolveDevice } from '../../devices/device.ts';
 import { streams, type WorkerEvent } from '../../events/catalog.ts';
-import type { EventMetadata, StreamAppend } from '../../events/store.ts';
-import { executeCommand, fold, type Decision } from '../decider.ts';
-import { SNAPSHOT_COLUMNS, snapshotOfRow, type LineInput, type ProductSnapshot } from '../report-lines.ts';
+import {
+  AppendConditionFailed,
+  StreamVersionConflict,
+  type AppendCondition,
+  type EventMetadata,
+  type StoredEvent,
+  type StreamAppend,
+} from '../../events/store.ts';
+import { rowsAhead } from '../../projections/ahead.ts';
+import type { LineInput, ProductSnapshot } from '../report-lines.ts';
 import { labelAt, sessionNotFound, type ClockLabel } from './rules.ts';
-import { openSession, workerDecider, type ClockSettings, type SessionState, type WorkerCommand, type WorkerDecision, type WorkerState } from './decider.ts';
+import { openSession, workerDecider, type SessionState, type WorkerCommand, type WorkerDecision, type WorkerState } from './decider.ts';
+import {
+  clockSettings,
+  deviceInUse,
+  loadWorkerFacts,
+  personHolds,
+  productsAsCopied,
+  inlineProjections,
+  sectionAfter,
+  type FactsQuery,
+  type HistoryEvent,
+  type WorkerFacts,
+  type WorkerSection,
+} from './facts.ts';
 
-/** Who acts: the token's person. */
+export { clockSettings };
+
+/** Who acts: the token's person. `name` is read with the other facts (personnel), never taken from the token. */
 export interface Actor {
   phone: string;
-  name?: string;
-  role?: string;
+  role: string;
   requestId?: string;
 }
 
@@ -39,81 +65,105 @@ export interface DeviceRef {
   deviceKey?: string;
 }
 
-/**
- * The worker decider's settings from the config: report window and session max age in milliseconds,
- * APP_TIMEZONE, DEFAULT_BREAK_MINUTES.
- */
-export const clockSettings = (ctx: AppContext): ClockSettings => ({
-  reportWindowMs: ctx.config.reportWindowMs,
-  sessionMaxMs: ctx.config.sessionMaxMs,
-  timeZone: ctx.config.timeZone,
-  defaultBreakMinutes: ctx.config.defaultBreakMinutes,
-});
+const MAX_ATTEMPTS = 5;
 
-const metadataOf = (a: Actor): EventMetadata => ({
+const metadataOf = (a: Actor, name: string): EventMetadata => ({
   actorPhone: a.phone,
-  ...(a.name ? { actorName: a.name } : {}),
-  ...(a.role ? { role: a.role } : {}),
+  actorName: name,
+  role: a.role,
   ...(a.requestId ? { requestId: a.requestId } : {}),
 });
 
-export interface LoadedWorker {
-  state: WorkerState;
-  /** The stream's version to expect when appending (0: the stream does not exist yet). */
-  version: number;
-}
-
-/**
- * Loads the worker's state in one statement (one snapshot, one round trip): the worker stream from the ClockedIn
- * of a session on, through the store's registry (upcasting old payload versions).
- * - `{latest: true}`: from the worker's latest session (none yet: the whole stream, i.e. nothing).
- * - `{sessionId}`: from that session, which must be the worker's own; `undefined` when it is not (or unknown).
- * State and version come from the same read: a version asked for separately could include an event the state
- * has not seen (a racing start committing in between), and appending after it would open a second session.
- */
-export async function loadWorker(
-  tx: pg.PoolClient,
-  ctx: AppContext,
-  phone: string,
-  from: { latest: true } | { sessionId: string },
-): Promise<LoadedWorker | undefined> {
-  const fromSession = 'sessionId' in from;
-  const r = await tx.query(
-    fromSession
-      ? `WITH s AS (SELECT opened_version FROM sessions WHERE session_id = $2 AND employee_phone = $3)
-         SELECT e.stream_version, e.event_type, e.schema_version, e.data
-           FROM events e, s WHERE e.stream_id = $1 AND e.stream_version >= s.opened_version
-          ORDER BY e.stream_version`
-      : `SELECT stream_version, event_type, schema_version, data FROM events
-          WHERE stream_id = $1
-            AND stream_version >= COALESCE((SELECT opened_version FROM sessions WHERE employee_phone = $2
-                                             ORDER BY opened_version DESC LIMIT 1), 1)
-          ORDER BY stream_version`,
-    fromSession ? [streams.worker(phone), from.sessionId, phone] : [streams.worker(phone), phone],
-  );
-  // From a session on, its ClockedIn is always there: no row means no such session of this worker.
-  if (fromSession && r.rows.length === 0) return undefined;
-  const registry = ctx.store.registry;
-  const events = r.rows.map(
-    (row) => ({ type: row.event_type, data: registry.upcast(row.event_type, row.schema_version, row.data) }) as WorkerDecision,
-  );
-  return {
-    state: fold(workerDecider(clockSettings(ctx)), events),
-    version: r.rows.length ? Number(r.rows[r.rows.length - 1].stream_version) : 0,
-  };
-}
-
-/** Decides `cmd` on the loaded state; returns the appends (worker stream, report streams) and the new state. */
-function decideOn(ctx: AppContext, loaded: LoadedWorker, cmd: WorkerCommand) {
+/** Decides `cmd` on the section; returns the appends (worker stream, report streams), the events and the new state. */
+function decideOn(ctx: AppContext, section: WorkerSection, cmd: WorkerCommand) {
   const decider = workerDecider(clockSettings(ctx));
-  const events = decider.decide(cmd, loaded.state);
+  const events = decider.decide(cmd, section.state);
   const worker = events.filter((e): e is WorkerEvent => e.type !== 'ReportSubmitted');
   const appends: StreamAppend[] = [];
-  if (worker.length) appends.push({ streamId: streams.worker(cmd.employeePhone), expectedVersion: loaded.version, events: worker });
+  if (worker.length) appends.push({ streamId: streams.worker(cmd.employeePhone), expectedVersion: section.version, events: worker });
   for (const e of events) {
     if (e.type === 'ReportSubmitted') appends.push({ streamId: streams.report(e.data.reportId), expectedVersion: 0, events: [e] });
   }
-  return { appends, events, state: events.reduce(decider.evolve, loaded.state) };
+  return { appends, events, state: events.reduce(decider.evolve, section.state) };
+}
+
+/** One worker command for runWorkerCommand. */
+interface WorkerOperation<R> {
+  /** The section to decide on: the latest session's, or a given session's (which must be the worker's own). */
+  from: FactsQuery['from'];
+  /** The scanned device (its existence is a fact of the decision). */
+  deviceNo?: string;
+  /** The products the command copies (their fields are facts of the decision). */
+  productIds?: readonly number[];
+  /** The command, given the snapshots of the products asked. */
+  command(products: ProductSnapshot[]): WorkerCommand;
+  /** The answer, from the state after the decision and the events decided. */
+  answer(state: WorkerState, events: WorkerDecision[]): R;
+}
+
+/** Facts from the cache, when this process has all the operation needs; else undefined. */
+function cachedFacts(ctx: AppContext, phone: string, op: WorkerOperation<unknown>): Required<Omit<WorkerFacts, 'deviceInUse'>> | undefined {
+  const w = ctx.factsCache.worker(phone);
+  if (!w) return undefined;
+  if ('sessionId' in op.from && w.section.state.latest?.sessionId !== op.from.sessionId) return undefined;
+  const products = op.productIds?.length ? ctx.factsCache.productsOf(op.productIds) : [];
+  if (!products) return undefined;
+  return { personName: w.personName, section: w.section, products };
+}
+
+/**
+ * Runs one worker command (module docstring): cached or fresh facts → decide → inline rows → one guarded append;
+ * on a changed fact or a lost race, again from fresh facts (at most MAX_ATTEMPTS). Throws the decider's
+ * AppErrors and 401 ROLE_REVOKED, 404 SESSION_NOT_FOUND, 404 DEVICE_NOT_FOUND (all from fresh facts), and 409
+ * CONCURRENT_MODIFICATION when every attempt lost a race.
+ */
+async function runWorkerCommand<R>(ctx: AppContext, actor: Actor, op: WorkerOperation<R>): Promise<R> {
+  const cache = ctx.factsCache;
+  for (let attempt = 1; ; attempt++) {
+    const cached = attempt === 1 ? cachedFacts(ctx, actor.phone, op) : undefined;
+    let facts = cached;
+    if (!facts) {
+      const f = await loadWorkerFacts(ctx.db.pool, ctx, { phone: actor.phone, role: actor.role, from: op.from, deviceNo: op.deviceNo, productIds: op.productIds });
+      if (f.personName === undefined) throw roleRevoked();
+      if (!f.section) throw sessionNotFound();
+      if (!f.deviceInUse) throw deviceNotFound();
+      cache.rememberProducts(f.products);
+      facts = { personName: f.personName, section: f.section, products: f.products };
+    }
+    const now = ctx.clock.now();
+    let decided;
+    try {
+      decided = decideOn(ctx, facts.section, op.command(facts.products));
+    } catch (err) {
+      if (cached) continue; // refusals only from fresh facts
+      throw err;
+    }
+    if (decided.appends.length === 0) {
+      if (cached) continue; // "nothing to do" only from fresh facts
+      cache.rememberWorker(actor.phone, { personName: facts.personName, section: facts.section });
+      return op.answer(decided.state, decided.events);
+    }
+    const metadata = metadataOf(actor, facts.personName);
+    const streamId = streams.worker(actor.phone);
+    const conditions: AppendCondition[] = [personHolds(actor.phone, actor.role, facts.personName)];
+    if (op.deviceNo !== undefined) conditions.push(deviceInUse(op.deviceNo));
+    if (op.productIds?.length) conditions.push(productsAsCopied(facts.products.filter((p) => op.productIds!.includes(p.productId))));
+    const rows = rowsAhead(inlineProjections(ctx), facts.section.rows, decided.appends, metadata, now);
+    let stored: StoredEvent[];
+    try {
+      stored = await ctx.store.append(ctx.db.pool, decided.appends, metadata, now, { conditions, rows });
+    } catch (err) {
+      if (!(err instanceof StreamVersionConflict || err instanceof AppendConditionFailed)) throw err;
+      cache.forgetWorker(actor.phone);
+      if (attempt >= MAX_ATTEMPTS) throw err instanceof StreamVersionConflict ? err : new StreamVersionConflict(streamId, facts.section.version);
+      continue;
+    }
+    const added: HistoryEvent[] = stored
+      .filter((e) => e.streamId === streamId)
+      .map((e) => ({ type: e.type as HistoryEvent['type'], data: e.data, streamVersion: e.streamVersion, metadata, recordedAt: now }));
+    cache.rememberWorker(actor.phone, { personName: facts.personName, section: sectionAfter(ctx, actor.phone, facts.section, added, decided.state, rows) });
+    return op.answer(decided.state, decided.events);
+  }
 }
 
 /** The answer of start and switch-device. Instants are Dates (the route formats them in APP_TIMEZONE). */
@@ -137,6 +187,12 @@ export interface FinishAnswer {
 
 type ClockOp = 'Start' | 'SwitchDevice' | 'Finish';
 
+/** The scanned device's number: `deviceNo` as given (its existence is checked with the command), or the device of a key. */
+async function deviceNoOf(ctx: AppContext, device: DeviceRef): Promise<string> {
+  if (device.deviceNo !== undefined) return device.deviceNo;
+  return resolveDevice(ctx.db.pool, device);
+}
+
 async function clockOperation<R>(
   ctx: AppContext,
   actor: Actor,
@@ -144,14 +200,16 @@ async function clockOperation<R>(
   op: ClockOp,
   answer: (s: SessionState, deviceNo: string, now: Date) => R,
 ): Promise<R> {
-  const deviceNo = await resolveDevice(ctx.db.pool, device);
-  return executeCommand(ctx.commands, metadataOf(actor), async (tx): Promise<Decision<R>> => {
-    const now = ctx.clock.now();
-    const loaded = (await loadWorker(tx, ctx, actor.phone, { latest: true }))!;
-    const base = { employeePhone: actor.phone, now: now.toISOString(), deviceNo };
-    const cmd: WorkerCommand = op === 'Start' ? { type: 'Start', sessionId: randomUUID(), ...base } : { type: op, ...base };
-    const { appends, state } = decideOn(ctx, loaded, cmd);
-    return { appends, result: answer(state.latest!, deviceNo, now) };
+  const deviceNo = await deviceNoOf(ctx, device);
+  const sessionId = randomUUID();
+  return runWorkerCommand(ctx, actor, {
+    from: { latest: true },
+    deviceNo,
+    command: () => {
+      const base = { employeePhone: actor.phone, now: ctx.clock.now().toISOString(), deviceNo };
+      return op === 'Start' ? { type: 'Start', sessionId, ...base } : { type: op, ...base };
+    },
+    answer: (state) => answer(state.latest!, deviceNo, ctx.clock.now()),
   });
 }
 
@@ -191,33 +249,30 @@ export interface SubmitAnswer {
   status: 'pending';
 }
 
-/** Products by id as line snapshots (current values: copied into the report at submission). */
-async function loadProducts(tx: pg.PoolClient, ids: readonly number[]): Promise<ProductSnapshot[]> {
-  const r = await tx.query(`SELECT ${SNAPSHOT_COLUMNS} FROM products WHERE id = ANY($1::bigint[])`, [[...new Set(ids)]]);
-  return r.rows.map(snapshotOfRow);
-}
-
 /**
  * POST /api/reports: the worker confirms the report of `sessionId` (spec 4.6, decisions.md "Reports and
- * review"). Throws 404 SESSION_NOT_FOUND (also for another worker's session), 409 REPORT_WINDOW_EXPIRED,
- * REPORT_ALREADY_SUBMITTED, SESSION_ABANDONED, CLOCK_STATE_CONFLICT (not clocked out), 422 (lines.ts).
+ * review"). Throws 401 ROLE_REVOKED, 404 SESSION_NOT_FOUND (also for another worker's session), 409
+ * REPORT_WINDOW_EXPIRED, REPORT_ALREADY_SUBMITTED, SESSION_ABANDONED, CLOCK_STATE_CONFLICT (not clocked out),
+ * 422 (report-lines.ts).
  */
 export async function submitReport(ctx: AppContext, actor: Actor, input: { sessionId: string; lines: LineInput[] }): Promise<SubmitAnswer> {
-  return executeCommand(ctx.commands, metadataOf(actor), async (tx): Promise<Decision<SubmitAnswer>> => {
-    const loaded = await loadWorker(tx, ctx, actor.phone, { sessionId: input.sessionId });
-    if (!loaded) throw sessionNotFound();
-    const products = await loadProducts(tx, input.lines.map((l) => l.productId).filter((id) => Number.isSafeInteger(id)));
-    const { appends, events } = decideOn(ctx, loaded, {
+  const reportId = randomUUID();
+  return runWorkerCommand(ctx, actor, {
+    from: { sessionId: input.sessionId },
+    productIds: input.lines.map((l) => l.productId).filter((id) => Number.isSafeInteger(id)),
+    command: (products) => ({
       type: 'Submit',
       employeePhone: actor.phone,
       now: ctx.clock.now().toISOString(),
       sessionId: input.sessionId,
-      reportId: randomUUID(),
+      reportId,
       lines: input.lines,
       products,
-    });
-    const submitted = events.find((e) => e.type === 'ReportSubmitted') as Extract<WorkerDecision, { type: 'ReportSubmitted' }>;
-    return { appends, result: { reportId: submitted.data.reportId, reportDate: submitted.data.reportDate, status: 'pending' } };
+    }),
+    answer: (_, events) => {
+      const submitted = events.find((e) => e.type === 'ReportSubmitted') as Extract<WorkerDecision, { type: 'ReportSubmitted' }>;
+      return { reportId: submitted.data.reportId, reportDate: submitted.data.reportDate, status: 'pending' };
+    },
   });
 }
 
@@ -227,8 +282,8 @@ export async function submitReport(ctx: AppContext, actor: Actor, input: { sessi
  * Throws StreamVersionConflict when the worker acted meanwhile (the caller skips that session).
  */
 export async function abandonSession(tx: pg.PoolClient, ctx: AppContext, phone: string, sessionId: string, reason: string): Promise<boolean> {
-  const loaded = (await loadWorker(tx, ctx, phone, { latest: true }))!;
-  const { appends } = decideOn(ctx, loaded, { type: 'Abandon', employeePhone: phone, now: ctx.clock.now().toISOString(), sessionId, reason });
+  const { section } = await loadWorkerFacts(tx, ctx, { phone, from: { latest: true } });
+  const { appends } = decideOn(ctx, section!, { type: 'Abandon', employeePhone: phone, now: ctx.clock.now().toISOString(), sessionId, reason });
   if (appends.length === 0) return false;
   const stored = await ctx.store.append(tx, appends, { actorName: 'system', role: 'system' }, ctx.clock.now());
   await ctx.commands.projectInline(tx, stored);

@@ -42,8 +42,8 @@ const CONFLICT: ErrorDoc = {
   description: '操作与当前状态不符；details.label 是当前应点击的标签，details.sessionId 是相关的上班记录',
 };
 
-/** The Actor of a request: the token's person (phone, name, role) and the request id. */
-export const actorOf = (user: CurrentUser, req: { id: string }): Actor => ({ phone: user.phone, name: user.name, role: user.role, requestId: req.id });
+/** The Actor of a request: the token's person (phone, role) and the request id. */
+export const actorOf = (user: CurrentUser, req: { id: string }): Actor => ({ phone: user.phone, role: user.role, requestId: req.id });
 const iso = (ctx: AppContext, d: Date) => toZonedIso(d, ctx.config.timeZone);
 
 export const clockStateRoute = defineRoute({
@@ -81,6 +81,7 @@ function sessionRoute(path: string, summary: string, run: typeof startClock) {
     summary,
     description: '重复同一操作（双击、弱网重试）不会重复记录，返回与第一次相同的结果。',
     access: access.worker,
+    personCheckedByHandler: true,
     body: deviceRefSchema,
     response: sessionAnswer,
     errors: [...DEVICE_ERRORS, CONFLICT],
@@ -101,6 +102,7 @@ export const clockFinishRoute = defineRoute({
   summary: '下班报工；填写时限已过时即“重新报工”（下班时间更新为现在，重新计时）',
   description: '在填写时限内重复调用返回同一个时限；重复操作不会重复记录。',
   access: access.worker,
+  personCheckedByHandler: true,
   body: deviceRefSchema,
   response: sessionAnswer.extend({ clockOutAt: instant, expiresAt: instant.describe('报工单填写截止时间') }),
   errors: [...DEVICE_ERRORS, CONFLICT],

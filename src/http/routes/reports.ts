@@ -54,6 +54,7 @@ export const reportDraftRoute = defineRoute({
   tag: 'reports',
   summary: '报工单草稿：本次上班的时间、设备、休息分钟数与可选产品（受填写时限约束）',
   access: access.worker,
+  personCheckedByHandler: true,
   query: z.object({ sessionId }),
   response: z.object({
     sessionId: z.string(),
@@ -66,7 +67,7 @@ export const reportDraftRoute = defineRoute({
   }),
   errors: WINDOW_ERRORS,
   async handler({ query, user }, ctx) {
-    const d = await reportDraft(ctx, user.phone, query.sessionId);
+    const d = await reportDraft(ctx, user.phone, user.role, query.sessionId);
     return {
       ...d,
       clockInAt: iso(ctx, d.clockInAt),
@@ -100,6 +101,7 @@ export const submitReportRoute = defineRoute({
   summary: '确认提交报工单（report_date 为确认当天，APP_TIMEZONE）',
   description: '产品的标准节拍与标准工作量在提交时复制进报工单。同一次上班只能提交一次。',
   access: access.worker,
+  personCheckedByHandler: true,
   body: submitReportBody,
   status: 201,
   response: z.object({ reportId: z.string(), reportDate: z.string().describe('YYYY-MM-DD'), status: z.enum(['pending']) }),
