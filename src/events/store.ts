@@ -120,19 +120,23 @@ export class AppendConditionFailed extends Error {
  * written. The result has one row with the two checks, joined to the appended rows.
  * $1 stream of each event, $2 its number within its stream (1…), $3 types, $4 schema versions, $5 payloads,
  * $6 streams, $7 their expected versions (null: any), $8 metadata, $9 recorded at; conditions and rows follow.
+ * The arrays are read through scalar sub-selects, which the planner does not fold: its estimates are then the
+ * same for every call, so PostgreSQL settles on one generic plan instead of planning the statement on every
+ * execution (unnest of a constant array is estimated exactly, which made each custom plan look cheaper).
  */
 function appendSql(conditions: string[], writes: string[]): string {
   return `WITH heads AS (
     SELECT s.stream_id, s.expected,
            COALESCE((SELECT max(e.stream_version) FROM events e WHERE e.stream_id = s.stream_id), 0) AS version
-      FROM unnest($6::text[], $7::bigint[]) AS s(stream_id, expected)
+      FROM unnest((SELECT $6::text[]), (SELECT $7::bigint[])) AS s(stream_id, expected)
   ), ok AS (
     SELECT bool_and(h.expected IS NULL OR h.version = h.expected) AS versions_ok, ${conditions.length ? conditions.map((c) => `(${c})`).join(' AND ') : 'true'} AS facts_ok
       FROM heads h
   ), appended AS (
     INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
     SELECT u.stream_id, h.version + u.n, u.t, u.v, u.d, $8::jsonb, $9
-      FROM unnest($1::text[], $2::bigint[], $3::text[], $4::int[], $5::jsonb[]) WITH ORDINALITY AS u(stream_id, n, t, v, d, ord)
+      FROM unnest((SELECT $1::text[]), (SELECT $2::bigint[]), (SELECT $3::text[]), (SELECT $4::int[]), (SELECT $5::jsonb[]))
+           WITH ORDINALITY AS u(stream_id, n, t, v, d, ord)
       JOIN heads h ON h.stream_id = u.stream_id, ok
      WHERE ok.versions_ok AND ok.facts_ok
      ORDER BY u.ord
