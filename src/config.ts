@@ -45,6 +45,7 @@ const envSchema = z.object({
   PGHOST: z.string().optional(),
   PGLITE_DIR: z.string().optional(),
   PORT: nonNegativeInt('PORT', 3000),
+  API_PROCESSES: positiveNumber('API_PROCESSES', 1),
   JWT_SECRET: z.string().optional(),
   TOKEN_TTL: z.string().optional(),
   APP_TIMEZONE: z.string().optional(),
@@ -66,6 +67,8 @@ export interface Config {
     | { readonly kind: 'postgres'; readonly connectionString?: string }
     | { readonly kind: 'pglite'; readonly dataDir: string };
   readonly port: number;
+  /** API processes sharing the port (node:cluster, src/cluster.ts); more than 1 needs PostgreSQL. */
+  readonly apiProcesses: number;
   readonly jwtSecret: string;
   /** True when JWT_SECRET was not given and a random key was made for this start. */
   readonly jwtSecretGenerated: boolean;
@@ -115,12 +118,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (k.startsWith('WX_TEMPLATE_') && v) templates[k.slice('WX_TEMPLATE_'.length)] = v;
   }
   const usePostgres = Boolean(e.DATABASE_URL || e.PGHOST);
+  if (!Number.isInteger(e.API_PROCESSES)) throw new ConfigError(`API_PROCESSES must be a whole number, got "${env.API_PROCESSES}"`);
+  if (e.API_PROCESSES > 1 && !usePostgres) {
+    throw new ConfigError('API_PROCESSES > 1 needs PostgreSQL (set DATABASE_URL): the embedded database serves one process');
+  }
   return Object.freeze({
     production,
     database: usePostgres
       ? { kind: 'postgres' as const, connectionString: e.DATABASE_URL || undefined }
       : { kind: 'pglite' as const, dataDir: e.PGLITE_DIR || './data/pglite' },
     port: e.PORT,
+    apiProcesses: e.API_PROCESSES,
     jwtSecret: e.JWT_SECRET || randomBytes(32).toString('hex'),
     jwtSecretGenerated: !e.JWT_SECRET,
     tokenTtl: e.TOKEN_TTL || '7d',

@@ -1,13 +1,20 @@
 /**
  * `npm start`: the service. Reads the environment (src/config.ts), opens PostgreSQL or the embedded PGlite,
- * migrates, listens on PORT. SIGINT/SIGTERM shut it down gracefully.
+ * migrates, listens on PORT. SIGINT/SIGTERM shut it down gracefully. With API_PROCESSES > 1 this process is the
+ * primary of that many API processes sharing the port (src/cluster.ts), each of which runs the service.
  */
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/database.ts';
 import { startService } from './app.ts';
+import { isClusterWorker, runPrimary } from './cluster.ts';
+import { createLogger } from './logger.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (config.apiProcesses > 1 && !isClusterWorker()) {
+    await runPrimary(config, createLogger(config.logLevel));
+    process.exit(0);
+  }
   const service = await startService(config);
   const { log } = service.ctx;
   log.info(
