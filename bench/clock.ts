@@ -2,8 +2,9 @@
  * Clocking benchmark (issue #5): 200 concurrent simulated workers, each repeating the cycle clock-in → switch
  * device → finish → draft → submit over HTTP against the whole service on real PostgreSQL. Beside it, measured
  * in the same run with the same 200 clients: the ceiling, a bare express 5 + pg endpoint doing one INSERT per
- * request. Both servers run in a child process (bench/clock-server.ts); this process only generates the load
- * (node:http, keep-alive).
+ * request. Both run in their own processes, BENCH_PROCESSES of each (default 2, one per core of the target
+ * machine): the service as `npm start` runs it (src/main.ts with API_PROCESSES, background work included), the
+ * ceiling from bench/clock-server.ts. This process only generates the load (undici, keep-alive).
  * Two measures, each for the service and the ceiling:
  * - saturation: every client sends its next request as soon as the previous answers (closed loop): the most
  *   requests per second, with the latency that queueing behind 200 clients gives;
@@ -11,34 +12,41 @@
  *   measured from the intended send time (no coordinated omission), and the rate achieved; at the target rate
  *   (1,500 req/s) and at half the service's own saturation rate (a load it sustains).
  * Target: ≥ 1,500 req/s and p99 ≤ 25 ms on 2 cores.
- * `BENCH_PROF=<dir>` writes a V8 CPU profile of the service process into <dir>.
+ * `BENCH_PROF=<dir>` writes V8 CPU profiles of every server process into <dir>/service and <dir>/baseline.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { Pool } from 'undici';
 import { runMigrations } from '../src/db/migrate.ts';
 import { TokenService } from '../src/auth/tokens.ts';
 import { fmt, percentile, withBenchDatabase } from './db.ts';
 import type { BenchSuite } from './suites.ts';
+import { cpuMeter, processTree } from './cpu.ts';
 
 const WORKERS = 200;
+/** Processes of the service (API_PROCESSES) and of the ceiling alike: one per core of the target machine. */
+const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 2);
 const CYCLES = 8;
 const PACED_CYCLES = 3;
 const DEVICES = 20;
 const STEPS = ['start', 'switch-device', 'finish', 'draft', 'submit'] as const;
 const TARGET_RATE = 1500;
-const agent = new http.Agent({ keepAlive: true, maxSockets: WORKERS });
 
+/**
+ * Starts the service (`src/main.ts`, as `npm start` runs it: background work included, API_PROCESSES processes)
+ * or the ceiling (bench/clock-server.ts, as many processes) on a fresh port; resolves when every process listens.
+ */
 async function startServer(mode: 'service' | 'baseline', url: string): Promise<{ base: string; child: ChildProcess }> {
-  const script = fileURLToPath(new URL('./clock-server.ts', import.meta.url));
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROF && mode === 'service' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []), '--import', 'tsx', script, mode, url], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout! });
+  const prof = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}/${mode}`] : [];
+  const script = fileURLToPath(new URL(mode === 'service' ? '../src/main.ts' : './clock-server.ts', import.meta.url));
+  const args = mode === 'service' ? [script] : [script, url, String(PROCESSES)];
+  const env = { ...process.env, DATABASE_URL: url, PORT: '0', API_PROCESSES: String(PROCESSES), JWT_SECRET: 'bench-secret', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent' };
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', ...args], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
-    lines.once('line', (l) => resolve(JSON.parse(l).port));
+    child.on('message', (m: { type?: string; port?: number }) => m.type === 'ready' && resolve(m.port!));
   });
   return { base: `http://127.0.0.1:${port}`, child };
 }
@@ -50,30 +58,24 @@ async function stopServer(child: ChildProcess): Promise<void> {
   });
 }
 
-/** One request; `ms` is measured from `since` (default: the send time), in milliseconds. */
-function call(base: string, method: string, path: string, token: string, body?: unknown, since?: bigint): Promise<{ status: number; body: any; ms: number }> {
+const pools = new Map<string, Pool>();
+const poolOf = (base: string) => {
+  let p = pools.get(base);
+  if (!p) pools.set(base, (p = new Pool(base, { connections: WORKERS, pipelining: 1 })));
+  return p;
+};
+
+/** One request (undici: a light client, so that the load generator leaves the cores to the servers); `ms` is measured from `since` (default: the send time), in milliseconds. */
+async function call(base: string, method: string, path: string, token: string, body?: unknown, since?: bigint): Promise<{ status: number; body: any; ms: number }> {
   const t = since ?? process.hrtime.bigint();
-  const payload = body ? Buffer.from(JSON.stringify(body)) : undefined;
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      base + path,
-      {
-        method,
-        agent,
-        headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), ms: Number(process.hrtime.bigint() - t) / 1e6 }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
+  const r = await poolOf(base).request({
+    method: method as 'GET' | 'POST',
+    path,
+    headers: body ? { authorization: `Bearer ${token}`, 'content-type': 'application/json' } : { authorization: `Bearer ${token}` },
+    body: body ? JSON.stringify(body) : undefined,
   });
+  const parsed = await r.body.json();
+  return { status: r.statusCode, body: parsed, ms: Number(process.hrtime.bigint() - t) / 1e6 };
 }
 
 /**
@@ -93,6 +95,8 @@ function pacer(intervalMs: number, offsetMs: number) {
 }
 
 interface Figures {
+  /** CPU milliseconds per request of the server's processes and of its PostgreSQL backends (closed loop only). */
+  cpu?: { server: number; database: number };
   requests: number;
   seconds: number;
   all: number[];
@@ -100,10 +104,33 @@ interface Figures {
   errors: number;
 }
 
-const line = (name: string, f: { requests: number; seconds: number; all: number[]; errors?: number }, extra = '') =>
+const line = (name: string, f: Figures, extra = '') =>
   console.log(
-    `${name.padEnd(48)} ${fmt(f.requests / f.seconds).padStart(7)} req/s   p50 ${fmt(percentile(f.all, 50), 1).padStart(7)} ms   p99 ${fmt(percentile(f.all, 99), 1).padStart(7)} ms${f.errors ? `   ${f.errors} unexpected answers` : ''}${extra}`,
+    `${name.padEnd(48)} ${fmt(f.requests / f.seconds).padStart(7)} req/s   p50 ${fmt(percentile(f.all, 50), 1).padStart(7)} ms   p99 ${fmt(percentile(f.all, 99), 1).padStart(7)} ms` +
+      (f.cpu ? `   CPU/request: server ${fmt(f.cpu.server, 2)} ms, PostgreSQL ${fmt(f.cpu.database, 2)} ms` : '') +
+      `${f.errors ? `   ${f.errors} unexpected answers` : ''}${extra}`,
   );
+
+/**
+ * Runs `phase` while measuring the CPU time of the server's process tree and of the PostgreSQL backends connected
+ * to the benchmark database; returns its figures with `cpu` per request.
+ */
+async function measured(url: string, server: ChildProcess, phase: () => Promise<Figures>): Promise<Figures> {
+  const db = new pg.Client({ connectionString: url });
+  db.on('error', () => {}); // the database is dropped at the end of the run
+  await db.connect();
+  try {
+    const backends = async () =>
+      (await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows.map((r) => r.pid as number);
+    const serverCpu = await cpuMeter(() => processTree(server.pid!));
+    const databaseCpu = await cpuMeter(backends);
+    const f = await phase();
+    f.cpu = { server: (await serverCpu()) / f.requests, database: (await databaseCpu()) / f.requests };
+    return f;
+  } finally {
+    await db.end();
+  }
+}
 
 async function seed(url: string): Promise<string[]> {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -180,7 +207,7 @@ async function run(): Promise<void> {
 
     const svc = await startServer('service', url);
     await clockCycles(svc.base, tokens, 1); // warm-up
-    const cMax = await clockCycles(svc.base, tokens, CYCLES);
+    const cMax = await measured(url, svc.child, () => clockCycles(svc.base, tokens, CYCLES));
     const sustained = Math.round((cMax.requests / cMax.seconds) / 2);
     const cTarget = await clockCycles(svc.base, tokens, PACED_CYCLES, TARGET_RATE);
     const cHalf = await clockCycles(svc.base, tokens, PACED_CYCLES, sustained);
@@ -188,12 +215,12 @@ async function run(): Promise<void> {
 
     const ceiling = await startServer('baseline', url);
     await baseline(ceiling.base, tokens, 2); // warm-up
-    const bMax = await baseline(ceiling.base, tokens, CYCLES * STEPS.length);
+    const bMax = await measured(url, ceiling.child, () => baseline(ceiling.base, tokens, CYCLES * STEPS.length));
     const bTarget = await baseline(ceiling.base, tokens, PACED_CYCLES * STEPS.length, TARGET_RATE);
     const bHalf = await baseline(ceiling.base, tokens, PACED_CYCLES * STEPS.length, sustained);
     await stopServer(ceiling.child);
 
-    console.log(`${WORKERS} clients over HTTP on PostgreSQL, server in a child process; cycle = ${STEPS.join(' → ')}`);
+    console.log(`${WORKERS} clients over HTTP on PostgreSQL, ${PROCESSES} server processes each (API_PROCESSES); cycle = ${STEPS.join(' → ')}`);
     console.log(`saturation (closed loop, ${fmt(CYCLES * STEPS.length * WORKERS)} requests):`);
     line('  ceiling: bare express + pg, one INSERT', bMax);
     line('  clock cycle', cMax, `   = ${fmt((100 * cMax.requests) / cMax.seconds / (bMax.requests / bMax.seconds))} % of the ceiling; target ≥ 1,500 req/s`);
@@ -209,6 +236,8 @@ async function run(): Promise<void> {
       }
     }
   });
+  await Promise.all([...pools.values()].map((p) => p.close()));
+  pools.clear();
 }
 
 export const clockBench: BenchSuite = { name: 'clock', run };

@@ -8,8 +8,12 @@
  * - the token key: a JWT_SECRET made for this start when none is set (else each worker would sign its own);
  * - the platform: without WX_APPID, the primary runs the one platform simulator and hands its address and
  *   credentials to the workers (WX_APPID, WX_SECRET, WX_API_BASE), so logins work on every worker.
- * A worker that dies is replaced (at most once a second); SIGINT/SIGTERM stop the workers gracefully (each
- * finishes its requests in flight), then the simulator, then the primary.
+ * A worker that dies is replaced (at most once a second), unless it ended on its own with an error before it
+ * ever listened (it cannot start: database gone, port taken, bad setting): then the whole service stops with exit
+ * code 1 rather than restarting forever.
+ * SIGINT/SIGTERM, or the end of the parent's IPC channel when there is one, stop the workers gracefully (each
+ * finishes its requests in flight), then the simulator, then the primary. When every worker listens, a primary
+ * started with an IPC channel (a process manager, the benchmark) is sent `{type: 'ready', port}`.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,10 +28,11 @@ import { PlatformSimulator } from './platform/simulator.ts';
 export const isClusterWorker = () => cluster.isWorker;
 
 /**
- * Runs the primary process for `config.apiProcesses` workers (module docstring); resolves when all workers have
- * stopped after a signal. Throws when the database cannot be migrated.
+ * Runs the primary process for `config.apiProcesses` workers (module docstring); resolves with the exit code
+ * (0 after a signal, 1 when a worker could not start) once all workers have stopped. Throws when the database
+ * cannot be migrated.
  */
-export async function runPrimary(config: Config, log: Logger): Promise<void> {
+export async function runPrimary(config: Config, log: Logger): Promise<number> {
   const db = await openDatabase(config.database, log);
   try {
     const applied = await runMigrations(db.pool);
@@ -50,6 +55,9 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   }
 
   let stopping = false;
+  let exitCode = 0;
+  let stop: (reason: string) => void = () => {};
+  const listened = new Set<number>();
   let lastFork = 0;
   const fork = async (): Promise<Worker> => {
     const wait = lastFork + 1000 - Date.now();
@@ -59,17 +67,29 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   };
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
+    if (!listened.has(worker.id) && code !== 0 && signal === null) {
+      log.error({ pid: worker.process.pid, code, signal }, 'an API process could not start: stopping the service');
+      exitCode = 1;
+      stop('startup failure');
+      return;
+    }
     log.error({ pid: worker.process.pid, code, signal }, 'API process ended unexpectedly: starting another');
     void fork();
   });
+  cluster.on('listening', (worker, address) => {
+    listened.add(worker.id);
+    if (listened.size === config.apiProcesses) {
+      log.info({ processes: config.apiProcesses, port: address.port }, `报工服务已启动（${config.apiProcesses} 个进程） http://localhost:${address.port}/api/health`);
+      process.send?.({ type: 'ready', port: address.port });
+    }
+  });
   for (let i = 0; i < config.apiProcesses; i++) cluster.fork(env);
-  log.info({ processes: config.apiProcesses, port: config.port }, `报工服务以 ${config.apiProcesses} 个进程启动`);
 
   await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
+    stop = (reason: string) => {
       if (stopping) return;
       stopping = true;
-      log.info({ signal }, 'shutting down the API processes');
+      log.info({ reason }, 'shutting down the API processes');
       const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => Boolean(w));
       let left = workers.length;
       if (left === 0) resolve();
@@ -82,6 +102,8 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
     };
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
+    if (process.connected) process.on('disconnect', () => stop('the parent process ended'));
   });
   await simulator?.close();
+  return exitCode;
 }

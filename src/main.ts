@@ -12,8 +12,7 @@ import { createLogger } from './logger.ts';
 async function main(): Promise<void> {
   const config = loadConfig();
   if (config.apiProcesses > 1 && !isClusterWorker()) {
-    await runPrimary(config, createLogger(config.logLevel));
-    process.exit(0);
+    process.exit(await runPrimary(config, createLogger(config.logLevel)));
   }
   const service = await startService(config);
   const { log } = service.ctx;
@@ -21,6 +20,8 @@ async function main(): Promise<void> {
     { port: service.port, database: service.ctx.db.kind, platform: config.platform ? 'wechat' : 'simulator' },
     `报工服务已启动 http://localhost:${service.port}/api/health`,
   );
+  // Started with an IPC channel (a process manager, the benchmark) and not as a cluster worker: say so.
+  if (!isClusterWorker()) process.send?.({ type: 'ready', port: service.port });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  if (!isClusterWorker() && process.connected) process.on('disconnect', () => stop('the parent process ended'));
 }
 
 main().catch((err) => {

@@ -13,6 +13,12 @@ export type Queryable = Pick<pg.PoolClient, 'query'>;
  */
 export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A checked-out client has no error listener of the pool's: a connection the server ends between two
+  // statements (restart, terminated backend) would emit an unhandled 'error' and end the process. The next
+  // statement fails instead, the transaction is given up, and the client is released as broken.
+  let broken: Error | undefined;
+  const onError = (err: Error) => (broken = err);
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await fn(client);
@@ -22,6 +28,7 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) 
     await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {
-    client.release();
+    client.removeListener('error', onError);
+    client.release(broken);
   }
 }

@@ -43,10 +43,13 @@ function keyJoin(spec: TableSpec, alias: string): string {
   return spec.key.map((c) => `t.${ident(c)} = ${alias}.${ident(c)}`).join(' AND ');
 }
 
-/** The rows of one table a batch changed, by key id: a full row to upsert, or null to delete. */
+/**
+ * The rows of one table a batch changed, by key id: a full row to write, or null to delete; `existed` when the
+ * view the batch was applied over held the row (so it is updated in place rather than upserted).
+ */
 export interface TableChanges {
   readonly spec: TableSpec;
-  readonly changes: Map<string, { key: readonly unknown[]; row: Row | null }>;
+  readonly changes: Map<string, { key: readonly unknown[]; row: Row | null; existed: boolean }>;
 }
 
 /**
@@ -71,12 +74,13 @@ export function applyInMemory(projections: readonly Projection[], events: readon
         const spec = specs.get(w.table);
         if (!spec) throw new Error(`projection ${projection.name} does not own table ${w.table}`);
         const id = keyId(w.key);
+        let t = out.get(w.table);
+        if (!t) out.set(w.table, (t = { spec, changes: new Map() }));
+        const existed = t.changes.get(id)?.existed ?? view.get(w.table, w.key) !== undefined;
         let m = written.get(w.table);
         if (!m) written.set(w.table, (m = new Map()));
         m.set(id, w.row);
-        let t = out.get(w.table);
-        if (!t) out.set(w.table, (t = { spec, changes: new Map() }));
-        t.changes.set(id, { key: w.key, row: w.row });
+        t.changes.set(id, { key: w.key, row: w.row, existed });
       }
     }
   }
@@ -90,15 +94,23 @@ export interface RowWrite {
 }
 
 /**
- * Step 3: the statements writing `t`'s changes: a DELETE of the deleted keys and an upsert (INSERT … ON CONFLICT
- * DO UPDATE) of the others. `cols` are the table's columns (columnsOf). `when` (optional): a `FROM` item and a
- * condition on it that must hold for anything to be written (the append's checks, when embedded in its statement).
+ * Step 3: the statements writing `t`'s changes: a DELETE of the deleted keys, an UPDATE of the rows known to exist,
+ * and an upsert (INSERT … ON CONFLICT DO UPDATE) of the others. `cols` are the table's columns (columnsOf).
+ * `when` (optional): a `FROM` item and a condition on it that must hold for anything to be written (the append's
+ * checks, when embedded in its statement).
  */
 export function rowWriteSql(t: TableChanges, cols: readonly string[], when?: { from: string; condition: string }): RowWrite[] {
   const table = ident(t.spec.name);
   const all = [...t.changes.values()];
   const dels = all.filter((c) => c.row === null).map((c) => keyRecord(t.spec, c.key));
-  const ups = all.filter((c) => c.row !== null).map((c) => c.row!);
+  const nonKey = cols.filter((c) => !t.spec.key.includes(c));
+  const writes = all.filter((c) => c.row !== null);
+  // UPDATE in place only when every written row exists: an UPDATE and an INSERT of one table are two
+  // sub-statements whose order PostgreSQL does not promise, and a unique index may need the update first (a
+  // worker's abandoned session closed before the new one opens); one upsert applies its rows in order.
+  const inPlace = nonKey.length > 0 && writes.every((c) => c.existed);
+  const updates = inPlace ? writes.map((c) => c.row!) : [];
+  const ups = inPlace ? [] : writes.map((c) => c.row!);
   const from = when ? `, ${when.from}` : '';
   const out: RowWrite[] = [];
   if (dels.length) {
@@ -109,8 +121,16 @@ export function rowWriteSql(t: TableChanges, cols: readonly string[], when?: { f
           WHERE ${keyJoin(t.spec, 'k')}${when ? ` AND ${when.condition}` : ''}`,
     });
   }
+  if (updates.length) {
+    out.push({
+      json: JSON.stringify(updates),
+      sql: (p) =>
+        `UPDATE ${table} t SET ${nonKey.map((c) => `${ident(c)} = r.${ident(c)}`).join(', ')}
+           FROM jsonb_populate_recordset(NULL::${table}, ${p}::jsonb) r${from}
+          WHERE ${keyJoin(t.spec, 'r')}${when ? ` AND ${when.condition}` : ''}`,
+    });
+  }
   if (ups.length) {
-    const nonKey = cols.filter((c) => !t.spec.key.includes(c));
     const onConflict = nonKey.length ? `DO UPDATE SET ${nonKey.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')}` : 'DO NOTHING';
     out.push({
       json: JSON.stringify(ups),

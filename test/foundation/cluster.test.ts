@@ -1,10 +1,11 @@
 /**
  * API_PROCESSES > 1 (src/cluster.ts), PostgreSQL only: `npm start`'s entry point runs a primary and two API
- * processes on one port; a worker's whole clock cycle works across them (one token key, one stream per worker
- * whatever process answers), the primary replaces a process that dies, and SIGTERM stops everything cleanly.
+ * processes on one port; the primary reports `ready` over IPC once both listen; a worker's whole clock cycle
+ * works across them (one token key, one stream per worker whatever process answers), the primary replaces a
+ * process that is killed, and SIGTERM stops everything cleanly.
  * The embedded database refuses the setting (config test).
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -29,11 +30,12 @@ const freePort = () =>
     });
   });
 
+// The API processes among the children (not the compiler's helper process); ps exits with 1 when there are none.
 const workersOf = (pid: number) =>
-  execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-    .split('\n')
-    .map((l) => Number(l.trim()))
-    .filter(Boolean);
+  spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter((l) => l.includes('src/main.ts'))
+    .map((l) => Number(l.trim().split(/\s+/)[0]));
 
 let primary: ChildProcess | undefined;
 let db: { url: string; drop: () => Promise<void> } | undefined;
@@ -46,14 +48,15 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   primary = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), API_PROCESSES: '2', JWT_SECRET: 'cluster-secret', LOG_LEVEL: 'fatal', VITEST: '' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  for (let i = 0; i < 500; i++) {
-    const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
-    if (ok && workersOf(primary.pid!).length === 2) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the API processes did not start');
+  // The primary says so over the IPC channel once every process listens.
+  const ready = await new Promise<{ type: string; port: number }>((resolve, reject) => {
+    primary!.once('exit', (code) => reject(new Error(`the service ended with ${code}`)));
+    primary!.on('message', (m: { type: string; port: number }) => m.type === 'ready' && resolve(m));
+  });
+  expect(ready.port).toBe(port);
+  expect(workersOf(primary.pid!)).toHaveLength(2);
 }, 60_000);
 
 afterAll(async () => {
