@@ -39,6 +39,16 @@ function keyRecord(spec: TableSpec, key: readonly unknown[]): Row {
   return rec;
 }
 
+/**
+ * The FROM item of rows given as JSON in `placeholder`: one row as `jsonb_populate_record` (estimated at one row,
+ * so the plan looks it up by key), several as `jsonb_populate_recordset` (estimated at 100, which for one row made
+ * the cached generic plan hash-join a sequential scan of the whole table). `json` is what the placeholder binds.
+ */
+function rowsFrom(table: string, rows: readonly Row[], alias: string): { json: string; from: (placeholder: string) => string } {
+  if (rows.length === 1) return { json: JSON.stringify(rows[0]), from: (p) => `jsonb_populate_record(NULL::${table}, ${p}::jsonb) ${alias}` };
+  return { json: JSON.stringify(rows), from: (p) => `jsonb_populate_recordset(NULL::${table}, ${p}::jsonb) ${alias}` };
+}
+
 function keyJoin(spec: TableSpec, alias: string): string {
   return spec.key.map((c) => `t.${ident(c)} = ${alias}.${ident(c)}`).join(' AND ');
 }
@@ -114,29 +124,30 @@ export function rowWriteSql(t: TableChanges, cols: readonly string[], when?: { f
   const from = when ? `, ${when.from}` : '';
   const out: RowWrite[] = [];
   if (dels.length) {
+    const k = rowsFrom(table, dels, 'k');
     out.push({
-      json: JSON.stringify(dels),
-      sql: (p) =>
-        `DELETE FROM ${table} t USING jsonb_populate_recordset(NULL::${table}, ${p}::jsonb) k${from}
-          WHERE ${keyJoin(t.spec, 'k')}${when ? ` AND ${when.condition}` : ''}`,
+      json: k.json,
+      sql: (p) => `DELETE FROM ${table} t USING ${k.from(p)}${from} WHERE ${keyJoin(t.spec, 'k')}${when ? ` AND ${when.condition}` : ''}`,
     });
   }
   if (updates.length) {
+    const r = rowsFrom(table, updates, 'r');
     out.push({
-      json: JSON.stringify(updates),
+      json: r.json,
       sql: (p) =>
         `UPDATE ${table} t SET ${nonKey.map((c) => `${ident(c)} = r.${ident(c)}`).join(', ')}
-           FROM jsonb_populate_recordset(NULL::${table}, ${p}::jsonb) r${from}
+           FROM ${r.from(p)}${from}
           WHERE ${keyJoin(t.spec, 'r')}${when ? ` AND ${when.condition}` : ''}`,
     });
   }
   if (ups.length) {
     const onConflict = nonKey.length ? `DO UPDATE SET ${nonKey.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')}` : 'DO NOTHING';
+    const r = rowsFrom(table, ups, 'r');
     out.push({
-      json: JSON.stringify(ups),
+      json: r.json,
       sql: (p) =>
         `INSERT INTO ${table} (${cols.map(ident).join(', ')})
-         SELECT ${cols.map((c) => `r.${ident(c)}`).join(', ')} FROM jsonb_populate_recordset(NULL::${table}, ${p}::jsonb) r${from}
+         SELECT ${cols.map((c) => `r.${ident(c)}`).join(', ')} FROM ${r.from(p)}${from}
          ${when ? `WHERE ${when.condition}` : ''}
          ON CONFLICT (${t.spec.key.map(ident).join(', ')}) ${onConflict}`,
     });
@@ -163,12 +174,8 @@ export async function projectBatch(q: Queryable, projection: Projection, events:
   const loaded = new Map<string, Map<string, Row>>();
   for (const [table, keys] of wanted) {
     const s = specs.get(table)!;
-    const recs = [...keys.values()].map((k) => keyRecord(s, k));
-    const r = await q.query(
-      `SELECT t.* FROM ${ident(table)} t
-         JOIN jsonb_populate_recordset(NULL::${ident(table)}, $1::jsonb) k ON ${keyJoin(s, 'k')}`,
-      [JSON.stringify(recs)],
-    );
+    const k = rowsFrom(ident(table), [...keys.values()].map((key) => keyRecord(s, key)), 'k');
+    const r = await q.query(`SELECT t.* FROM ${ident(table)} t JOIN ${k.from('$1')} ON ${keyJoin(s, 'k')}`, [k.json]);
     const c = new Map<string, Row>();
     // JSON round trip: loaded rows look exactly like rows the projection writes (timestamps as ISO text).
     for (const row of JSON.parse(JSON.stringify(r.rows)) as Row[]) c.set(keyId(s.key.map((col) => row[col])), row);

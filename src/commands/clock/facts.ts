@@ -144,16 +144,20 @@ export const deviceInUse = (deviceNo: string): AppendCondition => ({
   sql: (p) => `EXISTS (SELECT 1 FROM products WHERE device_no = ${p(deviceNo)})`,
 });
 
-/** Condition: every product of `snapshots` still exists with exactly the copied fields. */
+/**
+ * Condition: every product of `snapshots` still exists with exactly the copied fields (each looked up by its
+ * primary key: no snapshot without its unchanged product).
+ */
 export const productsAsCopied = (snapshots: readonly ProductSnapshot[]): AppendCondition => ({
-  sql: (p) => `(SELECT count(*) FROM products pr
-        JOIN jsonb_to_recordset(${p(JSON.stringify(snapshots))}::jsonb)
+  sql: (p) => `NOT EXISTS (
+        SELECT 1 FROM jsonb_to_recordset(${p(JSON.stringify(snapshots))}::jsonb)
              AS s("productId" bigint, "projectNo" text, "productName" text, "deviceNo" text, "processName" text,
                   "standardCycleSeconds" numeric, "standardWorkload" integer)
-          ON pr.id = s."productId" AND pr.project_no = s."projectNo" AND pr.product_name = s."productName"
-         AND pr.device_no = s."deviceNo" AND pr.process_name = s."processName"
-         AND pr.standard_cycle_seconds = s."standardCycleSeconds" AND pr.standard_workload = s."standardWorkload"
-      ) = ${p(snapshots.length)}`,
+         WHERE NOT EXISTS (
+               SELECT 1 FROM products pr
+                WHERE pr.id = s."productId" AND pr.project_no = s."projectNo" AND pr.product_name = s."productName"
+                  AND pr.device_no = s."deviceNo" AND pr.process_name = s."processName"
+                  AND pr.standard_cycle_seconds = s."standardCycleSeconds" AND pr.standard_workload = s."standardWorkload"))`,
 });
 
 /** A bounded map that forgets the least recently used entry. */
