@@ -27,23 +27,28 @@ export interface SectionEvent {
 /** Rows by table, then by key id (runner.ts keyId); null: deleted. */
 export type KnownRows = ReadonlyMap<string, TableChanges>;
 
+/** An event before its append: what the append assigns (global position, transaction id) throws when read. */
+class AheadEvent {
+  constructor(
+    readonly streamId: string,
+    readonly streamVersion: number,
+    readonly type: string,
+    readonly data: unknown,
+    readonly schemaVersion: number,
+    readonly metadata: EventMetadata,
+    readonly recordedAt: Date,
+  ) {}
+  get globalPosition(): number {
+    throw new Error(`the global position of ${this.type} is not known before the append`);
+  }
+  get transactionId(): string {
+    throw new Error(`the transaction id of ${this.type} is not known before the append`);
+  }
+}
+
 /** `e` as a StoredEvent whose global position and transaction id throw when read (module docstring). */
 export function aheadOfAppend(streamId: string, e: SectionEvent & { schemaVersion?: number }): StoredEvent {
-  const unknown = (what: string) => () => {
-    throw new Error(`${what} of ${e.type} is not known before the append`);
-  };
-  return Object.defineProperties(
-    {
-      streamId,
-      streamVersion: e.streamVersion,
-      type: e.type,
-      data: e.data,
-      schemaVersion: e.schemaVersion ?? 0,
-      metadata: e.metadata,
-      recordedAt: e.recordedAt,
-    } as unknown as StoredEvent,
-    { globalPosition: { get: unknown('the global position') }, transactionId: { get: unknown('the transaction id') } },
-  );
+  return new AheadEvent(streamId, e.streamVersion, e.type, e.data, e.schemaVersion ?? 0, e.metadata, e.recordedAt) as unknown as StoredEvent;
 }
 
 /** The rows `projections` make of a stream section (replayed in memory from nothing). */
