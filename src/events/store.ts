@@ -113,8 +113,8 @@ export class AppendConditionFailed extends Error {
 }
 
 /**
- * The append statement (module docstring): every stream's head through the unique index, the checks (expected
- * versions and conditions) evaluated once in `ok`, then one INSERT of all events in order, and the projection
+ * The append statement (module docstring) for `streams` streams: every stream's head through the unique index
+ * (one stream, the common case, without a join), the checks (expected versions and conditions) evaluated once in `ok`, then one INSERT of all events in order, and the projection
  * writes of `rows` as further data-modifying CTEs, all conditional on `ok`. A writer that raced past the check
  * meets the unique index on (stream_id, stream_version) and the whole statement fails (23505): nothing is half
  * written. The result has one row with the two checks, joined to the appended rows.
@@ -124,26 +124,47 @@ export class AppendConditionFailed extends Error {
  * same for every call, so PostgreSQL settles on one generic plan instead of planning the statement on every
  * execution (unnest of a constant array is estimated exactly, which made each custom plan look cheaper).
  */
-function appendSql(conditions: string[], writes: string[]): string {
+function appendSql(streams: number, conditions: string[], writes: string[]): string {
+  const facts = conditions.length ? conditions.map((c) => `(${c})`).join(' AND ') : 'true';
+  const tail = `${writes.map((w, i) => `, w${i} AS (${w})`).join('')}
+  SELECT ok.versions_ok, ok.facts_ok, a.global_position, a.stream_id, a.stream_version, a.transaction_id
+    FROM ok LEFT JOIN appended a ON true`;
+  const insert = `INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)`;
+  const returning = `RETURNING global_position, stream_id, stream_version, transaction_id::text AS transaction_id`;
+  if (streams === 1) {
+    // The common case, one stream: its head read once, no join.
+    return `WITH head AS (
+    SELECT COALESCE(max(e.stream_version), 0) AS version FROM events e WHERE e.stream_id = ($6::text[])[1]
+  ), ok AS (
+    SELECT head.version, (($7::bigint[])[1] IS NULL OR head.version = ($7::bigint[])[1]) AS versions_ok, ${facts} AS facts_ok
+      FROM head
+  ), appended AS (
+    ${insert}
+    SELECT u.stream_id, ok.version + u.n, u.t, u.v, u.d, $8::jsonb, $9
+      FROM ok, unnest((SELECT $1::text[]), (SELECT $2::bigint[]), (SELECT $3::text[]), (SELECT $4::int[]), (SELECT $5::jsonb[]))
+           WITH ORDINALITY AS u(stream_id, n, t, v, d, ord)
+     WHERE ok.versions_ok AND ok.facts_ok
+     ORDER BY u.ord
+    ${returning}
+  )${tail}`;
+  }
   return `WITH heads AS (
     SELECT s.stream_id, s.expected,
            COALESCE((SELECT max(e.stream_version) FROM events e WHERE e.stream_id = s.stream_id), 0) AS version
       FROM unnest((SELECT $6::text[]), (SELECT $7::bigint[])) AS s(stream_id, expected)
   ), ok AS (
-    SELECT bool_and(h.expected IS NULL OR h.version = h.expected) AS versions_ok, ${conditions.length ? conditions.map((c) => `(${c})`).join(' AND ') : 'true'} AS facts_ok
+    SELECT bool_and(h.expected IS NULL OR h.version = h.expected) AS versions_ok, ${facts} AS facts_ok
       FROM heads h
   ), appended AS (
-    INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
+    ${insert}
     SELECT u.stream_id, h.version + u.n, u.t, u.v, u.d, $8::jsonb, $9
       FROM unnest((SELECT $1::text[]), (SELECT $2::bigint[]), (SELECT $3::text[]), (SELECT $4::int[]), (SELECT $5::jsonb[]))
            WITH ORDINALITY AS u(stream_id, n, t, v, d, ord)
       JOIN heads h ON h.stream_id = u.stream_id, ok
      WHERE ok.versions_ok AND ok.facts_ok
      ORDER BY u.ord
-    RETURNING global_position, stream_id, stream_version, transaction_id::text AS transaction_id
-  )${writes.map((w, i) => `, w${i} AS (${w})`).join('')}
-  SELECT ok.versions_ok, ok.facts_ok, a.global_position, a.stream_id, a.stream_version, a.transaction_id
-    FROM ok LEFT JOIN appended a ON true`;
+    ${returning}
+  )${tail}`;
 }
 
 /**
@@ -193,7 +214,7 @@ export class EventStore {
     }
     let res;
     try {
-      res = await q.query(appendSql(conditions, writes), params);
+      res = await q.query(appendSql(given.length, conditions, writes), params);
     } catch (err) {
       if ((err as { constraint?: string }).constraint === 'events_stream_version_unique') {
         const streamId = /\(stream_id, stream_version\)=\((.*), \d+\)/.exec((err as { detail?: string }).detail ?? '')?.[1];
