@@ -1,20 +1,36 @@
 /**
  * GET /api/clock/state (spec 3.1, 4.5; decisions.md "Clocking"): the one action label for the worker at the
  * scanned device, with `sessionId` (when a session is open) and `expiresAt` (继续报工, 重新报工).
- * Throws 404 DEVICE_NOT_FOUND for a device no product uses.
+ * One statement (the route leaves the person check to it, like the worker's commands): whether the person still
+ * holds the role, whether the device is in use, and the worker's open session.
+ * Throws 401 ROLE_REVOKED, 404 DEVICE_NOT_FOUND for a device no product uses.
  */
 import type { AppContext } from '../context.ts';
-import { resolveDevice } from '../devices/device.ts';
+import { roleRevoked } from '../auth/roles.ts';
+import { deviceNotFound, resolveDevice } from '../devices/device.ts';
 import { labelAt, type LabelAnswer, type OpenSession } from '../commands/clock/rules.ts';
-import { clockSettings, type DeviceRef } from '../commands/clock/handlers.ts';
-import { findOpenSession } from './sessions.ts';
+import { clockSettings } from '../commands/clock/facts.ts';
+import type { DeviceRef } from '../commands/clock/handlers.ts';
+import { SESSION_COLUMNS, toSession } from './sessions.ts';
+
+/** $1 phone, $2 role, $3 device number. */
+const STATE_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND role = $2) AS person_holds,
+       EXISTS (SELECT 1 FROM products WHERE device_no = $3) AS device_in_use, s.*
+  FROM (SELECT 1) AS one
+  LEFT JOIN LATERAL (SELECT ${SESSION_COLUMNS} FROM sessions
+                      WHERE employee_phone = $1 AND status IN ('active', 'reporting')
+                      ORDER BY opened_version DESC LIMIT 1) s ON true`;
 
 /**
- * The one label (spec 3.1) for worker `phone` scanning `device` (`deviceNo` or `deviceKey`) now, with the resolved
- * `deviceNo`, and `sessionId` / `expiresAt` where they apply. Throws AppError 404 DEVICE_NOT_FOUND.
+ * The one label (spec 3.1) for worker `phone` in `role` scanning `device` (`deviceNo` or `deviceKey`) now, with the
+ * resolved `deviceNo`, and `sessionId` / `expiresAt` where they apply. Throws AppError 401 ROLE_REVOKED, 404
+ * DEVICE_NOT_FOUND.
  */
-export async function clockState(ctx: AppContext, phone: string, device: DeviceRef): Promise<LabelAnswer & { deviceNo: string }> {
-  const deviceNo = await resolveDevice(ctx.db.pool, device);
-  const open = await findOpenSession(ctx.db.pool, phone);
-  return { deviceNo, ...labelAt(open as OpenSession | undefined, deviceNo, ctx.clock.now(), clockSettings(ctx)) };
+export async function clockState(ctx: AppContext, phone: string, role: string, device: DeviceRef): Promise<LabelAnswer & { deviceNo: string }> {
+  const deviceNo = device.deviceNo ?? (await resolveDevice(ctx.db.pool, device));
+  const r = (await ctx.db.pool.query(STATE_SQL, [phone, role, deviceNo])).rows[0];
+  if (!r.person_holds) throw roleRevoked();
+  if (!r.device_in_use) throw deviceNotFound();
+  const open = r.session_id ? (toSession(r) as OpenSession) : undefined;
+  return { deviceNo, ...labelAt(open, deviceNo, ctx.clock.now(), clockSettings(ctx)) };
 }

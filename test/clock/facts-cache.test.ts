@@ -87,6 +87,8 @@ describe('person removed after the facts were cached', () => {
     expect([repeated.status, repeated.body.error?.code]).toEqual([401, 'ROLE_REVOKED']);
     const finished = await w.finish('FC-1A');
     expect([finished.status, finished.body.error?.code]).toEqual([401, 'ROLE_REVOKED']);
+    const state = await w.state('FC-1A');
+    expect([state.status, state.body.error?.code]).toEqual([401, 'ROLE_REVOKED']);
     expect(await streamLength(phone)).toBe(1);
     expect(await count(`SELECT count(*) AS n FROM sessions WHERE employee_phone = $1 AND $2 = ANY(devices)`, [phone, 'FC-1B'])).toBe(0);
   });

@@ -52,11 +52,12 @@ export const clockStateRoute = defineRoute({
   tag: 'clock',
   summary: '扫码后的操作标签（开始上班/换设备/下班报工/继续报工/重新报工，只返回一个）',
   access: access.worker,
+  personCheckedByHandler: true,
   query: deviceRefSchema,
   response: z.object({ label: labelSchema, deviceNo: z.string(), sessionId: z.string().optional(), expiresAt: instant.optional() }),
   errors: DEVICE_ERRORS,
   async handler({ query, user }, ctx) {
-    const s = await clockState(ctx, user.phone, query);
+    const s = await clockState(ctx, user.phone, user.role, query);
     return {
       label: s.label,
       deviceNo: s.deviceNo,
