@@ -22,7 +22,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { TokenService } from './auth/tokens.ts';
 import { projections as allProjections } from './projections/index.ts';
 import { projectBatch } from './projections/runner.ts';
-import { FactsCache } from './commands/clock/facts.ts';
+import { FactsCache } from './commands/clock/facts-cache.ts';
 import { projectionConsumer, type AsyncConsumer } from './projections/consumer.ts';
 import { BackgroundConsumers } from './projections/background.ts';
 import { startAbandonJob } from './jobs/abandon-sessions.ts';

@@ -10,7 +10,7 @@ import type { Logger } from './logger.ts';
 import type { TokenService } from './auth/tokens.ts';
 import type { CommandDeps } from './commands/decider.ts';
 import type { Projection } from './projections/projection.ts';
-import type { FactsCache } from './commands/clock/facts.ts';
+import type { FactsCache } from './commands/clock/facts-cache.ts';
 import type { AsyncConsumer } from './projections/consumer.ts';
 import type { PlatformApi } from './platform/types.ts';
 import type { PlatformSimulator } from './platform/simulator.ts';
@@ -25,7 +25,7 @@ export interface AppContext {
   /** What command handlers need: pool, store, clock and the inline projections. */
   readonly commands: CommandDeps;
   readonly projections: readonly Projection[];
-  /** Facts of workers' previous commands in this process (hints checked by each append, commands/clock/facts.ts). */
+  /** Facts of workers' previous commands in this process (hints checked by each append, commands/clock/facts-cache.ts). */
   readonly factsCache: FactsCache;
   /** Async projections and reactors run by the leader instance. */
   readonly consumers: readonly AsyncConsumer[];

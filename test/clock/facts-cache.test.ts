@@ -1,6 +1,6 @@
 /**
  * The per-process facts cache of worker commands over HTTP on the real database (issue #5: a worker's command
- * is one round trip; src/commands/clock/facts.ts, handlers.ts `runWorkerCommand`). A fact cached by the
+ * is one round trip; src/commands/clock/facts.ts, worker-command.ts `runWorkerCommand`). A fact cached by the
  * worker's previous command is never trusted on its own: when the person was removed (401 ROLE_REVOKED, nothing
  * written) or renamed (the events carry the new name), a device lost its products (404 DEVICE_NOT_FOUND), a
  * product changed or went away between draft and submission (the new figures are copied; 422

@@ -5,12 +5,11 @@
  * name while the token's (phone, role) still holds in `personnel`, whether the scanned device is in use, and
  * the snapshots of named products.
  * - `loadWorkerFacts(q, ctx, query)` reads them fresh, in one statement (one snapshot, one round trip).
- * - `FactsCache` keeps, per process, the facts a command ended with (the worker's stream section and name)
- *   and the product snapshots last read, so that the next command can decide without reading. A cached fact is
- *   never trusted on its own: the append that follows checks every fact it used in its own statement (the
- *   stream's expected version; `personHolds`, `deviceInUse`, `productsAsCopied`), and when one no longer holds
- *   nothing is written and the command loads afresh and decides again. Several instances may therefore each
- *   cache the same worker.
+ * - `FactsCache` (facts-cache.ts) keeps, per process, the facts a command ended with, so that the next command
+ *   can decide without reading. A cached fact is never trusted on its own: the append that follows checks every
+ *   fact it used in its own statement (the stream's expected version; the conditions here: `personHolds`,
+ *   `deviceInUse`, `productsAsCopied`), and when one no longer holds nothing is written and the command loads
+ *   afresh and decides again. Several instances may therefore each cache the same worker.
  */
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/transaction.ts';
@@ -159,72 +158,3 @@ export const productsAsCopied = (snapshots: readonly ProductSnapshot[]): AppendC
                   AND pr.device_no = s."deviceNo" AND pr.process_name = s."processName"
                   AND pr.standard_cycle_seconds = s."standardCycleSeconds" AND pr.standard_workload = s."standardWorkload"))`,
 });
-
-/** A bounded map that forgets the least recently used entry. */
-class Lru<K, V> {
-  private readonly m = new Map<K, V>();
-  constructor(private readonly max: number) {}
-  get(k: K): V | undefined {
-    const v = this.m.get(k);
-    if (v !== undefined) {
-      this.m.delete(k);
-      this.m.set(k, v);
-    }
-    return v;
-  }
-  set(k: K, v: V): void {
-    this.m.delete(k);
-    this.m.set(k, v);
-    if (this.m.size > this.max) this.m.delete(this.m.keys().next().value as K);
-  }
-  delete(k: K): void {
-    this.m.delete(k);
-  }
-}
-
-/** A worker's cached facts: the stream section and the name the last command of this process ended with. */
-export interface CachedWorker {
-  personName: string;
-  section: WorkerSection;
-}
-
-/**
- * Per-process cache of facts (module docstring): workers by phone and product snapshots by id, each bounded
- * (least recently used forgotten first). Entries are hints, checked by the append that uses them.
- */
-export class FactsCache {
-  private readonly workers: Lru<string, CachedWorker>;
-  private readonly products: Lru<number, ProductSnapshot>;
-
-  constructor(maxWorkers = 20_000, maxProducts = 50_000) {
-    this.workers = new Lru(maxWorkers);
-    this.products = new Lru(maxProducts);
-  }
-
-  worker(phone: string): CachedWorker | undefined {
-    return this.workers.get(phone);
-  }
-
-  rememberWorker(phone: string, w: CachedWorker): void {
-    this.workers.set(phone, w);
-  }
-
-  forgetWorker(phone: string): void {
-    this.workers.delete(phone);
-  }
-
-  /** The cached snapshots of `ids`, or undefined when one is missing. */
-  productsOf(ids: readonly number[]): ProductSnapshot[] | undefined {
-    const out: ProductSnapshot[] = [];
-    for (const id of new Set(ids)) {
-      const p = this.products.get(id);
-      if (!p) return undefined;
-      out.push(p);
-    }
-    return out;
-  }
-
-  rememberProducts(snapshots: readonly ProductSnapshot[]): void {
-    for (const p of snapshots) this.products.set(p.productId, p);
-  }
-}
