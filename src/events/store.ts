@@ -114,8 +114,9 @@ export class AppendConditionFailed extends Error {
 
 /**
  * The append statement (module docstring) for `streams` streams: every stream's head through the unique index
- * (one stream, the common case, without a join), the checks (expected versions and conditions) evaluated once in `ok`, then one INSERT of all events in order, and the projection
- * writes of `rows` as further data-modifying CTEs, all conditional on `ok`. A writer that raced past the check
+ * (one stream, the common case, without a join), the checks (expected versions and conditions) evaluated once
+ * in `ok`, then one INSERT of all events in order, and the projection writes of `rows` as further
+ * data-modifying CTEs, all conditional on `ok`. A writer that raced past the check
  * meets the unique index on (stream_id, stream_version) and the whole statement fails (23505): nothing is half
  * written. The result has one row with the two checks, joined to the appended rows.
  * $1 stream of each event, $2 its number within its stream (1…), $3 types, $4 schema versions, $5 payloads,

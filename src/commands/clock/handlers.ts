@@ -67,11 +67,11 @@ async function clockOperation<R>(
   return runWorkerCommand(ctx, actor, {
     from: { latest: true },
     deviceNo,
-    command: () => {
-      const base = { employeePhone: actor.phone, now: ctx.clock.now().toISOString(), deviceNo };
+    command: (_, now) => {
+      const base = { employeePhone: actor.phone, now: now.toISOString(), deviceNo };
       return op === 'Start' ? { type: 'Start', sessionId, ...base } : { type: op, ...base };
     },
-    answer: (state) => answer(state.latest!, deviceNo, ctx.clock.now()),
+    answer: (state, _, now) => answer(state.latest!, deviceNo, now),
   });
 }
 
@@ -122,10 +122,10 @@ export async function submitReport(ctx: AppContext, actor: Actor, input: { sessi
   return runWorkerCommand(ctx, actor, {
     from: { sessionId: input.sessionId },
     productIds: input.lines.map((l) => l.productId).filter((id) => Number.isSafeInteger(id)),
-    command: (products) => ({
+    command: (products, now) => ({
       type: 'Submit',
       employeePhone: actor.phone,
-      now: ctx.clock.now().toISOString(),
+      now: now.toISOString(),
       sessionId: input.sessionId,
       reportId,
       lines: input.lines,

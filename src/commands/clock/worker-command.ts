@@ -78,10 +78,10 @@ export interface WorkerOperation<R> {
   deviceNo?: string;
   /** The products the command copies (their fields are facts of the decision). */
   productIds?: readonly number[];
-  /** The command, given the snapshots of the products asked. */
-  command(products: ProductSnapshot[]): WorkerCommand;
-  /** The answer, from the state after the decision and the events decided. */
-  answer(state: WorkerState, events: WorkerDecision[]): R;
+  /** The command at `now` (the service clock's, also the events' recorded time), given the products asked. */
+  command(products: ProductSnapshot[], now: Date): WorkerCommand;
+  /** The answer at `now`, from the state after the decision and the events decided. */
+  answer(state: WorkerState, events: WorkerDecision[], now: Date): R;
 }
 
 /** Facts from the cache, when this process has all the operation needs; else undefined. */
@@ -116,7 +116,7 @@ export async function runWorkerCommand<R>(ctx: AppContext, actor: Actor, op: Wor
     const now = ctx.clock.now();
     let decided;
     try {
-      decided = decideOn(ctx, facts.section, op.command(facts.products));
+      decided = decideOn(ctx, facts.section, op.command(facts.products, now));
     } catch (err) {
       if (cached) continue; // refusals only from fresh facts
       throw err;
@@ -124,7 +124,7 @@ export async function runWorkerCommand<R>(ctx: AppContext, actor: Actor, op: Wor
     if (decided.appends.length === 0) {
       if (cached) continue; // "nothing to do" only from fresh facts
       cache.rememberWorker(actor.phone, { personName: facts.personName, section: facts.section });
-      return op.answer(decided.state, decided.events);
+      return op.answer(decided.state, decided.events, now);
     }
     const metadata = metadataOf(actor, facts.personName);
     const streamId = streams.worker(actor.phone);
@@ -145,6 +145,6 @@ export async function runWorkerCommand<R>(ctx: AppContext, actor: Actor, op: Wor
       .filter((e) => e.streamId === streamId)
       .map((e) => ({ type: e.type as HistoryEvent['type'], data: e.data, streamVersion: e.streamVersion, metadata, recordedAt: now }));
     cache.rememberWorker(actor.phone, { personName: facts.personName, section: sectionAfter(ctx, actor.phone, facts.section, added, decided.state, rows) });
-    return op.answer(decided.state, decided.events);
+    return op.answer(decided.state, decided.events, now);
   }
 }
