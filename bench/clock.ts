@@ -2,9 +2,9 @@
  * Clocking benchmark (issue #5): 200 concurrent simulated workers, each repeating the cycle clock-in → switch
  * device → finish → draft → submit over HTTP against the whole service on real PostgreSQL. Beside it, measured
  * in the same run with the same 200 clients: the ceiling, a bare express 5 + pg endpoint doing one INSERT per
- * request. Both run in their own processes, BENCH_PROCESSES of each (default 2, one per core of the target
- * machine): the service as `npm start` runs it (src/main.ts with API_PROCESSES, background work included), the
- * ceiling from bench/clock-server.ts. This process only generates the load (undici, keep-alive).
+ * request. Both run in their own processes, BENCH_PROCESSES of each (default 1, see PROCESSES): the service as
+ * `npm start` runs it (src/main.ts with API_PROCESSES, background work included), the ceiling from
+ * bench/clock-server.ts. This process only generates the load (undici, keep-alive).
  * Two measures, each for the service and the ceiling:
  * - saturation: every client sends its next request as soon as the previous answers (closed loop): the most
  *   requests per second, with the latency that queueing behind 200 clients gives;
@@ -26,8 +26,11 @@ import type { BenchSuite } from './suites.ts';
 import { cpuMeter, processTree } from './cpu.ts';
 
 const WORKERS = 200;
-/** Processes of the service (API_PROCESSES) and of the ceiling alike: one per core of the target machine. */
-const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 2);
+/**
+ * Processes of the service (API_PROCESSES) and of the ceiling alike. 1 by default: on 2 cores shared with
+ * PostgreSQL and this load generator, a second API process costs more CPU per request than it brings (measured).
+ */
+const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
 const CYCLES = 8;
 const PACED_CYCLES = 3;
 const DEVICES = 20;

@@ -209,7 +209,8 @@ export class EventStore {
     const conditions = (options.conditions ?? []).map((c) => c.sql(param));
     const writes: string[] = [];
     for (const t of options.rows?.values() ?? []) {
-      for (const w of rowWriteSql(t, await columnsOf(q, t.spec.name), { from: 'ok', condition: 'ok.versions_ok AND ok.facts_ok' })) {
+      const cols = columnsOf(q, t.spec.name);
+      for (const w of rowWriteSql(t, Array.isArray(cols) ? cols : await cols, { from: 'ok', condition: 'ok.versions_ok AND ok.facts_ok' })) {
         writes.push(w.sql(param(w.json)));
       }
     }

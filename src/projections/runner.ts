@@ -14,8 +14,15 @@ import type { Projection, Row, RowView, TableSpec } from './projection.ts';
 
 const columnCache = new Map<string, string[]>();
 
-/** The column names of `table` (read once per process). */
-export async function columnsOf(q: Queryable, table: string): Promise<string[]> {
+/**
+ * The column names of `table` (read once per process): the cached list itself once known (no promise to wait for
+ * on the hot path), else a promise of it.
+ */
+export function columnsOf(q: Queryable, table: string): string[] | Promise<string[]> {
+  return columnCache.get(table) ?? readColumns(q, table);
+}
+
+async function readColumns(q: Queryable, table: string): Promise<string[]> {
   let cols = columnCache.get(table);
   if (!cols) {
     const r = await q.query(`SELECT * FROM ${ident(table)} LIMIT 0`);
