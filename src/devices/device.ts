@@ -4,8 +4,8 @@
  *
  * The device key is a short stable id of a device number for mini-program code scenes that cannot carry the
  * number itself (decisions.md "Device codes": scene `d=<short key>`): the first 10 characters of the
- * base64url SHA-256 of the number. `resolveDevice` turns `{deviceNo}` or `{deviceKey}` into the device number,
- * or throws 404 DEVICE_NOT_FOUND.
+ * base64url SHA-256 of the number. `scannedDeviceNo` turns `{deviceNo}` or `{deviceKey}` into the device number
+ * (a key no device has: 404 DEVICE_NOT_FOUND).
  */
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/transaction.ts';
@@ -21,13 +21,13 @@ export const deviceKeyOf = (deviceNo: string): string =>
 /** AppError 404 DEVICE_NOT_FOUND: no product uses the scanned device. */
 export const deviceNotFound = () => notFound('DEVICE_NOT_FOUND', '没有找到这台设备，请确认扫描的是本厂设备码');
 
-/** The device number for a scanned `deviceNo` or `deviceKey`. Throws 404 DEVICE_NOT_FOUND. */
-export async function resolveDevice(q: Queryable, ref: { deviceNo?: string; deviceKey?: string }): Promise<string> {
-  if (ref.deviceNo !== undefined) {
-    const r = await q.query(`SELECT 1 FROM products WHERE device_no = $1 LIMIT 1`, [ref.deviceNo]);
-    if (r.rows.length) return ref.deviceNo;
-    throw deviceNotFound();
-  }
+/**
+ * The device number a scan names: `deviceNo` as given (whether a product uses it is checked by the statement of
+ * the command or query that uses it, in the same round trip), or the number whose key is `deviceKey`. Throws 404
+ * DEVICE_NOT_FOUND for a key no device has (or neither given).
+ */
+export async function scannedDeviceNo(q: Queryable, ref: { deviceNo?: string; deviceKey?: string }): Promise<string> {
+  if (ref.deviceNo !== undefined) return ref.deviceNo;
   if (ref.deviceKey !== undefined) {
     const r = await q.query(`SELECT DISTINCT device_no FROM products`);
     const hit = r.rows.find((row) => deviceKeyOf(row.device_no) === ref.deviceKey);

@@ -7,7 +7,7 @@
  */
 import type { AppContext } from '../context.ts';
 import { roleRevoked } from '../auth/roles.ts';
-import { deviceNotFound, resolveDevice } from '../devices/device.ts';
+import { deviceNotFound, scannedDeviceNo } from '../devices/device.ts';
 import { labelAt, type LabelAnswer, type OpenSession } from '../commands/clock/rules.ts';
 import { clockSettings } from '../commands/clock/facts.ts';
 import type { DeviceRef } from '../commands/clock/handlers.ts';
@@ -27,7 +27,7 @@ const STATE_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND r
  * DEVICE_NOT_FOUND.
  */
 export async function clockState(ctx: AppContext, phone: string, role: string, device: DeviceRef): Promise<LabelAnswer & { deviceNo: string }> {
-  const deviceNo = device.deviceNo ?? (await resolveDevice(ctx.db.pool, device));
+  const deviceNo = await scannedDeviceNo(ctx.db.pool, device);
   const r = (await ctx.db.pool.query(STATE_SQL, [phone, role, deviceNo])).rows[0];
   if (!r.person_holds) throw roleRevoked();
   if (!r.device_in_use) throw deviceNotFound();

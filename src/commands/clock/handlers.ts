@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { AppContext } from '../../context.ts';
-import { resolveDevice } from '../../devices/device.ts';
+import { scannedDeviceNo } from '../../devices/device.ts';
 import type { LineInput } from '../report-lines.ts';
 import { labelAt, type ClockLabel } from './rules.ts';
 import { openSession, type SessionState, type WorkerDecision } from './decider.ts';
@@ -49,12 +49,6 @@ export interface FinishAnswer {
 
 type ClockOp = 'Start' | 'SwitchDevice' | 'Finish';
 
-/** The scanned device's number: `deviceNo` as given (its existence is checked with the command), or the device of a key. */
-async function deviceNoOf(ctx: AppContext, device: DeviceRef): Promise<string> {
-  if (device.deviceNo !== undefined) return device.deviceNo;
-  return resolveDevice(ctx.db.pool, device);
-}
-
 async function clockOperation<R>(
   ctx: AppContext,
   actor: Actor,
@@ -62,7 +56,7 @@ async function clockOperation<R>(
   op: ClockOp,
   answer: (s: SessionState, deviceNo: string, now: Date) => R,
 ): Promise<R> {
-  const deviceNo = await deviceNoOf(ctx, device);
+  const deviceNo = await scannedDeviceNo(ctx.db.pool, device);
   const sessionId = randomUUID();
   return runWorkerCommand(ctx, actor, {
     from: { latest: true },
