@@ -19,7 +19,6 @@ import { openSession, type SessionState, type WorkerDecision } from './decider.t
 import { clockSettings, loadWorkerFacts } from './facts.ts';
 import { decideOn, runWorkerCommand, type Actor } from './worker-command.ts';
 
-export { clockSettings };
 export type { Actor };
 
 /** A scanned device: its number, or the short key of a device code (decisions.md "Device codes"). */
@@ -78,16 +77,16 @@ const sessionAnswer =
     label: labelAt(openSession({ latest: s, closed: {} }), deviceNo, now, clockSettings(ctx)).label,
   });
 
-/** POST /api/clock/start (spec 3.1 开始上班). Throws 404 DEVICE_NOT_FOUND, 409 CLOCK_STATE_CONFLICT. */
+/** POST /api/clock/start (spec 3.1 开始上班). Throws 401 ROLE_REVOKED, 404 DEVICE_NOT_FOUND, 409 CLOCK_STATE_CONFLICT. */
 export const startClock = (ctx: AppContext, actor: Actor, device: DeviceRef) => clockOperation(ctx, actor, device, 'Start', sessionAnswer(ctx));
 
-/** POST /api/clock/switch-device (spec 3.1 换设备). Throws 404 DEVICE_NOT_FOUND, 409 CLOCK_STATE_CONFLICT. */
+/** POST /api/clock/switch-device (spec 3.1 换设备). Throws 401 ROLE_REVOKED, 404 DEVICE_NOT_FOUND, 409 CLOCK_STATE_CONFLICT. */
 export const switchDevice = (ctx: AppContext, actor: Actor, device: DeviceRef) =>
   clockOperation(ctx, actor, device, 'SwitchDevice', sessionAnswer(ctx));
 
 /**
  * POST /api/clock/finish (spec 3.1 下班报工, and 重新报工 on an expired window; within the window it answers
- * the same window). Throws 404 DEVICE_NOT_FOUND, 409 CLOCK_STATE_CONFLICT.
+ * the same window). Throws 401 ROLE_REVOKED, 404 DEVICE_NOT_FOUND, 409 CLOCK_STATE_CONFLICT.
  */
 export const finishClock = (ctx: AppContext, actor: Actor, device: DeviceRef) =>
   clockOperation(ctx, actor, device, 'Finish', (s, deviceNo, now): FinishAnswer => ({
