@@ -119,11 +119,12 @@ export class AppendConditionFailed extends Error {
  * data-modifying CTEs, all conditional on `ok`. A writer that raced past the check
  * meets the unique index on (stream_id, stream_version) and the whole statement fails (23505): nothing is half
  * written. The result has one row with the two checks, joined to the appended rows.
- * $1 stream of each event, $2 its number within its stream (1…), $3 types, $4 schema versions, $5 payloads,
- * $6 streams, $7 their expected versions (null: any), $8 metadata, $9 recorded at; conditions and rows follow.
- * The arrays are read through scalar sub-selects, which the planner does not fold: its estimates are then the
- * same for every call, so PostgreSQL settles on one generic plan instead of planning the statement on every
- * execution (unnest of a constant array is estimated exactly, which made each custom plan look cheaper).
+ * $1 the events as one JSON array of {s: stream, n: number within its stream (1…), t: type, v: schema version,
+ * d: payload, o: order}, $2 the streams, $3 their expected versions (null: any), $4 metadata, $5 recorded at;
+ * conditions and rows follow. The arrays are read through scalar sub-selects, which the planner does not fold:
+ * its estimates are then the same for every call, so PostgreSQL settles on one generic plan instead of planning
+ * the statement on every execution (unnest of a constant array is estimated exactly, which made each custom plan
+ * look cheaper).
  */
 function appendSql(streams: number, conditions: string[], writes: string[]): string {
   const facts = conditions.length ? conditions.map((c) => `(${c})`).join(' AND ') : 'true';
@@ -135,35 +136,33 @@ function appendSql(streams: number, conditions: string[], writes: string[]): str
   if (streams === 1) {
     // The common case, one stream: its head read once, no join.
     return `WITH head AS (
-    SELECT COALESCE(max(e.stream_version), 0) AS version FROM events e WHERE e.stream_id = ($6::text[])[1]
+    SELECT COALESCE(max(e.stream_version), 0) AS version FROM events e WHERE e.stream_id = ($2::text[])[1]
   ), ok AS (
-    SELECT head.version, (($7::bigint[])[1] IS NULL OR head.version = ($7::bigint[])[1]) AS versions_ok, ${facts} AS facts_ok
+    SELECT head.version, (($3::bigint[])[1] IS NULL OR head.version = ($3::bigint[])[1]) AS versions_ok, ${facts} AS facts_ok
       FROM head
   ), appended AS (
     ${insert}
-    SELECT u.stream_id, ok.version + u.n, u.t, u.v, u.d, $8::jsonb, $9
-      FROM ok, unnest((SELECT $1::text[]), (SELECT $2::bigint[]), (SELECT $3::text[]), (SELECT $4::int[]), (SELECT $5::jsonb[]))
-           WITH ORDINALITY AS u(stream_id, n, t, v, d, ord)
+    SELECT u.s, ok.version + u.n, u.t, u.v, u.d, $4::jsonb, $5
+      FROM ok, jsonb_to_recordset((SELECT $1::jsonb)) AS u(s text, n bigint, t text, v integer, d jsonb, o integer)
      WHERE ok.versions_ok AND ok.facts_ok
-     ORDER BY u.ord
+     ORDER BY u.o
     ${returning}
   )${tail}`;
   }
   return `WITH heads AS (
     SELECT s.stream_id, s.expected,
            COALESCE((SELECT max(e.stream_version) FROM events e WHERE e.stream_id = s.stream_id), 0) AS version
-      FROM unnest((SELECT $6::text[]), (SELECT $7::bigint[])) AS s(stream_id, expected)
+      FROM unnest((SELECT $2::text[]), (SELECT $3::bigint[])) AS s(stream_id, expected)
   ), ok AS (
     SELECT bool_and(h.expected IS NULL OR h.version = h.expected) AS versions_ok, ${facts} AS facts_ok
       FROM heads h
   ), appended AS (
     ${insert}
-    SELECT u.stream_id, h.version + u.n, u.t, u.v, u.d, $8::jsonb, $9
-      FROM unnest((SELECT $1::text[]), (SELECT $2::bigint[]), (SELECT $3::text[]), (SELECT $4::int[]), (SELECT $5::jsonb[]))
-           WITH ORDINALITY AS u(stream_id, n, t, v, d, ord)
-      JOIN heads h ON h.stream_id = u.stream_id, ok
+    SELECT u.s, h.version + u.n, u.t, u.v, u.d, $4::jsonb, $5
+      FROM jsonb_to_recordset((SELECT $1::jsonb)) AS u(s text, n bigint, t text, v integer, d jsonb, o integer)
+      JOIN heads h ON h.stream_id = u.s, ok
      WHERE ok.versions_ok AND ok.facts_ok
-     ORDER BY u.ord
+     ORDER BY u.o
     ${returning}
   )${tail}`;
 }
@@ -195,11 +194,7 @@ export class EventStore {
     if (new Set(given.map((a) => a.streamId)).size !== given.length) throw new Error('append: a stream given twice');
     const flat = given.flatMap((a) => a.events.map((e, i) => ({ a, e, n: i + 1, checked: this.registry.validate(e.type, e.data) })));
     const params: unknown[] = [
-      flat.map((f) => f.a.streamId),
-      flat.map((f) => f.n),
-      flat.map((f) => f.e.type),
-      flat.map((f) => f.checked.version),
-      flat.map((f) => JSON.stringify(f.checked.data)),
+      JSON.stringify(flat.map((f, o) => ({ s: f.a.streamId, n: f.n, t: f.e.type, v: f.checked.version, d: f.checked.data, o }))),
       given.map((a) => a.streamId),
       given.map((a) => (a.expectedVersion === 'any' ? null : a.expectedVersion)),
       JSON.stringify(metadata),
