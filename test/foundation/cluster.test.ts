@@ -1,7 +1,8 @@
 /**
  * API_PROCESSES > 1 (src/cluster.ts), PostgreSQL only: `npm start`'s entry point runs a primary and two API
- * processes on one port; the primary reports `ready` over IPC once both listen; a worker's whole clock cycle
- * works across them (one token key, one stream per worker whatever process answers), the primary replaces a
+ * processes on one port; the primary reports `ready` over IPC once both listen; a login through the one shared
+ * simulator gives a token (signed with the key the primary made) that both processes accept; a worker's whole
+ * clock cycle works across them (one stream per worker whatever process answers); the primary replaces a
  * process that is killed, and SIGTERM stops everything cleanly.
  * The embedded database refuses the setting (config test).
  */
@@ -10,7 +11,6 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pg from 'pg';
-import jwt from 'jsonwebtoken';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { createPgDatabase, onPostgres } from '../helpers/db.ts';
 
@@ -47,7 +47,7 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   primary = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), API_PROCESSES: '2', JWT_SECRET: 'cluster-secret', LOG_LEVEL: 'fatal', VITEST: '' },
+    env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), API_PROCESSES: '2', JWT_SECRET: '', LOG_LEVEL: 'fatal', VITEST: '' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   // The primary says so over the IPC channel once every process listens.
@@ -73,14 +73,25 @@ it.runIf(onPostgres)('two API processes on one port: a clock cycle across them, 
       `INSERT INTO products (project_no, product_name, device_no, process_name, standard_cycle_seconds, standard_workload)
        VALUES ('P-1', '件', 'K-1', '冲压', 10, 2880)`,
     );
-    const token = jwt.sign({ role: 'worker' }, 'cluster-secret', { algorithm: 'HS256', subject: phone, expiresIn: '1h' });
     // A new connection per request (no keep-alive), so the primary hands them to both processes in turn.
+    let token = '';
     const call = (method: string, path: string, body?: unknown) =>
       fetch(base + path, {
         method,
-        headers: { authorization: `Bearer ${token}`, connection: 'close', ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), connection: 'close', ...(body ? { 'content-type': 'application/json' } : {}) },
         body: body ? JSON.stringify(body) : undefined,
       }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+
+    // Login through the one simulator the primary runs; the token (signed with the key the primary made, no
+    // JWT_SECRET set) works on both processes, and the used phone code is refused whichever process is asked.
+    const login = await call('POST', '/api/auth/platform-login', { code: 'sim:cluster-1', phoneCode: `sim:${phone}#1` });
+    expect(login.status).toBe(200);
+    token = login.body.token;
+    for (let i = 0; i < 4; i++) expect((await call('GET', '/api/auth/me')).status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const again = await call('POST', '/api/auth/platform-login', { code: `sim:cluster-${i + 2}`, phoneCode: `sim:${phone}#1` });
+      expect([again.status, again.body.error.code]).toEqual([401, 'PHONE_CODE_INVALID']);
+    }
 
     const start = await call('POST', '/api/clock/start', { deviceNo: 'K-1' });
     expect(start.status).toBe(200);
