@@ -13,23 +13,33 @@ import type { StoredEvent } from '../events/store.ts';
 import type { Projection, Row, RowView, TableSpec } from './projection.ts';
 
 const columnCache = new Map<string, string[]>();
+const columnReads = new Map<string, Promise<string[]>>();
 
 /**
  * The column names of `table` (read once per process): the cached list itself once known (no promise to wait for
- * on the hot path), else a promise of it.
+ * on the hot path), else a promise of it, shared by every caller until the one read answers (a burst of first
+ * requests asks the database once, not once each).
  */
 export function columnsOf(q: Queryable, table: string): string[] | Promise<string[]> {
-  return columnCache.get(table) ?? readColumns(q, table);
-}
-
-async function readColumns(q: Queryable, table: string): Promise<string[]> {
-  let cols = columnCache.get(table);
-  if (!cols) {
-    const r = await q.query(`SELECT * FROM ${ident(table)} LIMIT 0`);
-    cols = r.fields.map((f) => f.name);
-    columnCache.set(table, cols);
+  const cols = columnCache.get(table);
+  if (cols) return cols;
+  let read = columnReads.get(table);
+  if (!read) {
+    read = q.query(`SELECT * FROM ${ident(table)} LIMIT 0`).then(
+      (r) => {
+        const names = r.fields.map((f) => f.name);
+        columnCache.set(table, names);
+        columnReads.delete(table);
+        return names;
+      },
+      (err) => {
+        columnReads.delete(table);
+        throw err;
+      },
+    );
+    columnReads.set(table, read);
   }
-  return cols;
+  return read;
 }
 
 function ident(name: string): string {
