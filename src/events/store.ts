@@ -283,6 +283,39 @@ export class EventStore {
   }
 
   /**
+   * As `readAfter`, for a consumer that handles only `types`: reads the same page (up to `limit` rows after
+   * `cursor`, commit-safe order), but payloads come back only for events of `types`. Returns those events, the
+   * number of rows read and the cursor after the last row read (whatever its type), so the consumer moves past
+   * the events it skips without fetching or parsing them.
+   */
+  async readPageAfter<E extends { type: string; data: unknown } = DomainEvent>(
+    q: Queryable,
+    cursor: Cursor,
+    limit: number,
+    types: readonly string[],
+  ): Promise<{ events: StoredEvent<E>[]; read: number; last?: Cursor }> {
+    const r = await q.query(
+      `SELECT global_position, stream_id, stream_version, event_type, schema_version, recorded_at,
+              transaction_id::text AS transaction_id, event_type = ANY($4::text[]) AS wanted,
+              CASE WHEN event_type = ANY($4::text[]) THEN data END AS data,
+              CASE WHEN event_type = ANY($4::text[]) THEN metadata END AS metadata
+         FROM events
+        WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
+          AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY events.transaction_id, events.global_position -- the columns (xid8), not the text aliases
+        LIMIT $3`,
+      [cursor.transactionId, cursor.globalPosition, limit, types],
+    );
+    const rows = r.rows;
+    const lastRow = rows[rows.length - 1];
+    return {
+      events: rows.filter((row) => row.wanted).map((row) => this.toStored<E>(row)),
+      read: rows.length,
+      last: lastRow && { transactionId: lastRow.transaction_id, globalPosition: Number(lastRow.global_position) },
+    };
+  }
+
+  /**
    * Up to `limit` committed events with global position > `afterPosition` (optionally of `types` only), by
    * position. For replay under a table lock only: without the lock, out-of-order commits could be skipped.
    */

@@ -50,6 +50,7 @@ export function notificationReactor(deps: { config: Config; clock: Clock; log?: 
   const templates = templateConfigs(deps.config.templates);
   return {
     name: REACTOR_NAME,
+    eventTypes: ['ReportSubmitted', 'ReportApproved', 'ReportRejected'],
     async handle(tx, events) {
       const now = deps.clock.now();
       const outgoing: Outgoing[] = [];

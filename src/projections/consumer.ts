@@ -2,25 +2,28 @@
  * Asynchronous consumers (async projections and reactors) with exactly-once checkpoints (issue #2).
  *
  * `runConsumerBatch(pool, store, consumer, limit)` runs one batch in one transaction: it locks the consumer's
- * checkpoint row (FOR UPDATE, so two runners can never apply the same events), reads the next events with the
- * store's commit-safe `readAfter`, lets the consumer handle them with the same transaction, and moves the
- * checkpoint. Either all of it commits or none. Returns the number of events read (0: caught up).
+ * checkpoint row (FOR UPDATE, so two runners can never apply the same events), reads the next page of events
+ * with the store's commit-safe `readPageAfter` (payloads only of the types the consumer handles), lets the
+ * consumer handle them with the same transaction, and moves the checkpoint past the whole page. Either all of it
+ * commits or none. Returns the number of events read (0: caught up).
  */
 import type pg from 'pg';
 import { withTransaction } from '../db/transaction.ts';
-import { cursorOf, type Cursor, type EventStore, type StoredEvent } from '../events/store.ts';
+import type { Cursor, EventStore, StoredEvent } from '../events/store.ts';
 import type { Projection } from './projection.ts';
 import { projectBatch } from './runner.ts';
 
 export interface AsyncConsumer {
   readonly name: string;
-  /** Handles a batch (all event types; filter inside) within transaction `tx`. */
+  /** The event types it handles: the only ones it is given (the others are passed over without reading them). */
+  readonly eventTypes: readonly string[];
+  /** Handles a batch (events of `eventTypes` only, in commit-safe order) within transaction `tx`. */
   handle(tx: pg.PoolClient, events: readonly StoredEvent<any>[]): Promise<void>;
 }
 
 /** An async projection as a consumer. */
 export function projectionConsumer(p: Projection): AsyncConsumer {
-  return { name: p.name, handle: async (tx, events) => void (await projectBatch(tx, p, events)) };
+  return { name: p.name, eventTypes: p.eventTypes, handle: async (tx, events) => void (await projectBatch(tx, p, events)) };
 }
 
 /** Reads the checkpoint of `name` (creating it at the start), locked for this transaction. */
@@ -48,11 +51,11 @@ export async function saveCheckpoint(tx: pg.PoolClient, name: string, c: Cursor)
 export async function runConsumerBatch(pool: pg.Pool, store: EventStore, consumer: AsyncConsumer, limit = 1000): Promise<number> {
   return withTransaction(pool, async (tx) => {
     const cursor = await lockCheckpoint(tx, consumer.name);
-    const events = await store.readAfter(tx, cursor, limit);
-    if (events.length === 0) return 0;
-    await consumer.handle(tx, events);
-    await saveCheckpoint(tx, consumer.name, cursorOf(events[events.length - 1]));
-    return events.length;
+    const page = await store.readPageAfter(tx, cursor, limit, consumer.eventTypes);
+    if (page.read === 0) return 0;
+    if (page.events.length) await consumer.handle(tx, page.events);
+    await saveCheckpoint(tx, consumer.name, page.last!);
+    return page.read;
   });
 }
 

@@ -131,6 +131,21 @@ describe('event store', () => {
     expect(rest.map((e) => e.data.n)).toEqual([100]);
   });
 
+  it('reads a page for a consumer of some types: their payloads only, and the cursor past the whole page', async () => {
+    await db.pool.query(`TRUNCATE events`);
+    await db.pool.query(
+      `INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, transaction_id)
+       VALUES ('p-5', 1, 'Other', 1, '{"big": "x"}', '5'), ('p-6', 1, 'Counted', 2, '{"n": 6, "label": ""}', '6'),
+              ('p-7', 1, 'Other', 1, '{}', '7'), ('p-8', 1, 'Other', 1, '{}', '8')`,
+    );
+    const first = await store.readPageAfter<CountedEvent>(db.pool as any, START, 2, ['Counted']);
+    expect(first.events.map((e) => [e.type, e.data.n])).toEqual([['Counted', 6]]);
+    expect([first.read, first.last?.transactionId]).toEqual([2, '6']);
+    const second = await store.readPageAfter<CountedEvent>(db.pool as any, first.last!, 10, ['Counted']);
+    expect([second.events, second.read, second.last?.transactionId]).toEqual([[], 2, '8']);
+    expect(await store.readPageAfter(db.pool as any, second.last!, 10, ['Counted'])).toEqual({ events: [], read: 0, last: undefined });
+  });
+
   // PGlite is one backend: its transactions cannot overlap, so this can only happen on PostgreSQL.
   it.runIf(onPostgres)('does not hand out events of a transaction still open, nor anything committed after it began', async () => {
     const before = await store.readAfter(db.pool as any, START, 10_000);

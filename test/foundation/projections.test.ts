@@ -104,6 +104,7 @@ describe('projections', () => {
     let calls = 0;
     const flaky = {
       name: p.name,
+      eventTypes: p.eventTypes,
       handle: async (tx: any, events: any) => {
         await projectionConsumer(p).handle(tx, events);
         if (++calls === 1) throw new Error('crash after writing');
