@@ -62,11 +62,14 @@ const SECTION = `json_agg(json_build_object('v', e.stream_version, 't', e.event_
 const OTHER_FACTS = `(SELECT name FROM personnel WHERE phone = $2 AND role = $3) AS person_name,
        ($4::text IS NULL OR EXISTS (SELECT 1 FROM products WHERE device_no = $4)) AS device_in_use,
        (SELECT json_agg(${snapshotJson('p')}) FROM products p WHERE p.id = ANY($5::bigint[])) AS products`;
-/** $1 stream, $2 phone, $3 role, $4 device, $5 product ids; latest: the section from the latest session on. */
+/**
+ * $1 stream, $2 phone, $3 role, $4 device, $5 product ids; latest: the section from the latest session on, i.e. from
+ * the stream's last ClockedIn (read backwards through the unique index; the whole stream when there is none).
+ */
 const LATEST_SQL = `SELECT true AS own, ${OTHER_FACTS},
        (SELECT ${SECTION} FROM events e WHERE e.stream_id = $1
-           AND e.stream_version >= COALESCE((SELECT opened_version FROM sessions WHERE employee_phone = $2
-                                              ORDER BY opened_version DESC LIMIT 1), 1)) AS section`;
+           AND e.stream_version >= COALESCE((SELECT l.stream_version FROM events l WHERE l.stream_id = $1 AND l.event_type = 'ClockedIn'
+                                              ORDER BY l.stream_version DESC LIMIT 1), 1)) AS section`;
 /** As LATEST_SQL, the section from session $6 on, when it is the worker's own. */
 const SESSION_SQL = `WITH s AS (SELECT opened_version FROM sessions WHERE session_id = $6 AND employee_phone = $2)
 SELECT EXISTS (SELECT 1 FROM s) AS own, ${OTHER_FACTS},
