@@ -4,9 +4,10 @@
  * 1. load every touched row, one query per table (`projectBatch` only);
  * 2. `applyInMemory(projections, events, view)`: apply the events in order over the rows of `view` (pure) and
  *    collect the changed rows per table;
- * 3. `rowWriteSql(...)`: one DELETE and one upsert statement per table (`jsonb_populate_recordset`, so any column
- *    types work), run on their own by `projectBatch`, or embedded in the append's statement by the event store
- *    (`AppendOptions.rows`), so that a command appends and projects inline in one round trip.
+ * 3. `rowWriteSql(...)`: per table, a DELETE and an UPDATE (rows known to exist) or upsert, with the rows as JSON
+ *    (`jsonb_populate_record(set)`, so any column types work), run on their own by `projectBatch`, or embedded in
+ *    the append's statement by the event store (`AppendOptions.rows`), so that a command appends and projects
+ *    inline in one round trip.
  */
 import type { Queryable } from '../db/transaction.ts';
 import type { StoredEvent } from '../events/store.ts';
