@@ -4,10 +4,7 @@
  * once each their own session, and (PostgreSQL) two API instances on one database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { startService, type Service } from '../../src/app.ts';
-import { openDatabase } from '../../src/db/database.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startTestApp, withSecondInstance, type TestApp } from '../helpers/app.ts';
 import { onPostgres } from '../helpers/db.ts';
 import { addProduct, MIN, workerClient } from './helpers.ts';
 
@@ -94,29 +91,17 @@ describe('races', () => {
   // Two API instances need two processes' worth of connections to one database: PGlite in memory is private
   // to the test's own instance, so this runs on PostgreSQL only.
   it.runIf(onPostgres)('two API instances on one database: racing starts still give one session', async () => {
-    const url = (app.service.ctx.db as { url?: string }).url!;
-    const second: Service = await startService(loadConfig({ JWT_SECRET: 'test-secret', PORT: '0', LOG_LEVEL: 'silent' }), {
-      db: await openDatabase({ kind: 'postgres', connectionString: url, max: 10 }),
-      clock: app.clock,
-      background: false,
-    });
-    try {
+    await withSecondInstance(app, async (second) => {
       const phone = '13800000206';
       const token = await app.login(phone, 'worker');
       app.clock.set('2026-03-02T08:00:00+08:00');
-      const call = (base: string) =>
-        fetch(`${base}/api/clock/start`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ deviceNo: 'C-2' }),
-        }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
-      const bases = [app.url, `http://127.0.0.1:${second.port}`];
-      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => call(bases[i % 2])));
+      const instances = [app.request, second.request];
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => instances[i % 2]('POST', '/api/clock/start', { token, body: { deviceNo: 'C-2' } })),
+      );
       expect(answers.every((a) => a.status === 200)).toBe(true);
       expect(new Set(answers.map((a) => a.body.sessionId)).size).toBe(1);
       expect(await count(`SELECT count(*) AS n FROM sessions WHERE employee_phone = $1`, [phone])).toBe(1);
-    } finally {
-      await second.close();
-    }
+    });
   });
 });

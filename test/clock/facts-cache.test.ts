@@ -8,10 +8,7 @@
  * decides again on fresh facts: no stale answer, no duplicate event, no gap in the stream.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { startService, type Service } from '../../src/app.ts';
-import { openDatabase } from '../../src/db/database.ts';
-import { startTestApp, type TestApp, type TestResponse } from '../helpers/app.ts';
+import { startTestApp, withSecondInstance, type TestApp } from '../helpers/app.ts';
 import { onPostgres } from '../helpers/db.ts';
 import { addProduct, MIN, workerClient } from './helpers.ts';
 
@@ -37,33 +34,8 @@ async function streamOf(phone: string): Promise<{ type: string; version: number;
   return r.rows.map((row) => ({ type: row.event_type, version: Number(row.stream_version), actorName: row.actor }));
 }
 
-/** The worker's calls against another API instance at `base` (same shapes as TestApp.request). */
-function clientAt(base: string, token: string) {
-  const request = async (method: string, path: string, opts: { token?: string; body?: unknown } = {}): Promise<TestResponse> => {
-    const headers: Record<string, string> = { authorization: `Bearer ${opts.token ?? token}` };
-    if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(base + path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
-    const text = await res.text();
-    const body = (res.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : text;
-    return { status: res.status, body, headers: res.headers };
-  };
-  return workerClient({ request } as unknown as TestApp, token);
-}
-
-/** Runs `fn` with a second API instance on the test's PostgreSQL database (same clock, same token secret). */
-async function withSecondInstance(fn: (base: string) => Promise<void>): Promise<void> {
-  const url = (app.service.ctx.db as { url?: string }).url!;
-  const second: Service = await startService(loadConfig({ JWT_SECRET: 'test-secret', PORT: '0', LOG_LEVEL: 'silent' }), {
-    db: await openDatabase({ kind: 'postgres', connectionString: url, max: 10 }),
-    clock: app.clock,
-    background: false,
-  });
-  try {
-    await fn(`http://127.0.0.1:${second.port}`);
-  } finally {
-    await second.close();
-  }
-}
+/** The worker's calls against a second API instance (same shapes as workerClient). */
+const clientOf = (second: { request: TestApp['request'] }, token: string) => workerClient({ request: second.request } as TestApp, token);
 
 describe('person removed after the facts were cached', () => {
   it('switch-device → 401 ROLE_REVOKED, nothing appended', async () => {
@@ -263,9 +235,9 @@ describe('two API instances sharing the database', () => {
     const product1 = await addProduct(app, 'FC-8A', { name: '甲件' });
     const product2 = await addProduct(app, 'FC-8B', { name: '乙件' });
     const token = await app.login(phone, 'worker');
-    await withSecondInstance(async (base) => {
+    await withSecondInstance(app, async (second) => {
       const a = workerClient(app, token);
-      const b = clientAt(base, token);
+      const b = clientOf(second, token);
       app.clock.set('2026-03-02T08:00:00+08:00');
 
       const started = await a.start('FC-8A');
@@ -315,9 +287,9 @@ describe('two API instances sharing the database', () => {
     const phone = '13900000309';
     await addProduct(app, 'FC-9A');
     const token = await app.login(phone, 'worker');
-    await withSecondInstance(async (base) => {
+    await withSecondInstance(app, async (second) => {
       const a = workerClient(app, token);
-      const b = clientAt(base, token);
+      const b = clientOf(second, token);
       app.clock.set('2026-03-02T08:00:00+08:00');
 
       const started = await a.start('FC-9A');

@@ -8,6 +8,7 @@ import { startService, type Service } from '../../src/app.ts';
 import { catchUpToNow } from '../../src/projections/consumer.ts';
 import type { Role } from '../../src/auth/roles.ts';
 import type { PlatformSimulator } from '../../src/platform/simulator.ts';
+import { openDatabase } from '../../src/db/database.ts';
 import { openTestDatabase } from './db.ts';
 
 export interface TestApp {
@@ -53,21 +54,46 @@ export async function startTestApp(env: Record<string, string> = {}, start = '20
     async catchUpAll() {
       for (const c of service.ctx.consumers) await catchUpToNow(service.ctx.db.pool, service.ctx.store, c);
     },
-    async request(method, path, opts = {}) {
-      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-      let body: string | undefined;
-      if (opts.body !== undefined) {
-        headers['content-type'] ??= 'application/json';
-        body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
-      }
-      const res = await fetch(url + path, { method, headers, body });
-      const text = await res.text();
-      let parsed: unknown = text;
-      if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
-      return { status: res.status, body: parsed, headers: res.headers };
-    },
+    request: httpClient(url),
     close: () => service.close(),
   };
   return app;
+}
+
+/** The small HTTP client of TestApp.request for the service at `base` (JSON bodies, Bearer token). */
+export function httpClient(base: string): TestApp['request'] {
+  return async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    }
+    const res = await fetch(base + path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+}
+
+/**
+ * Runs `fn` with a second API instance of the service on `app`'s database (same config, clock and token secret;
+ * no background work), closed afterwards. PostgreSQL only: an in-memory PGlite is private to the first instance.
+ */
+export async function withSecondInstance(app: TestApp, fn: (second: { url: string; request: TestApp['request'] }) => Promise<void>): Promise<void> {
+  const url = (app.service.ctx.db as { url?: string }).url;
+  if (!url) throw new Error('a second API instance needs PostgreSQL');
+  const second = await startService(app.config, {
+    db: await openDatabase({ kind: 'postgres', connectionString: url, max: 10 }),
+    clock: app.clock,
+    background: false,
+  });
+  try {
+    const base = `http://127.0.0.1:${second.port}`;
+    await fn({ url: base, request: httpClient(base) });
+  } finally {
+    await second.close();
+  }
 }

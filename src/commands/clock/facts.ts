@@ -87,7 +87,7 @@ export const clockSettings = (ctx: AppContext): ClockSettings => ({
 export const inlineProjections = (ctx: AppContext) => ctx.projections.filter((p) => p.mode === 'inline');
 
 /** The section of `history` (events of the worker `phone`'s stream, in order, from a ClockedIn on). */
-export function sectionOf(ctx: AppContext, phone: string, history: HistoryEvent[]): WorkerSection {
+function sectionOf(ctx: AppContext, phone: string, history: HistoryEvent[]): WorkerSection {
   return {
     history,
     state: fold(workerDecider(clockSettings(ctx)), history as WorkerDecision[]),
