@@ -4,7 +4,8 @@
  * in the same run with the same 200 clients: the ceiling, a bare express 5 + pg endpoint doing one INSERT per
  * request. Both run in their own processes, BENCH_PROCESSES of each (default 1, see PROCESSES): the service as
  * `npm start` runs it (src/main.ts with API_PROCESSES, background work included), the ceiling from
- * bench/clock-server.ts. This process only generates the load (undici, keep-alive).
+ * bench/clock-server.ts. This process only generates the load (bench/http-load.ts: one keep-alive connection per
+ * client, as light as it can be, since it shares the cores with the servers).
  * Two measures, each for the service and the ceiling:
  * - saturation: every client sends its next request as soon as the previous answers (closed loop): the most
  *   requests per second, with the latency that queueing behind 200 clients gives;
@@ -18,12 +19,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { Pool } from 'undici';
 import { runMigrations } from '../src/db/migrate.ts';
 import { TokenService } from '../src/auth/tokens.ts';
 import { fmt, percentile, withBenchDatabase } from './db.ts';
 import type { BenchSuite } from './suites.ts';
 import { cpuMeter, processTree } from './cpu.ts';
+import { HttpClient } from './http-load.ts';
 
 const WORKERS = 200;
 /**
@@ -61,24 +62,24 @@ async function stopServer(child: ChildProcess): Promise<void> {
   });
 }
 
-const pools = new Map<string, Pool>();
-const poolOf = (base: string) => {
-  let p = pools.get(base);
-  if (!p) pools.set(base, (p = new Pool(base, { connections: WORKERS, pipelining: 1 })));
-  return p;
+/** One connection per client and server (`${base} ${token}`), kept for the whole run. */
+const clients = new Map<string, { http: HttpClient; headers: string }>();
+const clientOf = (base: string, token: string) => {
+  const key = `${base} ${token}`;
+  let c = clients.get(key);
+  if (!c) clients.set(key, (c = { http: new HttpClient(base), headers: `authorization: Bearer ${token}\r\n` }));
+  return c;
 };
 
-/** One request (undici: a light client, so that the load generator leaves the cores to the servers); `ms` is measured from `since` (default: the send time), in milliseconds. */
-async function call(base: string, method: string, path: string, token: string, body?: unknown, since?: bigint): Promise<{ status: number; body: any; ms: number }> {
+/**
+ * One request of the client holding `token`; `ms` is measured from `since` (default: the send time), in
+ * milliseconds. `body` is the answer's text: parsed only where the flow needs it.
+ */
+async function call(base: string, method: string, path: string, token: string, body?: unknown, since?: bigint): Promise<{ status: number; body: string; ms: number }> {
   const t = since ?? process.hrtime.bigint();
-  const r = await poolOf(base).request({
-    method: method as 'GET' | 'POST',
-    path,
-    headers: body ? { authorization: `Bearer ${token}`, 'content-type': 'application/json' } : { authorization: `Bearer ${token}` },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const parsed = await r.body.json();
-  return { status: r.statusCode, body: parsed, ms: Number(process.hrtime.bigint() - t) / 1e6 };
+  const c = clientOf(base, token);
+  const r = await c.http.request(method, path, c.headers, body === undefined ? undefined : JSON.stringify(body));
+  return { status: r.status, body: r.body, ms: Number(process.hrtime.bigint() - t) / 1e6 };
 }
 
 /**
@@ -98,8 +99,8 @@ function pacer(intervalMs: number, offsetMs: number) {
 }
 
 interface Figures {
-  /** CPU milliseconds per request of the server's processes and of its PostgreSQL backends (closed loop only). */
-  cpu?: { server: number; database: number };
+  /** CPU milliseconds per request of the server's processes, of its PostgreSQL backends and of this load generator (closed loop only). */
+  cpu?: { server: number; database: number; generator: number };
   requests: number;
   seconds: number;
   all: number[];
@@ -110,7 +111,7 @@ interface Figures {
 const line = (name: string, f: Figures, extra = '') =>
   console.log(
     `${name.padEnd(48)} ${fmt(f.requests / f.seconds).padStart(7)} req/s   p50 ${fmt(percentile(f.all, 50), 1).padStart(7)} ms   p99 ${fmt(percentile(f.all, 99), 1).padStart(7)} ms` +
-      (f.cpu ? `   CPU/request: server ${fmt(f.cpu.server, 2)} ms, PostgreSQL ${fmt(f.cpu.database, 2)} ms` : '') +
+      (f.cpu ? `   CPU/request: server ${fmt(f.cpu.server, 2)} ms, PostgreSQL ${fmt(f.cpu.database, 2)} ms, load generator ${fmt(f.cpu.generator, 2)} ms` : '') +
       `${f.errors ? `   ${f.errors} unexpected answers` : ''}${extra}`,
   );
 
@@ -127,8 +128,14 @@ async function measured(url: string, server: ChildProcess, phase: () => Promise<
       (await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows.map((r) => r.pid as number);
     const serverCpu = await cpuMeter(() => processTree(server.pid!));
     const databaseCpu = await cpuMeter(backends);
+    const generatorCpu = process.cpuUsage();
     const f = await phase();
-    f.cpu = { server: (await serverCpu()) / f.requests, database: (await databaseCpu()) / f.requests };
+    const generator = process.cpuUsage(generatorCpu);
+    f.cpu = {
+      server: (await serverCpu()) / f.requests,
+      database: (await databaseCpu()) / f.requests,
+      generator: (generator.user + generator.system) / 1000 / f.requests,
+    };
     return f;
   } finally {
     await db.end();
@@ -170,12 +177,14 @@ async function clockCycles(base: string, tokens: string[], cycles: number, rate 
       for (let c = 0; c < cycles; c++) {
         const s = await call(base, 'POST', '/api/clock/start', token, { deviceNo: d1 }, await next());
         record('start', s, 200);
+        const sessionId = s.status === 200 ? (JSON.parse(s.body).sessionId as string) : 'none';
         record('switch-device', await call(base, 'POST', '/api/clock/switch-device', token, { deviceNo: d2 }, await next()), 200);
         record('finish', await call(base, 'POST', '/api/clock/finish', token, { deviceNo: d2 }, await next()), 200);
-        const draft = await call(base, 'GET', `/api/reports/draft?sessionId=${s.body.sessionId}`, token, undefined, await next());
+        const draft = await call(base, 'GET', `/api/reports/draft?sessionId=${sessionId}`, token, undefined, await next());
         record('draft', draft, 200);
-        const lines = (draft.body.candidates ?? []).slice(0, 2).map((p: any, k: number) => ({ productId: p.productId, finishedQty: 100 + k, defectiveQty: k }));
-        record('submit', await call(base, 'POST', '/api/reports', token, { sessionId: s.body.sessionId, lines }, await next()), 201);
+        const candidates = draft.status === 200 ? (JSON.parse(draft.body).candidates as { productId: number }[]) : [];
+        const lines = candidates.slice(0, 2).map((p, k) => ({ productId: p.productId, finishedQty: 100 + k, defectiveQty: k }));
+        record('submit', await call(base, 'POST', '/api/reports', token, { sessionId, lines }, await next()), 201);
       }
     }),
   );
@@ -239,8 +248,8 @@ async function run(): Promise<void> {
       }
     }
   });
-  await Promise.all([...pools.values()].map((p) => p.close()));
-  pools.clear();
+  for (const c of clients.values()) c.http.close();
+  clients.clear();
 }
 
 export const clockBench: BenchSuite = { name: 'clock', run };
