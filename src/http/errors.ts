@@ -1,8 +1,9 @@
 /**
  * Mapping any failure to the error answer (decisions.md "HTTP conventions"):
  * `{"error": {"code", "message", "details"?}}`. AppError keeps its status; zod failures are 422
- * VALIDATION_FAILED with the issues; unparseable JSON 400; oversized bodies 413; a lost database 503; anything
- * else 500 INTERNAL_ERROR, logged with its stack, never shown.
+ * VALIDATION_FAILED with the issues; unparseable JSON 400 MALFORMED_JSON; a body cut short 400 MALFORMED_REQUEST;
+ * oversized bodies 413; a charset or Content-Encoding body-parser cannot read 415 UNSUPPORTED_ENCODING; a lost
+ * database 503; anything else 500 INTERNAL_ERROR, logged with its stack, never shown.
  */
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
@@ -38,6 +39,12 @@ export function toErrorAnswer(err: unknown): [number, ErrorBody] {
   const e = err as { type?: string; status?: number; code?: string; message?: string };
   if (e?.type === 'entity.parse.failed') return [400, { error: { code: 'MALFORMED_JSON', message: '请求内容不是有效的 JSON' } }];
   if (e?.type === 'entity.too.large') return [413, { error: { code: 'PAYLOAD_TOO_LARGE', message: '请求内容过大' } }];
+  if (e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') {
+    return [415, { error: { code: 'UNSUPPORTED_ENCODING', message: '请求内容的编码不受支持，请以 UTF-8 编码的 JSON 提交' } }];
+  }
+  if (e?.type === 'request.size.invalid' || e?.type === 'request.aborted') {
+    return [400, { error: { code: 'MALFORMED_REQUEST', message: '请求不完整，请重试' } }];
+  }
   if (e?.code && DB_DOWN_CODES.has(e.code)) {
     return [503, { error: { code: 'DATABASE_UNAVAILABLE', message: '数据库暂时不可用，请稍后重试' } }];
   }

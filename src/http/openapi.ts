@@ -7,6 +7,9 @@ import type { AnyRoute, ErrorDoc } from './route.ts';
 
 const COMMON_ERRORS: ErrorDoc[] = [
   { status: 400, code: 'MALFORMED_JSON', description: '请求体不是有效 JSON' },
+  { status: 400, code: 'MALFORMED_REQUEST', description: '请求体不完整（与 Content-Length 不符或中途断开）' },
+  { status: 413, code: 'PAYLOAD_TOO_LARGE', description: '请求体超过 256 kB' },
+  { status: 415, code: 'UNSUPPORTED_ENCODING', description: '请求体的字符集或 Content-Encoding 不受支持（请用 UTF-8 JSON）' },
   { status: 422, code: 'VALIDATION_FAILED', description: '参数校验失败' },
   { status: 422, code: 'INVALID_CHARACTERS', description: '内容含有 NUL 字符' },
   { status: 500, code: 'INTERNAL_ERROR', description: '服务器内部错误' },

@@ -32,13 +32,15 @@ describe('HTTP skeleton', () => {
     expect(typeof r.body.error.message).toBe('string');
   });
 
-  it('malformed JSON is a 400 and an oversized body a 413, never a 500 or a stack trace', async () => {
+  it('malformed JSON is a 400, an oversized body a 413 and an unreadable charset a 415, never a 500 or a stack trace', async () => {
     const bad = await app.request('POST', '/api/health', { body: '{"a":', headers: { 'content-type': 'application/json' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('MALFORMED_JSON');
     const big = await app.request('POST', '/api/health', { body: JSON.stringify({ x: 'y'.repeat(300_000) }) });
     expect(big.status).toBe(413);
     expect(JSON.stringify(big.body)).not.toMatch(/at .*\.ts/);
+    const latin1 = await app.request('POST', '/api/health', { body: '{}', headers: { 'content-type': 'application/json; charset=latin1' } });
+    expect([latin1.status, latin1.body.error.code]).toEqual([415, 'UNSUPPORTED_ENCODING']);
   });
 
   it('serves its OpenAPI document', async () => {
