@@ -9,7 +9,7 @@
  * and closes the database.
  */
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type pg from 'pg';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -27,6 +27,7 @@ import { projectionConsumer, type AsyncConsumer } from './projections/consumer.t
 import { BackgroundConsumers } from './projections/background.ts';
 import { startAbandonJob } from './jobs/abandon-sessions.ts';
 import { createHttpApp } from './http/app.ts';
+import { leanDispatcher } from './http/lean.ts';
 import { routes } from './http/routes/index.ts';
 import type { PlatformApi } from './platform/types.ts';
 import { createPlatform } from './platform/index.ts';
@@ -99,9 +100,13 @@ export async function startService(config: Config, opts: ContextOptions & { back
   const ctx = await createContext(config, opts);
   if (config.jwtSecretGenerated) ctx.log.warn('JWT_SECRET is not set: a random key is used, tokens end with this process');
   const app = createHttpApp(ctx, routes);
+  const lean = leanDispatcher(ctx, routes);
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.port, () => resolve(s));
+    const s = createServer((req, res) => {
+      if (!lean(req, res)) void app(req, res);
+    });
     s.once('error', reject);
+    s.listen(config.port, () => resolve(s));
   });
   // Keep idle connections longer than the usual load-balancer idle timeout (60 s), so a proxy never reuses a
   // connection the service has just closed (Node's default of 5 s makes clients see ECONNRESET).

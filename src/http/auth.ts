@@ -8,7 +8,7 @@
  * query's join), which saves a round trip; their user has no name.
  * Throws 401 (no, bad or stale token) or 403 (role not allowed for this route). Returns the current user.
  */
-import type { Request } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
 import { unauthorized, forbidden } from '../errors.ts';
 import { roleRevoked } from '../auth/roles.ts';
 import type { AppContext } from '../context.ts';
@@ -21,7 +21,7 @@ import type { CurrentUser, RouteSpec } from './route.ts';
  */
 export async function authenticate(
   ctx: AppContext,
-  req: Request,
+  req: { headers: IncomingHttpHeaders },
   route: Pick<RouteSpec, 'access' | 'personCheckedByHandler'>,
 ): Promise<CurrentUser | undefined> {
   const access = route.access;

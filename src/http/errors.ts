@@ -8,6 +8,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { AppError } from '../errors.ts';
+import { logFailure } from './pipeline.ts';
 
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
@@ -53,8 +54,7 @@ export function toErrorAnswer(err: unknown): [number, ErrorBody] {
 
 export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
   const [status, body] = toErrorAnswer(err);
-  if (status >= 500) req.log?.error({ err }, 'request failed');
-  else req.log?.info({ code: body.error.code, status }, 'request refused');
+  logFailure(req.log, err, status, body.error.code);
   if (res.headersSent) return;
   res.status(status).json(body);
 };

@@ -64,6 +64,11 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
    * hot path. `user.name` is then absent.
    */
   personCheckedByHandler?: boolean;
+  /**
+   * Served by the lean dispatcher (lean.ts) on node:http in front of express, for the worker's hot path: no path
+   * parameters, no multipart, a JSON answer; the handler may use only `req.id` of the request (no express helpers).
+   */
+  lean?: boolean;
   params?: P;
   query?: Q;
   body?: B;

@@ -55,6 +55,7 @@ export const reportDraftRoute = defineRoute({
   summary: '报工单草稿：本次上班的时间、设备、休息分钟数与可选产品（受填写时限约束）',
   access: access.worker,
   personCheckedByHandler: true,
+  lean: true,
   query: z.object({ sessionId }),
   response: z.object({
     sessionId: z.string(),
@@ -102,6 +103,7 @@ export const submitReportRoute = defineRoute({
   description: '产品的标准节拍与标准工作量在提交时复制进报工单。同一次上班只能提交一次。',
   access: access.worker,
   personCheckedByHandler: true,
+  lean: true,
   body: submitReportBody,
   status: 201,
   response: z.object({ reportId: z.string(), reportDate: z.string().describe('YYYY-MM-DD'), status: z.enum(['pending']) }),

@@ -1,0 +1,85 @@
+/**
+ * One route's request pipeline, shared by the express app (http/app.ts) and the lean dispatcher of the worker's
+ * hot routes (http/lean.ts), so that both apply the same rules in the same order:
+ * 1. `requestIdOf(header)`: a valid `x-request-id` is kept, else a new UUID (sent back in the same header);
+ * 2. `runRoute(ctx, route, req, res, raw)`: NUL characters refused (422 INVALID_CHARACTERS), authentication and
+ *    role guard (auth.ts: 401/403), zod validation of params, query and body (422 VALIDATION_FAILED), then the
+ *    handler, whose result it returns;
+ * 3. `logRequest` / `logFailure`: the request log line (at info) and the refusal (info) or failure (error) line.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { AppContext } from '../context.ts';
+import { unprocessable } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { authenticate } from './auth.ts';
+import type { AnyRoute } from './route.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** The largest JSON request body, in bytes (256 kB); a larger one is 413 PAYLOAD_TOO_LARGE. */
+export const JSON_BODY_LIMIT = 256 * 1024;
+
+/** The request's id: the client's `x-request-id` when it is 1–64 of [A-Za-z0-9._-], else a new UUID. */
+export function requestIdOf(given: string | string[] | undefined): string {
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** The request as read off the wire, before validation. */
+export interface RawInput {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}
+
+/**
+ * Steps 2 of the module docstring for `route`: returns the handler's result (JSON value, RawBody or undefined).
+ * `req` carries the request id and headers (express's Request, or node's request on the lean path, where the
+ * handler may use only `req.id`). Throws AppError 422 INVALID_CHARACTERS, the auth errors, ZodError, and
+ * whatever the handler throws.
+ */
+export async function runRoute(ctx: AppContext, route: AnyRoute, req: Request, res: Response, raw: RawInput): Promise<unknown> {
+  rejectNulCharacters(raw);
+  const user = await authenticate(ctx, req, route);
+  req.user = user;
+  const input = {
+    params: route.params ? route.params.parse(raw.params) : undefined,
+    query: route.query ? route.query.parse(raw.query) : undefined,
+    body: route.body ? route.body.parse(raw.body ?? {}) : undefined,
+    user: user!,
+    req,
+    res,
+  };
+  return route.handler(input, ctx);
+}
+
+/** True when `v` (a string, or arrays/objects of them) holds a NUL character. */
+function hasNul(v: unknown, depth = 0): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (depth > 20 || v === null || typeof v !== 'object') return false;
+  for (const k in v) {
+    if (k.includes('\u0000') || hasNul((v as Record<string, unknown>)[k], depth + 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * PostgreSQL text cannot hold a NUL character, so no input of this service can contain one: refused here, for
+ * every route, before validation (422 INVALID_CHARACTERS), rather than failing in the database.
+ */
+function rejectNulCharacters(raw: RawInput): void {
+  if (hasNul(raw.params) || hasNul(raw.query) || hasNul(raw.body)) {
+    throw unprocessable('INVALID_CHARACTERS', '提交的内容含有无效字符（\\0），请检查后重新输入');
+  }
+}
+
+/** The request log line (info): method, URL, status and milliseconds since `started` (process.hrtime.bigint()). */
+export function logRequest(log: Logger, method: string | undefined, url: string | undefined, status: number, started: bigint): void {
+  log.info({ method, url, status, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+}
+
+/** The log line of an error answer: 5xx as an error with the cause's stack, others as an info refusal. */
+export function logFailure(log: Logger | undefined, err: unknown, status: number, code: string): void {
+  if (status >= 500) log?.error({ err }, 'request failed');
+  else log?.info({ code, status }, 'request refused');
+}
