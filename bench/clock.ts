@@ -3,7 +3,7 @@
  * device → finish → draft → submit over HTTP against the whole service on real PostgreSQL. Beside it, measured
  * in the same run with the same 200 clients: the ceiling, a bare express 5 + pg endpoint doing one INSERT per
  * request. Both run in their own processes, BENCH_PROCESSES of each (default 1, see PROCESSES): the service as
- * `npm start` runs it (src/main.ts with API_PROCESSES, background work included), the ceiling from
+ * `npm start` runs it (src/main.ts with its node flags and API_PROCESSES, background work included), the ceiling from
  * bench/clock-server.ts. This process only generates the load (bench/http-load.ts: one keep-alive connection per
  * client, as light as it can be, since it shares the cores with the servers).
  * Two measures, each for the service and the ceiling:
@@ -13,9 +13,11 @@
  *   measured from the intended send time (no coordinated omission), and the rate achieved; at the target rate
  *   (1,500 req/s) and at half the service's own saturation rate (a load it sustains).
  * Target: ≥ 1,500 req/s and p99 ≤ 25 ms on 2 cores.
- * `BENCH_PROF=<dir>` writes V8 CPU profiles of every server process into <dir>/service and <dir>/baseline.
+ * `BENCH_PROF=<dir>` writes V8 CPU profiles of every server process into <dir>/service and <dir>/baseline;
+ * `BENCH_NODE_ARGS` (e.g. `--trace-gc`) are given to node for every server process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -39,15 +41,28 @@ const STEPS = ['start', 'switch-device', 'finish', 'draft', 'submit'] as const;
 const TARGET_RATE = 1500;
 
 /**
- * Starts the service (`src/main.ts`, as `npm start` runs it: background work included, API_PROCESSES processes)
- * or the ceiling (bench/clock-server.ts, as many processes) on a fresh port; resolves when every process listens.
+ * The node arguments of `npm start` (package.json's start script, `node <flags> --import tsx src/main.ts`), so
+ * that the benchmark runs the service exactly as it is started, V8 flags included.
+ */
+function startScriptArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { scripts: { start: string } };
+  const [node, ...args] = pkg.scripts.start.split(/\s+/);
+  if (node !== 'node' || args.at(-1) !== 'src/main.ts') throw new Error(`bench: unexpected start script "${pkg.scripts.start}"`);
+  return args.slice(0, -1);
+}
+
+/**
+ * Starts the service (`src/main.ts` with the node flags of `npm start`: background work included, API_PROCESSES
+ * processes) or the ceiling (bench/clock-server.ts, as many processes) on a fresh port; resolves when every
+ * process listens.
  */
 async function startServer(mode: 'service' | 'baseline', url: string): Promise<{ base: string; child: ChildProcess }> {
   const prof = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}/${mode}`] : [];
+  prof.push(...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []));
   const script = fileURLToPath(new URL(mode === 'service' ? '../src/main.ts' : './clock-server.ts', import.meta.url));
-  const args = mode === 'service' ? [script] : [script, url, String(PROCESSES)];
+  const args = mode === 'service' ? [...startScriptArgs(), script] : ['--import', 'tsx', script, url, String(PROCESSES)];
   const env = { ...process.env, DATABASE_URL: url, PORT: '0', API_PROCESSES: String(PROCESSES), JWT_SECRET: 'bench-secret', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent' };
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', ...args], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, [...prof, ...args], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
     child.on('message', (m: { type?: string; port?: number }) => m.type === 'ready' && resolve(m.port!));
