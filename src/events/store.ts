@@ -112,29 +112,46 @@ export class AppendConditionFailed extends Error {
   }
 }
 
+/** The append statement's shape: one event (the worker's clock commands), one stream, or several streams. */
+type AppendShape = 'event' | 'stream' | 'streams';
+
 /**
- * The append statement (module docstring) for `streams` streams: every stream's head through the unique index
- * (one stream, the common case, without a join), the checks (expected versions and conditions) evaluated once
- * in `ok`, then one INSERT of all events in order, and the projection writes of `rows` as further
- * data-modifying CTEs, all conditional on `ok`. A writer that raced past the check
- * meets the unique index on (stream_id, stream_version) and the whole statement fails (23505): nothing is half
- * written. The result has one row with the two checks, joined to the appended rows.
- * $1 the events as one JSON array of {s: stream, n: number within its stream (1…), t: type, v: schema version,
- * d: payload, o: order}, $2 the streams, $3 their expected versions (null: any), $4 metadata, $5 recorded at;
- * conditions and rows follow. The arrays are read through scalar sub-selects, which the planner does not fold:
- * its estimates are then the same for every call, so PostgreSQL settles on one generic plan instead of planning
- * the statement on every execution (unnest of a constant array is estimated exactly, which made each custom plan
- * look cheaper).
+ * The append statement (module docstring) of `shape`: the streams' heads through the unique index, the checks
+ * (expected versions and conditions) evaluated once in `ok`, then one INSERT of all events in order, and the
+ * projection writes of `rows` as further data-modifying CTEs, all conditional on `ok`. A writer that raced past
+ * the check meets the unique index on (stream_id, stream_version) and the whole statement fails (23505): nothing
+ * is half written. The result has one row with the two checks, joined to the appended rows.
+ * Parameters, then conditions and rows follow (appendParams):
+ * - 'event' (one event, the common case: the smallest plan, no JSON array to unpack and sort): $1 the payload,
+ *   $2 the stream, $3 its expected version (null: any), $4 metadata, $5 recorded at, $6 type, $7 schema version;
+ * - 'stream' / 'streams': $1 the events as one JSON array of {s: stream, n: number within its stream (1…), t: type,
+ *   v: schema version, d: payload, o: order}, $2 the streams, $3 their expected versions (null: any), $4 metadata,
+ *   $5 recorded at. The arrays are read through scalar sub-selects, which the planner does not fold: its
+ *   estimates are then the same for every call, so PostgreSQL settles on one generic plan instead of planning the
+ *   statement on every execution (unnest of a constant array is estimated exactly, which made each custom plan
+ *   look cheaper).
  */
-function appendSql(streams: number, conditions: string[], writes: string[]): string {
+function appendSql(shape: AppendShape, conditions: string[], writes: string[]): string {
   const facts = conditions.length ? conditions.map((c) => `(${c})`).join(' AND ') : 'true';
   const tail = `${writes.map((w, i) => `, w${i} AS (${w})`).join('')}
   SELECT ok.versions_ok, ok.facts_ok, a.global_position, a.stream_id, a.stream_version, a.transaction_id
     FROM ok LEFT JOIN appended a ON true`;
   const insert = `INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)`;
   const returning = `RETURNING global_position, stream_id, stream_version, transaction_id::text AS transaction_id`;
-  if (streams === 1) {
-    // The common case, one stream: its head read once, no join.
+  if (shape === 'event') {
+    return `WITH ok AS (
+    SELECT head.version, ($3::bigint IS NULL OR head.version = $3::bigint) AS versions_ok, ${facts} AS facts_ok
+      FROM (SELECT COALESCE(max(e.stream_version), 0) AS version FROM events e WHERE e.stream_id = $2::text) head
+  ), appended AS (
+    ${insert}
+    SELECT $2::text, ok.version + 1, $6::text, $7::integer, $1::jsonb, $4::jsonb, $5::timestamptz
+      FROM ok
+     WHERE ok.versions_ok AND ok.facts_ok
+    ${returning}
+  )${tail}`;
+  }
+  if (shape === 'stream') {
+    // One stream: its head read once, no join.
     return `WITH head AS (
     SELECT COALESCE(max(e.stream_version), 0) AS version FROM events e WHERE e.stream_id = ($2::text[])[1]
   ), ok AS (
@@ -167,6 +184,33 @@ function appendSql(streams: number, conditions: string[], writes: string[]): str
   )${tail}`;
 }
 
+/** An event to append, validated: its stream's append, its number within the stream (1…), its checked payload. */
+interface FlatEvent {
+  a: StreamAppend<{ type: string; data: unknown }>;
+  e: { type: string; data: unknown };
+  n: number;
+  checked: { version: number; data: unknown };
+}
+
+/** The statement's shape and its leading parameters (appendSql). */
+function appendParams(given: readonly StreamAppend<{ type: string; data: unknown }>[], flat: readonly FlatEvent[], metadata: EventMetadata, recordedAt: Date): { shape: AppendShape; params: unknown[] } {
+  const expected = (a: StreamAppend<{ type: string; data: unknown }>) => (a.expectedVersion === 'any' ? null : a.expectedVersion);
+  if (flat.length === 1) {
+    const [f] = flat;
+    return { shape: 'event', params: [JSON.stringify(f.checked.data), f.a.streamId, expected(f.a), JSON.stringify(metadata), recordedAt, f.e.type, f.checked.version] };
+  }
+  return {
+    shape: given.length === 1 ? 'stream' : 'streams',
+    params: [
+      JSON.stringify(flat.map((f, o) => ({ s: f.a.streamId, n: f.n, t: f.e.type, v: f.checked.version, d: f.checked.data, o }))),
+      given.map((a) => a.streamId),
+      given.map(expected),
+      JSON.stringify(metadata),
+      recordedAt,
+    ],
+  };
+}
+
 /**
  * The event store on the `events` table (module docstring): atomic appends with expected versions, stream reads,
  * and commit-safe or by-position reads for consumers and replay; payloads are validated and upcast through
@@ -192,14 +236,8 @@ export class EventStore {
     const given = appends.filter((a) => a.events.length > 0);
     if (given.length === 0) return [];
     if (new Set(given.map((a) => a.streamId)).size !== given.length) throw new Error('append: a stream given twice');
-    const flat = given.flatMap((a) => a.events.map((e, i) => ({ a, e, n: i + 1, checked: this.registry.validate(e.type, e.data) })));
-    const params: unknown[] = [
-      JSON.stringify(flat.map((f, o) => ({ s: f.a.streamId, n: f.n, t: f.e.type, v: f.checked.version, d: f.checked.data, o }))),
-      given.map((a) => a.streamId),
-      given.map((a) => (a.expectedVersion === 'any' ? null : a.expectedVersion)),
-      JSON.stringify(metadata),
-      recordedAt,
-    ];
+    const flat: FlatEvent[] = given.flatMap((a) => a.events.map((e, i) => ({ a, e, n: i + 1, checked: this.registry.validate(e.type, e.data) })));
+    const { shape, params } = appendParams(given, flat, metadata, recordedAt);
     const param = (v: unknown) => `$${params.push(v)}`;
     const conditions = (options.conditions ?? []).map((c) => c.sql(param));
     const writes: string[] = [];
@@ -211,7 +249,7 @@ export class EventStore {
     }
     let res;
     try {
-      res = await q.query(appendSql(given.length, conditions, writes), params);
+      res = await q.query(appendSql(shape, conditions, writes), params);
     } catch (err) {
       if ((err as { constraint?: string }).constraint === 'events_stream_version_unique') {
         const streamId = /\(stream_id, stream_version\)=\((.*), \d+\)/.exec((err as { detail?: string }).detail ?? '')?.[1];
