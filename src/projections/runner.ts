@@ -115,8 +115,13 @@ export function applyInMemory(projections: readonly Projection[], events: readon
   return out;
 }
 
-/** One write statement of a table's changes: its rows as JSON, and its SQL given the placeholder bound to them. */
+/**
+ * One write statement of a table's changes: its rows as JSON, and its SQL given the placeholder bound to them.
+ * `key` names the SQL's shape (table, statement kind, one row or several): the same key gives the same SQL for the
+ * same placeholder within a process (a table's columns are read once per process).
+ */
 export interface RowWrite {
+  readonly key: string;
   readonly json: string;
   sql(placeholder: string): string;
 }
@@ -144,6 +149,7 @@ export function rowWriteSql(t: TableChanges, cols: readonly string[], when?: { f
   if (dels.length) {
     const k = rowsFrom(table, dels, 'k');
     out.push({
+      key: `${table}:delete:${dels.length === 1 ? 1 : 'n'}`,
       json: k.json,
       sql: (p) => `DELETE FROM ${table} t USING ${k.from(p)}${from} WHERE ${keyJoin(t.spec, 'k')}${when ? ` AND ${when.condition}` : ''}`,
     });
@@ -151,6 +157,7 @@ export function rowWriteSql(t: TableChanges, cols: readonly string[], when?: { f
   if (updates.length) {
     const r = rowsFrom(table, updates, 'r');
     out.push({
+      key: `${table}:update:${updates.length === 1 ? 1 : 'n'}`,
       json: r.json,
       sql: (p) =>
         `UPDATE ${table} t SET ${nonKey.map((c) => `${ident(c)} = r.${ident(c)}`).join(', ')}
@@ -162,6 +169,7 @@ export function rowWriteSql(t: TableChanges, cols: readonly string[], when?: { f
     const onConflict = nonKey.length ? `DO UPDATE SET ${nonKey.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')}` : 'DO NOTHING';
     const r = rowsFrom(table, ups, 'r');
     out.push({
+      key: `${table}:upsert:${ups.length === 1 ? 1 : 'n'}`,
       json: r.json,
       sql: (p) =>
         `INSERT INTO ${table} (${cols.map(ident).join(', ')})

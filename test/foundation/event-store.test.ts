@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
 import { withTransaction } from '../../src/db/transaction.ts';
-import { EventStore, START, StreamVersionConflict, cursorOf, type Cursor, type StoredEvent } from '../../src/events/store.ts';
+import { AppendConditionFailed, EventStore, START, StreamVersionConflict, cursorOf, type AppendCondition, type Cursor, type StoredEvent } from '../../src/events/store.ts';
 import { EventValidationError } from '../../src/events/registry.ts';
 import { onPostgres, openTestDatabase } from '../helpers/db.ts';
 import { testRegistry, type CountedEvent } from '../helpers/test-events.ts';
@@ -69,6 +69,50 @@ describe('event store', () => {
     ).rejects.toBeInstanceOf(StreamVersionConflict);
     expect(await store.readStream(db.pool as any, 's-4b')).toEqual([]);
     expect(await store.streamVersion(db.pool as any, 's-4b')).toBe(0);
+  });
+
+  it('appends alike whether the events go as typed parameters (up to 8) or as one JSON array (more)', async () => {
+    for (const [tag, total] of [['typed', 5], ['json', 13]] as const) {
+      const a = `s-shape-${tag}-a`;
+      const b = `s-shape-${tag}-b`;
+      await append(a, 0, 0);
+      const first = Math.ceil(total / 2);
+      const ns = Array.from({ length: total }, (_, i) => i + 1);
+      const appends = [
+        { streamId: a, expectedVersion: 1, events: ns.slice(0, first).map(ev) },
+        { streamId: b, expectedVersion: 0, events: ns.slice(first).map(ev) },
+      ];
+      const meta = { actorPhone: '13800138000', requestId: tag };
+      const stored = await withTransaction(db.pool, (tx) => store.append(tx, appends, meta, now));
+      // In the given order: stream a's events (versions 2…), then b's (1…), positions increasing in that order.
+      expect(stored.map((e) => [e.streamId, e.streamVersion, e.data.n])).toEqual([
+        ...ns.slice(0, first).map((n, i) => [a, i + 2, n]),
+        ...ns.slice(first).map((n, i) => [b, i + 1, n]),
+      ]);
+      for (let i = 1; i < stored.length; i++) expect(stored[i].globalPosition).toBeGreaterThan(stored[i - 1].globalPosition);
+      expect(new Set(stored.map((e) => e.transactionId)).size).toBe(1);
+      const read = [...(await store.readStream<CountedEvent>(db.pool as any, a)), ...(await store.readStream<CountedEvent>(db.pool as any, b))];
+      expect(read.map((e) => [e.streamId, e.streamVersion, e.data, e.metadata, e.recordedAt.toISOString(), e.globalPosition])).toEqual([
+        [a, 1, { n: 0, label: 'x' }, { actorPhone: '13800138000' }, now.toISOString(), read[0].globalPosition],
+        ...stored.map((e) => [e.streamId, e.streamVersion, e.data, meta, now.toISOString(), e.globalPosition]),
+      ]);
+      // A stale expected version on either stream writes nothing of either shape.
+      await expect(withTransaction(db.pool, (tx) => store.append(tx, appends, meta, now))).rejects.toBeInstanceOf(StreamVersionConflict);
+      expect(await store.streamVersion(db.pool as any, a)).toBe(first + 1);
+      expect(await store.streamVersion(db.pool as any, b)).toBe(total - first);
+    }
+  });
+
+  it('binds each call\'s own condition values, also when the statement text of its shape is reused', async () => {
+    const even = (n: number): AppendCondition => ({ key: 'even', values: [n], sql: ([p]) => `(${p}::int % 2 = 0)` });
+    const attempt = (n: number, expectedVersion: number) =>
+      withTransaction(db.pool, (tx) => store.append(tx, [{ streamId: 's-cond', expectedVersion, events: [ev(n)] }], {}, now, { conditions: [even(n)] }));
+    await attempt(2, 0);
+    await expect(attempt(3, 1)).rejects.toBeInstanceOf(AppendConditionFailed);
+    await attempt(4, 1);
+    await expect(attempt(5, 2)).rejects.toBeInstanceOf(AppendConditionFailed);
+    const read = await store.readStream<CountedEvent>(db.pool as any, 's-cond');
+    expect(read.map((e) => [e.streamVersion, e.data.n])).toEqual([[1, 2], [2, 4]]);
   });
 
   it("'any' appends after whatever is there", async () => {

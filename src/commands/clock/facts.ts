@@ -26,9 +26,13 @@ export interface HistoryEvent extends SectionEvent {
   data: any;
 }
 
-/** The worker stream from a session's ClockedIn on: folded, and replayed through the inline projections. */
+/**
+ * The worker stream from a session's ClockedIn on: folded, and replayed through the inline projections. The events
+ * themselves are not kept: a section lives in the facts cache between a worker's commands, and what is kept there
+ * for every worker is what the garbage collector copies (measured: the cached events were most of what each young
+ * generation collection copied).
+ */
 export interface WorkerSection {
-  history: HistoryEvent[];
   state: WorkerState;
   /** The stream's version to expect when appending (0: the stream does not exist yet). */
   version: number;
@@ -89,7 +93,6 @@ export const inlineProjections = (ctx: AppContext) => ctx.projections.filter((p)
 /** The section of `history` (events of the worker `phone`'s stream, in order, from a ClockedIn on). */
 function sectionOf(ctx: AppContext, phone: string, history: HistoryEvent[]): WorkerSection {
   return {
-    history,
     state: fold(workerDecider(clockSettings(ctx)), history as WorkerDecision[]),
     version: history.length ? history[history.length - 1].streamVersion : 0,
     rows: rowsOf(inlineProjections(ctx), streams.worker(phone), history),
@@ -104,7 +107,6 @@ export function sectionAfter(ctx: AppContext, phone: string, before: WorkerSecti
   const lastStart = added.map((e) => e.type).lastIndexOf('ClockedIn');
   if (lastStart >= 0) return sectionOf(ctx, phone, added.slice(lastStart));
   return {
-    history: [...before.history, ...added],
     state,
     version: added.length ? added[added.length - 1].streamVersion : before.version,
     rows: overlay(before.rows, written),
@@ -138,12 +140,16 @@ export async function loadWorkerFacts(q: Queryable, ctx: AppContext, query: Fact
 
 /** Condition: (phone, role) still holds in personnel, under `name` (the name the events' metadata carry). */
 export const personHolds = (phone: string, role: string, name: string): AppendCondition => ({
-  sql: (p) => `EXISTS (SELECT 1 FROM personnel WHERE phone = ${p(phone)} AND role = ${p(role)} AND name = ${p(name)})`,
+  key: 'personHolds',
+  values: [phone, role, name],
+  sql: ([ph, r, n]) => `EXISTS (SELECT 1 FROM personnel WHERE phone = ${ph} AND role = ${r} AND name = ${n})`,
 });
 
 /** Condition: some product uses `deviceNo` (the device exists, decisions.md "Clocking"). */
 export const deviceInUse = (deviceNo: string): AppendCondition => ({
-  sql: (p) => `EXISTS (SELECT 1 FROM products WHERE device_no = ${p(deviceNo)})`,
+  key: 'deviceInUse',
+  values: [deviceNo],
+  sql: ([d]) => `EXISTS (SELECT 1 FROM products WHERE device_no = ${d})`,
 });
 
 /**
@@ -151,8 +157,10 @@ export const deviceInUse = (deviceNo: string): AppendCondition => ({
  * primary key: no snapshot without its unchanged product).
  */
 export const productsAsCopied = (snapshots: readonly ProductSnapshot[]): AppendCondition => ({
-  sql: (p) => `NOT EXISTS (
-        SELECT 1 FROM jsonb_to_recordset(${p(JSON.stringify(snapshots))}::jsonb)
+  key: 'productsAsCopied',
+  values: [JSON.stringify(snapshots)],
+  sql: ([s]) => `NOT EXISTS (
+        SELECT 1 FROM jsonb_to_recordset(${s}::jsonb)
              AS s("productId" bigint, "projectNo" text, "productName" text, "deviceNo" text, "processName" text,
                   "standardCycleSeconds" numeric, "standardWorkload" integer)
          WHERE NOT EXISTS (
