@@ -35,7 +35,7 @@ const WORKERS = 200;
  */
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
 const CYCLES = 8;
-const PACED_CYCLES = 3;
+const PACED_CYCLES = 10;
 const DEVICES = 20;
 const STEPS = ['start', 'switch-device', 'finish', 'draft', 'submit'] as const;
 const TARGET_RATE = 1500;
