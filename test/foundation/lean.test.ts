@@ -156,6 +156,22 @@ describe('lean dispatcher: what it serves and what it leaves to express', () => 
     expect(viaExpress.map((r) => r.status)).toEqual(viaExpress.map(() => 299));
   });
 
+  it('survives a client that sends part of a body and hangs up, and serves the next request', async () => {
+    const { connect } = await import('node:net');
+    const u = new URL(base);
+    await new Promise<void>((resolve) => {
+      const sock = connect({ host: u.hostname, port: Number(u.port) }, () => {
+        sock.write('POST /lean/echo HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"n":');
+        setTimeout(() => {
+          sock.destroy();
+          resolve();
+        }, 50);
+      });
+    });
+    const r = await raw(base, 'POST', '/lean/echo', { 'content-type': 'application/json' }, '{"n":5}');
+    expect([r.status, JSON.parse(r.text).n]).toEqual([200, 5]);
+  });
+
   it('refuses to build with a lean route that has path parameters', () => {
     const bad = defineRoute({ method: 'get', path: '/lean/:id', tag: 't', summary: 'bad', access: 'public', lean: true, handler: async () => ({}) });
     expect(() => leanDispatcher(app.service.ctx, [bad])).toThrow(/no path parameters/);
