@@ -14,10 +14,12 @@
  *   (1,500 req/s) and at half the service's own saturation rate (a load it sustains).
  * Target: ≥ 1,500 req/s and p99 ≤ 25 ms on 2 cores.
  * `BENCH_PROF=<dir>` writes V8 CPU profiles of every server process into <dir>/service and <dir>/baseline;
- * `BENCH_NODE_ARGS` (e.g. `--trace-gc`) are given to node for every server process.
+ * `BENCH_NODE_ARGS` (e.g. `--trace-gc`, `--import ./bench/probes/pauses.mjs`) are given to node for every server
+ * process; `BENCH_PACED_CYCLES` sets the paced phases' length; `BENCH_DUMP=<file>` writes every request of the
+ * service's paced phase at the target rate as JSON (see bench/probes/stalls.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -35,7 +37,8 @@ const WORKERS = 200;
  */
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
 const CYCLES = 8;
-const PACED_CYCLES = 10;
+/** Cycles per client in each paced phase (BENCH_PACED_CYCLES, default 10: 10,000 requests per phase). */
+const PACED_CYCLES = Number(process.env.BENCH_PACED_CYCLES ?? 10);
 const DEVICES = 20;
 const STEPS = ['start', 'switch-device', 'finish', 'draft', 'submit'] as const;
 const TARGET_RATE = 1500;
@@ -173,10 +176,14 @@ async function seed(url: string): Promise<string[]> {
 
 const device = (n: number) => `冲床 ${String((n % DEVICES) + 1).padStart(2, '0')}`;
 
-/** Every client runs `cycles` clock cycles; `rate` > 0 paces the clients to that many requests per second in all. */
-async function clockCycles(base: string, tokens: string[], cycles: number, rate = 0): Promise<Figures> {
+/**
+ * Every client runs `cycles` clock cycles; `rate` > 0 paces the clients to that many requests per second in all.
+ * With `dump`, every request is also pushed there as [answered at (epoch ms), latency (ms), step].
+ */
+async function clockCycles(base: string, tokens: string[], cycles: number, rate = 0, dump?: [number, number, string][]): Promise<Figures> {
   const f: Figures = { requests: 0, seconds: 0, all: [], byStep: new Map(STEPS.map((s) => [s, []])), errors: 0 };
   const record = (step: string, r: { status: number; ms: number }, ok: number) => {
+    dump?.push([Date.now(), r.ms, step]);
     f.requests++;
     f.all.push(r.ms);
     f.byStep.get(step)!.push(r.ms);
@@ -236,7 +243,9 @@ async function run(): Promise<void> {
     await clockCycles(svc.base, tokens, 1); // warm-up
     const cMax = await measured(url, svc.child, () => clockCycles(svc.base, tokens, CYCLES));
     const sustained = Math.round((cMax.requests / cMax.seconds) / 2);
-    const cTarget = await clockCycles(svc.base, tokens, PACED_CYCLES, TARGET_RATE);
+    const dump: [number, number, string][] | undefined = process.env.BENCH_DUMP ? [] : undefined;
+    const cTarget = await clockCycles(svc.base, tokens, PACED_CYCLES, TARGET_RATE, dump);
+    if (dump) writeFileSync(process.env.BENCH_DUMP!, JSON.stringify(dump));
     const cHalf = await clockCycles(svc.base, tokens, PACED_CYCLES, sustained);
     await stopServer(svc.child);
 
