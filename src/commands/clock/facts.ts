@@ -28,9 +28,8 @@ export interface HistoryEvent extends SectionEvent {
 
 /**
  * The worker stream from a session's ClockedIn on: folded, and replayed through the inline projections. The events
- * themselves are not kept: a section lives in the facts cache between a worker's commands, and what is kept there
- * for every worker is what the garbage collector copies (measured: the cached events were most of what each young
- * generation collection copied).
+ * themselves are not kept: nothing reads them once folded and projected, and a section lives in the facts cache
+ * between a worker's commands.
  */
 export interface WorkerSection {
   state: WorkerState;
