@@ -33,7 +33,7 @@ export interface RawInput {
 }
 
 /**
- * Steps 2 of the module docstring for `route`: returns the handler's result (JSON value, RawBody or undefined).
+ * Step 2 of the module docstring for `route`: returns the handler's result (JSON value, RawBody or undefined).
  * `req` carries the request id and headers (express's Request, or node's request on the lean path, where the
  * handler may use only `req.id`). Throws AppError 422 INVALID_CHARACTERS, the auth errors, ZodError, and
  * whatever the handler throws.
