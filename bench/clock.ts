@@ -60,12 +60,14 @@ function startScriptArgs(): string[] {
  * process listens.
  */
 async function startServer(mode: 'service' | 'baseline', url: string): Promise<{ base: string; child: ChildProcess }> {
-  const prof = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}/${mode}`] : [];
-  prof.push(...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []));
+  const nodeArgs = [
+    ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}/${mode}`] : []),
+    ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+  ];
   const script = fileURLToPath(new URL(mode === 'service' ? '../src/main.ts' : './clock-server.ts', import.meta.url));
   const args = mode === 'service' ? [...startScriptArgs(), script] : ['--import', 'tsx', script, url, String(PROCESSES)];
   const env = { ...process.env, DATABASE_URL: url, PORT: '0', API_PROCESSES: String(PROCESSES), JWT_SECRET: 'bench-secret', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent' };
-  const child = spawn(process.execPath, [...prof, ...args], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, [...nodeArgs, ...args], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
     child.on('message', (m: { type?: string; port?: number }) => m.type === 'ready' && resolve(m.port!));
