@@ -238,7 +238,15 @@ async function clockCycles(
   const workers: SimWorker[] = tokens.map((token, i) => ({ token, devices: [device(i), device(i + 7)], sessionId: 'none', lines: [] }));
   const first = (i: number) => (opts.inStep ? 0 : i % STEPS.length);
   const steps = cycles * STEPS.length;
-  await Promise.all(workers.map(async (w, i) => { for (let k = 0; k < first(i); k++) await takeStep(base, w, k); }));
+  /** Takes, unmeasured and unpaced, steps [from, to) of every client i (`range(i)`). */
+  const unmeasured = (range: (i: number) => [number, number]) =>
+    Promise.all(
+      workers.map(async (w, i) => {
+        const [from, to] = range(i);
+        for (let k = from; k < to; k++) await takeStep(base, w, k);
+      }),
+    );
+  await unmeasured((i) => [0, first(i)]);
   const t = process.hrtime.bigint();
   await Promise.all(
     workers.map(async (w, i) => {
@@ -255,7 +263,8 @@ async function clockCycles(
     }),
   );
   f.seconds = Number(process.hrtime.bigint() - t) / 1e9;
-  await Promise.all(workers.map(async (w, i) => { for (let k = first(i) + steps; k % STEPS.length; k++) await takeStep(base, w, k); }));
+  const end = (i: number) => first(i) + steps;
+  await unmeasured((i) => [end(i), Math.ceil(end(i) / STEPS.length) * STEPS.length]);
   return f;
 }
 
