@@ -15,7 +15,9 @@
  *   the cycle (client i begins at step i mod 5), so every moment carries the cycle's mix of requests, as 200
  *   workers at different points of their shifts would. Reported apart, at the target rate: the clients in step,
  *   all 200 taking the same step within one 133 ms interval (200 submissions at once, then 200 clock-ins, …), a
- *   burst the service must absorb rather than a steady load.
+ *   burst the service must absorb rather than a steady load. The phase at the target rate alternates between the
+ *   service and the ceiling in five parts (PARTS), so that both meet the same moments of the shared machine; the
+ *   p99 of each part is printed beside the other's.
  * Target: ≥ 1,500 req/s and p99 ≤ 25 ms on 2 cores.
  * `BENCH_PROF=<dir>` writes V8 CPU profiles of every server process into <dir>/service and <dir>/baseline;
  * `BENCH_NODE_ARGS` (e.g. `--trace-gc`, `--import ./bench/probes/pauses.mjs`) are given to node for every server
@@ -218,59 +220,98 @@ async function takeStep(base: string, w: SimWorker, k: number, since?: bigint): 
   }
 }
 
+const newFigures = (): Figures => ({ requests: 0, seconds: 0, all: [], byStep: new Map(STEPS.map((s) => [s, []])), errors: 0 });
+
+/** Adds the requests of `part` to `total` (same phase, measured in parts). */
+function absorb(total: Figures, part: Figures): void {
+  total.requests += part.requests;
+  total.seconds += part.seconds;
+  total.errors += part.errors;
+  for (const ms of part.all) total.all.push(ms);
+  for (const [step, ms] of part.byStep) {
+    if (!total.byStep.has(step)) total.byStep.set(step, []);
+    for (const x of ms) total.byStep.get(step)!.push(x);
+  }
+}
+
 /**
- * Every client takes `cycles` × 5 steps of the clock cycle; `rate` > 0 paces the clients to that many requests per
- * second in all (client i sends at offset i/200 of the interval, so sends are evenly spread). By default client i
- * takes its measured steps from step i mod 5 on (the steps before it, and those completing its last cycle, are
- * taken unmeasured before and after): at every moment the load carries the cycle's mix, as 200 workers at
- * different points of their shifts do. With `inStep` every client begins at clock-in, so that all 200 take the
- * same step within one interval (200 submissions within 133 ms at 1,500 req/s): a burst, reported apart.
- * With `dump`, every measured request is also pushed there as [answered at (epoch ms), latency (ms), step].
+ * The simulated workers and the step each takes next. By default client i's measured steps begin at step i mod 5
+ * (`begin` takes the steps before it, unmeasured): at every moment the load carries the cycle's mix, as workers
+ * at different points of their shifts do. `inStep`: every client begins at clock-in, so that all take the same
+ * step within one pacing interval (200 submissions within 133 ms at 1,500 req/s): a burst, reported apart.
+ * `run` continues from where the clients stand, so a phase can be measured in parts; `end` takes, unmeasured,
+ * the steps that close every client's current cycle.
  */
-async function clockCycles(
-  base: string,
-  tokens: string[],
-  cycles: number,
-  rate = 0,
-  opts: { inStep?: boolean; dump?: [number, number, string][] } = {},
-): Promise<Figures> {
-  const f: Figures = { requests: 0, seconds: 0, all: [], byStep: new Map(STEPS.map((s) => [s, []])), errors: 0 };
-  const workers: SimWorker[] = tokens.map((token, i) => ({ token, devices: [device(i), device(i + 7)], sessionId: 'none', lines: [] }));
-  const first = (i: number) => (opts.inStep ? 0 : i % STEPS.length);
-  const steps = cycles * STEPS.length;
-  /** Takes, unmeasured and unpaced, steps [from, to) of every client i (`range(i)`). */
-  const unmeasured = (range: (i: number) => [number, number]) =>
-    Promise.all(
-      workers.map(async (w, i) => {
-        const [from, to] = range(i);
-        for (let k = from; k < to; k++) await takeStep(base, w, k);
+class Fleet {
+  private readonly workers: SimWorker[];
+  private readonly next: number[];
+
+  constructor(
+    private readonly base: string,
+    tokens: string[],
+    private readonly inStep = false,
+  ) {
+    this.workers = tokens.map((token, i) => ({ token, devices: [device(i), device(i + 7)], sessionId: 'none', lines: [] }));
+    this.next = tokens.map(() => 0);
+  }
+
+  /** Takes, unmeasured and unpaced, client i's next steps k while `more(i, k)`. */
+  private unmeasured(more: (i: number, k: number) => boolean): Promise<unknown> {
+    return Promise.all(
+      this.workers.map(async (w, i) => {
+        while (more(i, this.next[i])) await takeStep(this.base, w, this.next[i]++);
       }),
     );
-  await unmeasured((i) => [0, first(i)]);
-  const t = process.hrtime.bigint();
-  await Promise.all(
-    workers.map(async (w, i) => {
-      const interval = rate ? (1000 * tokens.length) / rate : 0;
-      const next = pacer(interval, (interval * i) / tokens.length);
-      for (let k = first(i); k < first(i) + steps; k++) {
-        const { step, r, ok } = await takeStep(base, w, k, await next());
-        opts.dump?.push([Date.now(), r.ms, step]);
-        f.requests++;
-        f.all.push(r.ms);
-        f.byStep.get(step)!.push(r.ms);
-        if (r.status !== ok) f.errors++;
-      }
-    }),
-  );
-  f.seconds = Number(process.hrtime.bigint() - t) / 1e9;
-  const end = (i: number) => first(i) + steps;
-  await unmeasured((i) => [end(i), Math.ceil(end(i) / STEPS.length) * STEPS.length]);
+  }
+
+  begin(): Promise<unknown> {
+    return this.unmeasured((i, k) => k < (this.inStep ? 0 : i % STEPS.length));
+  }
+
+  end(): Promise<unknown> {
+    return this.unmeasured((_, k) => k % STEPS.length !== 0);
+  }
+
+  /**
+   * Every client takes `steps` measured steps; `rate` > 0 paces the clients to that many requests per second in
+   * all (client i sends at offset i/n of the interval, so sends are evenly spread). Returns their figures; with
+   * `dump`, every request is also pushed there as [answered at (epoch ms), latency (ms), step].
+   */
+  async run(steps: number, rate = 0, dump?: [number, number, string][]): Promise<Figures> {
+    const f = newFigures();
+    const n = this.workers.length;
+    const t = process.hrtime.bigint();
+    await Promise.all(
+      this.workers.map(async (w, i) => {
+        const interval = rate ? (1000 * n) / rate : 0;
+        const paced = pacer(interval, (interval * i) / n);
+        for (let s = 0; s < steps; s++) {
+          const { step, r, ok } = await takeStep(this.base, w, this.next[i]++, await paced());
+          dump?.push([Date.now(), r.ms, step]);
+          f.requests++;
+          f.all.push(r.ms);
+          f.byStep.get(step)!.push(r.ms);
+          if (r.status !== ok) f.errors++;
+        }
+      }),
+    );
+    f.seconds = Number(process.hrtime.bigint() - t) / 1e9;
+    return f;
+  }
+}
+
+/** `cycles` whole cycles of every client (Fleet: begin, run, end); `rate` and `inStep` as there. */
+async function clockCycles(base: string, tokens: string[], cycles: number, rate = 0, inStep = false): Promise<Figures> {
+  const fleet = new Fleet(base, tokens, inStep);
+  await fleet.begin();
+  const f = await fleet.run(cycles * STEPS.length, rate);
+  await fleet.end();
   return f;
 }
 
-/** Every client sends `perClient` single-INSERT requests; `rate` as in clockCycles. */
+/** Every client sends `perClient` single-INSERT requests; `rate` as in Fleet.run. */
 async function baseline(base: string, tokens: string[], perClient: number, rate = 0): Promise<Figures> {
-  const f: Figures = { requests: 0, seconds: 0, all: [], byStep: new Map(), errors: 0 };
+  const f = newFigures();
   const t = process.hrtime.bigint();
   await Promise.all(
     tokens.map(async (token, i) => {
@@ -288,27 +329,43 @@ async function baseline(base: string, tokens: string[], perClient: number, rate 
   return f;
 }
 
+/** Parts of the paced phase at the target rate: the service's and the ceiling's alternate, part by part. */
+const PARTS = 5;
+
 async function run(): Promise<void> {
   await withBenchDatabase(async (url) => {
     const phones = await seed(url);
     const tokens = phones.map((phone) => new TokenService('bench-secret', '1d').issue({ phone, role: 'worker' }));
 
+    // Both servers stay up, so that the paced phase at the target rate can alternate between them part by part:
+    // the service and the ceiling then meet the same moments of a shared machine. The idle one costs next to
+    // nothing (the service's background consumers poll a few times a second and find nothing).
     const svc = await startServer('service', url);
     await clockCycles(svc.base, tokens, 1); // warm-up
     const cMax = await measured(url, svc.child, () => clockCycles(svc.base, tokens, CYCLES));
     const sustained = Math.round((cMax.requests / cMax.seconds) / 2);
-    const dump: [number, number, string][] | undefined = process.env.BENCH_DUMP ? [] : undefined;
-    const cTarget = await clockCycles(svc.base, tokens, PACED_CYCLES, TARGET_RATE, { dump });
-    const cInStep = await clockCycles(svc.base, tokens, PACED_CYCLES, TARGET_RATE, { inStep: true });
-    if (dump) writeFileSync(process.env.BENCH_DUMP!, JSON.stringify(dump));
-    const cHalf = await clockCycles(svc.base, tokens, PACED_CYCLES, sustained);
-    await stopServer(svc.child);
-
     const ceiling = await startServer('baseline', url);
     await baseline(ceiling.base, tokens, 2); // warm-up
     const bMax = await measured(url, ceiling.child, () => baseline(ceiling.base, tokens, CYCLES * STEPS.length));
-    const bTarget = await baseline(ceiling.base, tokens, PACED_CYCLES * STEPS.length, TARGET_RATE);
+
+    const dump: [number, number, string][] | undefined = process.env.BENCH_DUMP ? [] : undefined;
+    const [cTarget, bTarget] = [newFigures(), newFigures()];
+    const partsP99: [number, number][] = [];
+    const fleet = new Fleet(svc.base, tokens);
+    await fleet.begin();
+    for (let k = 0; k < PARTS; k++) {
+      const c = await fleet.run((PACED_CYCLES * STEPS.length) / PARTS, TARGET_RATE, dump);
+      const b = await baseline(ceiling.base, tokens, (PACED_CYCLES * STEPS.length) / PARTS, TARGET_RATE);
+      absorb(cTarget, c);
+      absorb(bTarget, b);
+      partsP99.push([percentile(c.all, 99), percentile(b.all, 99)]);
+    }
+    await fleet.end();
+    if (dump) writeFileSync(process.env.BENCH_DUMP!, JSON.stringify(dump));
+    const cInStep = await clockCycles(svc.base, tokens, PACED_CYCLES, TARGET_RATE, true);
+    const cHalf = await clockCycles(svc.base, tokens, PACED_CYCLES, sustained);
     const bHalf = await baseline(ceiling.base, tokens, PACED_CYCLES * STEPS.length, sustained);
+    await stopServer(svc.child);
     await stopServer(ceiling.child);
 
     console.log(`${WORKERS} clients over HTTP on PostgreSQL, ${PROCESSES} server processes each (API_PROCESSES); cycle = ${STEPS.join(' → ')}`);
@@ -325,6 +382,8 @@ async function run(): Promise<void> {
     };
     const n = fmt(PACED_CYCLES * STEPS.length * WORKERS);
     paced(`paced at ${fmt(TARGET_RATE)} req/s offered (open loop, ${n} requests, latency from the intended send time; clients spread over the cycle):`, bTarget, cTarget, '   target p99 ≤ 25 ms');
+    const partSize = fmt((PACED_CYCLES * STEPS.length * WORKERS) / PARTS);
+    console.log(`    p99 by part (${partSize} requests of the service, then ${partSize} of the ceiling): ${partsP99.map(([c, b]) => `${fmt(c, 1)} / ${fmt(b, 1)}`).join(' · ')} ms`);
     paced(`paced at ${fmt(TARGET_RATE)} req/s, clients in step (all 200 take the same step within ${fmt((1000 * WORKERS) / TARGET_RATE)} ms: a burst of each step in turn):`, bTarget, cInStep, '');
     paced(`paced at ${fmt(sustained)} req/s offered (half the saturation rate, ${n} requests; clients spread over the cycle):`, bHalf, cHalf, '');
   });
