@@ -338,8 +338,9 @@ async function run(): Promise<void> {
     const tokens = phones.map((phone) => new TokenService('bench-secret', '1d').issue({ phone, role: 'worker' }));
 
     // Both servers stay up, so that the paced phase at the target rate can alternate between them part by part:
-    // the service and the ceiling then meet the same moments of a shared machine. The idle one costs next to
-    // nothing (the service's background consumers poll a few times a second and find nothing).
+    // the service and the ceiling then meet the same moments of a shared machine. The idle one costs little: the
+    // service's background consumers poll a few times a second and, during a ceiling part, project the events of
+    // the service part before it (a load the ceiling's part bears, not the service's).
     const svc = await startServer('service', url);
     await clockCycles(svc.base, tokens, 1); // warm-up
     const cMax = await measured(url, svc.child, () => clockCycles(svc.base, tokens, CYCLES));
