@@ -220,18 +220,24 @@ async function takeStep(base: string, w: SimWorker, k: number, since?: bigint): 
   }
 }
 
+/** Empty figures, with a latency list for each step of the cycle. */
 const newFigures = (): Figures => ({ requests: 0, seconds: 0, all: [], byStep: new Map(STEPS.map((s) => [s, []])), errors: 0 });
 
-/** Adds the requests of `part` to `total` (same phase, measured in parts). */
+/** Counts one answer in `f`: its latency `r.ms` (also under `step`, when given), an error unless `r.status` is `ok`. */
+function record(f: Figures, r: { status: number; ms: number }, ok: number, step?: string): void {
+  f.requests++;
+  f.all.push(r.ms);
+  if (step) f.byStep.get(step)!.push(r.ms);
+  if (r.status !== ok) f.errors++;
+}
+
+/** Adds the requests of `part` to `total` (same phase, measured in parts; both from newFigures). */
 function absorb(total: Figures, part: Figures): void {
   total.requests += part.requests;
   total.seconds += part.seconds;
   total.errors += part.errors;
-  for (const ms of part.all) total.all.push(ms);
-  for (const [step, ms] of part.byStep) {
-    if (!total.byStep.has(step)) total.byStep.set(step, []);
-    for (const x of ms) total.byStep.get(step)!.push(x);
-  }
+  total.all.push(...part.all);
+  for (const [step, ms] of part.byStep) total.byStep.get(step)!.push(...ms);
 }
 
 /**
@@ -288,10 +294,7 @@ class Fleet {
         for (let s = 0; s < steps; s++) {
           const { step, r, ok } = await takeStep(this.base, w, this.next[i]++, await paced());
           dump?.push([Date.now(), r.ms, step]);
-          f.requests++;
-          f.all.push(r.ms);
-          f.byStep.get(step)!.push(r.ms);
-          if (r.status !== ok) f.errors++;
+          record(f, r, ok, step);
         }
       }),
     );
@@ -318,10 +321,7 @@ async function baseline(base: string, tokens: string[], perClient: number, rate 
       const interval = rate ? (1000 * tokens.length) / rate : 0;
       const next = pacer(interval, (interval * i) / tokens.length);
       for (let c = 0; c < perClient; c++) {
-        const r = await call(base, 'POST', '/insert', token, { deviceNo: device(i), n: c }, await next());
-        f.requests++;
-        f.all.push(r.ms);
-        if (r.status !== 200) f.errors++;
+        record(f, await call(base, 'POST', '/insert', token, { deviceNo: device(i), n: c }, await next()), 200);
       }
     }),
   );
@@ -354,9 +354,10 @@ async function run(): Promise<void> {
     const partsP99: [number, number][] = [];
     const fleet = new Fleet(svc.base, tokens);
     await fleet.begin();
+    const partSteps = (PACED_CYCLES * STEPS.length) / PARTS;
     for (let k = 0; k < PARTS; k++) {
-      const c = await fleet.run((PACED_CYCLES * STEPS.length) / PARTS, TARGET_RATE, dump);
-      const b = await baseline(ceiling.base, tokens, (PACED_CYCLES * STEPS.length) / PARTS, TARGET_RATE);
+      const c = await fleet.run(partSteps, TARGET_RATE, dump);
+      const b = await baseline(ceiling.base, tokens, partSteps, TARGET_RATE);
       absorb(cTarget, c);
       absorb(bTarget, b);
       partsP99.push([percentile(c.all, 99), percentile(b.all, 99)]);
@@ -383,7 +384,7 @@ async function run(): Promise<void> {
     };
     const n = fmt(PACED_CYCLES * STEPS.length * WORKERS);
     paced(`paced at ${fmt(TARGET_RATE)} req/s offered (open loop, ${n} requests, latency from the intended send time; clients spread over the cycle):`, bTarget, cTarget, '   target p99 ≤ 25 ms');
-    const partSize = fmt((PACED_CYCLES * STEPS.length * WORKERS) / PARTS);
+    const partSize = fmt(partSteps * WORKERS);
     console.log(`    p99 by part (${partSize} requests of the service, then ${partSize} of the ceiling): ${partsP99.map(([c, b]) => `${fmt(c, 1)} / ${fmt(b, 1)}`).join(' · ')} ms`);
     paced(`paced at ${fmt(TARGET_RATE)} req/s, clients in step (all 200 take the same step within ${fmt((1000 * WORKERS) / TARGET_RATE)} ms: a burst of each step in turn):`, bTarget, cInStep, '');
     paced(`paced at ${fmt(sustained)} req/s offered (half the saturation rate, ${n} requests; clients spread over the cycle):`, bHalf, cHalf, '');
