@@ -54,7 +54,20 @@ it.runIf(onPostgres)('16 writers in 2 processes, 6,000 events: the consumer sees
   await Promise.all([runWriter('p1', 8, 375), runWriter('p2', 8, 375)]);
   writing = false;
   await consumer;
-  while ((await poll()) > 0);
+  // Drain: an empty page only means caught up when no event lies past the cursor. The commit-safe reader also
+  // waits for transactions open elsewhere on the server (other test files run in parallel), so an empty page may
+  // just mean "not yet": wait and read again, within a deadline.
+  const remaining = async () =>
+    Number(
+      (
+        await pool.query(`SELECT count(*) AS n FROM events WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)`, [
+          cursor.transactionId,
+          cursor.globalPosition,
+        ])
+      ).rows[0].n,
+    );
+  const deadline = Date.now() + 60_000;
+  while ((await poll()) > 0 || ((await remaining()) > 0 && Date.now() < deadline)) await new Promise((r) => setTimeout(r, 10));
 
   const all = await pool.query(`SELECT global_position FROM events`);
   expect(all.rows.length).toBe(6000);
