@@ -10,13 +10,21 @@
 import { mkdtempSync, mkdirSync, openSync, writeSync, closeSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
+import { PreparingClient } from './preparing-client.ts';
+import { GroupCommit } from './group-commit.ts';
+
+export { PreparingClient };
 
 export interface Database {
   readonly kind: 'postgres' | 'pglite';
   readonly pool: pg.Pool;
+  /**
+   * Where single-statement appends outside transactions go (the event store's `append`): on PostgreSQL the
+   * group commit over `pool` (group-commit.ts), on PGlite the pool itself (one connection: nothing to group).
+   */
+  readonly appends: pg.Pool | GroupCommit;
   /** A new connection outside the pool (caller ends it); for session-level advisory locks. */
   dedicatedClient(): Promise<pg.Client>;
   /** Ends the pool and, for PGlite, the socket server, the database and the folder lock. */
@@ -36,32 +44,6 @@ pg.types.setTypeParser(1082, (v: string) => v); // date stays `YYYY-MM-DD`, neve
 /** Thrown by openDatabase when the PGlite data folder is held by another live process or cannot be locked. */
 export class DataDirLockedError extends Error {}
 
-/**
- * A client that runs every parameterised query as a named prepared statement (name: a hash of the text), so a
- * PostgreSQL server parses and plans each distinct statement once per connection instead of on every call.
- * Parameterised queries are single statements, which is what a prepared statement needs; queries without
- * parameters (migrations, multi-statement scripts) go as they are. SQL texts must not embed values (use
- * parameters), or each value would make a new statement; a cap bounds the damage. Not for PGlite, whose
- * connections share one backend where statement names would collide.
- */
-export class PreparingClient extends pg.Client {
-  /** At most this many distinct statements are prepared (per process, so per connection too); others run unnamed. */
-  static readonly MAX_PREPARED = 1000;
-  private static readonly names = new Map<string, string>();
-
-  override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
-      let name = PreparingClient.names.get(config);
-      if (!name && PreparingClient.names.size < PreparingClient.MAX_PREPARED) {
-        name = `s_${createHash('sha1').update(config).digest('hex').slice(0, 20)}`;
-        PreparingClient.names.set(config, name);
-      }
-      if (name) return super.query({ name, text: config, values }, callback);
-    }
-    return super.query(config, values, callback);
-  }
-}
-
 /** Opens the database described by `opts`. Throws DataDirLockedError when another process holds PGlite's folder. */
 export async function openDatabase(opts: DatabaseOptions, log?: Logger): Promise<Database> {
   if (opts.kind === 'postgres') {
@@ -72,6 +54,7 @@ export async function openDatabase(opts: DatabaseOptions, log?: Logger): Promise
     return {
       kind: 'postgres',
       pool,
+      appends: new GroupCommit(pool),
       async dedicatedClient() {
         const c = new pg.Client(opts.connectionString ? { connectionString: opts.connectionString } : {});
         await c.connect();
@@ -99,6 +82,7 @@ async function openPglite(dataDir: string | undefined, log?: Logger): Promise<Da
     return {
       kind: 'pglite',
       pool,
+      appends: pool,
       async dedicatedClient() {
         const c = new pg.Client(clientConfig);
         await c.connect();

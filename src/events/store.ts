@@ -15,6 +15,7 @@
  * Stream versions start at 1; expected version 0 means "the stream must not exist yet", 'any' skips the check.
  */
 import type { Queryable } from '../db/transaction.ts';
+import { GroupCommit } from '../db/group-commit.ts';
 import { AppError } from '../errors.ts';
 import { EventRegistry, domainRegistry } from './registry.ts';
 import type { DomainEvent } from './catalog.ts';
@@ -231,13 +232,14 @@ export class EventStore {
 
   /**
    * Appends each stream's events with its expected version, in one statement (so atomically, also outside a
-   * transaction), through `q`: a pooled client inside the caller's transaction, or the pool itself. With
+   * transaction), through `q`: a pooled client inside the caller's transaction, the pool itself, or the group
+   * commit (db/group-commit.ts; the statement's key is its first stream). With
    * `options`, the same statement checks the conditions and writes the projection rows (AppendOptions).
    * Returns the stored events in order. `recordedAt` is the time of the service's clock.
    * Throws StreamVersionConflict (a stream is at another version), AppendConditionFailed, EventValidationError.
    */
   async append<E extends { type: string; data: unknown }>(
-    q: Queryable,
+    q: Queryable | GroupCommit,
     appends: readonly StreamAppend<E>[],
     metadata: EventMetadata,
     recordedAt: Date,
@@ -252,13 +254,13 @@ export class EventStore {
     const conditions = options.conditions ?? [];
     const writes: RowWrite[] = [];
     for (const t of options.rows?.values() ?? []) {
-      const cols = columnsOf(q, t.spec.name);
+      const cols = columnsOf(q instanceof GroupCommit ? q.pool : q, t.spec.name);
       writes.push(...rowWriteSql(t, Array.isArray(cols) ? cols : await cols, { from: 'ok', condition: 'ok.versions_ok AND ok.facts_ok' }));
     }
     const text = this.statementText(params, counts, conditions, writes);
     let res;
     try {
-      res = await q.query(text, params);
+      res = await (q instanceof GroupCommit ? q.query(text, params, given[0].streamId) : q.query(text, params));
     } catch (err) {
       if ((err as { constraint?: string }).constraint === 'events_stream_version_unique') {
         const streamId = /\(stream_id, stream_version\)=\((.*), \d+\)/.exec((err as { detail?: string }).detail ?? '')?.[1];

@@ -1,7 +1,8 @@
 /**
  * Races over HTTP on the real database (issue #5): 50 identical parallel starts give one session, 50 parallel
  * submissions one report, racing starts at different devices one open session, two workers on one device at
- * once each their own session, and (PostgreSQL) two API instances on one database.
+ * once each their own session, and (PostgreSQL) 40 workers at once through the group commit and two API instances
+ * on one database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, withSecondInstance, type TestApp } from '../helpers/app.ts';
@@ -86,6 +87,24 @@ describe('races', () => {
     const m2 = (await w2.mine()).body;
     expect(m1.items.map((r: any) => r.lines[0].finishedQty)).toEqual([5]);
     expect(m2.items.map((r: any) => r.lines[0].finishedQty)).toEqual([7]);
+  });
+
+  // On PostgreSQL the commands' appends go through the group commit (src/db/group-commit.ts).
+  it.runIf(onPostgres)('40 workers clocking in at once: 40 sessions, each its own; their appends share commits', async () => {
+    const phones = Array.from({ length: 40 }, (_, i) => `138000003${String(i).padStart(2, '0')}`);
+    const workers = await Promise.all(phones.map(async (p) => workerClient(app, await app.login(p, 'worker'))));
+    app.clock.set('2026-03-05T08:00:00+08:00');
+    const answers = await Promise.all(workers.map((w) => w.start('C-5')));
+    expect(answers.map((a) => a.status)).toEqual(Array(40).fill(200));
+    expect(new Set(answers.map((a) => a.body.sessionId)).size).toBe(40);
+    const r = await app.service.ctx.db.pool.query(
+      `SELECT s.employee_phone, s.session_id::text AS session_id, e.transaction_id::text AS tx
+         FROM sessions s JOIN events e ON e.stream_id = 'worker-' || s.employee_phone AND e.event_type = 'ClockedIn'
+        WHERE s.employee_phone = ANY($1::text[]) AND s.status = 'active'`,
+      [phones],
+    );
+    expect(new Map(r.rows.map((x) => [x.employee_phone, x.session_id]))).toEqual(new Map(phones.map((p, i) => [p, answers[i].body.sessionId])));
+    expect(new Set(r.rows.map((x) => x.tx)).size).toBeLessThan(40);
   });
 
   // Two API instances need two processes' worth of connections to one database: PGlite in memory is private

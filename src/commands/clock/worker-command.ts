@@ -3,13 +3,14 @@
  * takes the facts (facts.ts: the worker stream from the session's ClockedIn on, the person's name, the scanned
  * device, the products named), decides, computes the inline projections' rows from the loaded section and the
  * new events (projections/ahead.ts), and appends them with the stream's expected version and the facts'
- * conditions in ONE statement (EventStore.append with AppendOptions). With facts this process cached from the
- * worker's previous command (facts-cache.ts), that statement is the command's only round trip; without, one read
- * precedes it. When a cached fact no longer holds (another instance acted, the person was removed or renamed,
- * the device or a product changed), nothing is written and the command starts again from facts read afresh;
- * refusals (401, 404, 409, 422) are only ever given from fresh facts, in the order: person (401 ROLE_REVOKED),
- * session (404), device (404 DEVICE_NOT_FOUND), then the decider's. A lost race is retried a bounded number of
- * times.
+ * conditions in ONE statement (EventStore.append with AppendOptions), through the group commit on PostgreSQL
+ * (db/group-commit.ts: under load, the statements of commands that wait together share one commit). With facts
+ * this process cached from the worker's previous command (facts-cache.ts), that statement is the command's only
+ * round trip; without, one read precedes it. When a cached fact no longer holds (another instance acted, the
+ * person was removed or renamed, the device or a product changed), nothing is written and the command starts again
+ * from facts read afresh; refusals (401, 404, 409, 422) are only ever given from fresh facts, in the order: person
+ * (401 ROLE_REVOKED), session (404), device (404 DEVICE_NOT_FOUND), then the decider's. A lost race is retried a
+ * bounded number of times.
  */
 import type { AppContext } from '../../context.ts';
 import { roleRevoked } from '../../auth/roles.ts';
@@ -134,7 +135,7 @@ export async function runWorkerCommand<R>(ctx: AppContext, actor: Actor, op: Wor
     const rows = rowsAhead(inlineProjections(ctx), facts.section.rows, decided.appends, metadata, now);
     let stored: StoredEvent[];
     try {
-      stored = await ctx.store.append(ctx.db.pool, decided.appends, metadata, now, { conditions, rows });
+      stored = await ctx.store.append(ctx.db.appends, decided.appends, metadata, now, { conditions, rows });
     } catch (err) {
       if (!(err instanceof StreamVersionConflict || err instanceof AppendConditionFailed)) throw err;
       cache.forgetWorker(actor.phone);
