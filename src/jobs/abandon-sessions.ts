@@ -40,11 +40,14 @@ export async function abandonOverAgeSessions(ctx: AppContext): Promise<AbandonRu
   const ran = await runExclusive(ctx.db.pool, LOCKS.abandonSessions, async (tx) => {
     const now = ctx.clock.now();
     const cutoff = new Date(now.getTime() - ctx.config.sessionMaxMs);
+    // In the workers' order (their streams' order, code units): the group commit takes workers' rows in that
+    // order too (db/group-commit.ts), so this transaction and a batch of appends never wait for each other.
     const r = await tx.query(
-      `SELECT session_id, employee_phone FROM sessions WHERE status = 'active' AND clock_in_at < $1
-       UNION ALL
-       SELECT session_id, employee_phone FROM sessions WHERE status = 'reporting' AND expires_at < $2 AND clock_in_at < $1
-       LIMIT ${BATCH}`,
+      `SELECT session_id, employee_phone FROM (
+         SELECT session_id, employee_phone FROM sessions WHERE status = 'active' AND clock_in_at < $1
+         UNION ALL
+         SELECT session_id, employee_phone FROM sessions WHERE status = 'reporting' AND expires_at < $2 AND clock_in_at < $1
+       ) s ORDER BY employee_phone COLLATE "C" LIMIT ${BATCH}`,
       [cutoff, now],
     );
     for (const row of r.rows) {

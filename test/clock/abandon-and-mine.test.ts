@@ -97,6 +97,19 @@ describe('abandoned sessions', () => {
     expect((await abandonOverAgeSessions(app.service.ctx)).ran).toBe(true);
     expect(await sessionStatus(s)).toBe('abandoned');
   });
+
+  it("closes sessions in the workers' order, whatever order they opened in (the group commit's lock order)", async () => {
+    const phones = ['13800000323', '13800000321', '13800000322'];
+    app.clock.set('2026-03-10T08:00:00+08:00');
+    for (const phone of phones) expect((await workerClient(app, await app.login(phone, 'worker')).start('J-1')).status).toBe(200);
+    app.clock.advance(17 * HOUR);
+    await abandonOverAgeSessions(app.service.ctx);
+    const r = await app.service.ctx.db.pool.query(
+      `SELECT stream_id FROM events WHERE event_type = 'SessionAbandoned' AND stream_id = ANY($1::text[]) ORDER BY global_position`,
+      [phones.map((p) => `worker-${p}`)],
+    );
+    expect(r.rows.map((x) => x.stream_id)).toEqual([...phones].sort().map((p) => `worker-${p}`));
+  });
 });
 
 describe('GET /api/reports/mine', () => {
