@@ -18,6 +18,8 @@
  *   burst the service must absorb rather than a steady load. The phase at the target rate alternates between the
  *   service and the ceiling in five parts (PARTS), so that both meet the same moments of the shared machine; the
  *   p99 of each part is printed beside the other's.
+ * CPU per request is measured in every phase one server runs alone (all but the alternating one); for the service,
+ * the commands per commit show what the group commit (src/db/group-commit.ts) gathers at that load.
  * Target: ≥ 1,500 req/s and p99 ≤ 25 ms on 2 cores.
  * `BENCH_PROF=<dir>` writes V8 CPU profiles of every server process into <dir>/service and <dir>/baseline;
  * `BENCH_NODE_ARGS` (e.g. `--trace-gc`, `--import ./bench/probes/pauses.mjs`) are given to node for every server
@@ -125,30 +127,81 @@ function pacer(intervalMs: number, offsetMs: number) {
 }
 
 interface Figures {
-  /** CPU milliseconds per request of the server's processes, of its PostgreSQL backends and of this load generator (closed loop only). */
+  /** CPU milliseconds per request of the server's processes, of its PostgreSQL backends and of this load generator (phases one server runs alone). */
   cpu?: { server: number; database: number; generator: number };
   requests: number;
   seconds: number;
   all: number[];
   byStep: Map<string, number[]>;
   errors: number;
+  /** The service's commands per commit (commitMeter). */
+  perCommit?: number;
 }
 
 const line = (name: string, f: Figures, extra = '') =>
   console.log(
     `${name.padEnd(48)} ${fmt(f.requests / f.seconds).padStart(7)} req/s   p50 ${fmt(percentile(f.all, 50), 1).padStart(7)} ms   p99 ${fmt(percentile(f.all, 99), 1).padStart(7)} ms` +
       (f.cpu ? `   CPU/request: server ${fmt(f.cpu.server, 2)} ms, PostgreSQL ${fmt(f.cpu.database, 2)} ms, load generator ${fmt(f.cpu.generator, 2)} ms` : '') +
+      (f.perCommit !== undefined ? `   ${fmt(f.perCommit, 2)} commands per commit` : '') +
       `${f.errors ? `   ${f.errors} unexpected answers` : ''}${extra}`,
   );
+
+/** A connection of this process to the benchmark database (which is dropped at the end of the run). */
+async function connect(url: string): Promise<pg.Client> {
+  const db = new pg.Client({ connectionString: url });
+  db.on('error', () => {});
+  await db.connect();
+  return db;
+}
+
+/**
+ * The service's worker commands per commit since the previous `next()` (what the group commit, src/db/group-commit.ts,
+ * gathers): among the events appended since then by HTTP requests (those with a request id), distinct request ids
+ * over distinct transaction ids. `end()` closes its connection.
+ */
+async function commitMeter(url: string): Promise<{ next(): Promise<number>; end(): Promise<void> }> {
+  const db = await connect(url);
+  let after = 0;
+  const next = async () => {
+    const r = await db.query(
+      `SELECT max(global_position) AS last, count(DISTINCT metadata->>'requestId') AS commands, count(DISTINCT transaction_id) AS commits
+         FROM events WHERE global_position > $1 AND metadata ? 'requestId'`,
+      [after],
+    );
+    after = r.rows[0].last ?? after;
+    return Number(r.rows[0].commands) / Math.max(1, Number(r.rows[0].commits));
+  };
+  await next();
+  return { next, end: () => db.end() };
+}
+
+/**
+ * Waits (at most 30 s) until the service's asynchronous consumers have caught up with every event appended so far
+ * (each checkpoint at the last event, in commit-safe order), so that a phase of the ceiling does not share the
+ * machine with the projection of the service's previous phase.
+ */
+async function consumersCaughtUp(url: string): Promise<void> {
+  const db = await connect(url);
+  try {
+    for (const until = Date.now() + 30_000; Date.now() < until; await sleep(100)) {
+      const r = await db.query(
+        `SELECT count(*) AS behind FROM projection_checkpoints c,
+                (SELECT transaction_id, global_position FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1) e
+          WHERE (c.transaction_id, c.global_position) < (e.transaction_id, e.global_position)`,
+      );
+      if (Number(r.rows[0].behind) === 0) return;
+    }
+  } finally {
+    await db.end();
+  }
+}
 
 /**
  * Runs `phase` while measuring the CPU time of the server's process tree and of the PostgreSQL backends connected
  * to the benchmark database; returns its figures with `cpu` per request.
  */
 async function measured(url: string, server: ChildProcess, phase: () => Promise<Figures>): Promise<Figures> {
-  const db = new pg.Client({ connectionString: url });
-  db.on('error', () => {}); // the database is dropped at the end of the run
-  await db.connect();
+  const db = await connect(url);
   try {
     const backends = async () =>
       (await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows.map((r) => r.pid as number);
@@ -343,10 +396,13 @@ async function run(): Promise<void> {
     // the service part before it (a load the ceiling's part bears, not the service's).
     const svc = await startServer('service', url);
     await clockCycles(svc.base, tokens, 1); // warm-up
+    const commits = await commitMeter(url);
     const cMax = await measured(url, svc.child, () => clockCycles(svc.base, tokens, CYCLES));
+    cMax.perCommit = await commits.next();
     const sustained = Math.round((cMax.requests / cMax.seconds) / 2);
     const ceiling = await startServer('baseline', url);
     await baseline(ceiling.base, tokens, 2); // warm-up
+    await consumersCaughtUp(url);
     const bMax = await measured(url, ceiling.child, () => baseline(ceiling.base, tokens, CYCLES * STEPS.length));
 
     const dump: [number, number, string][] | undefined = process.env.BENCH_DUMP ? [] : undefined;
@@ -354,6 +410,7 @@ async function run(): Promise<void> {
     const partsP99: [number, number][] = [];
     const fleet = new Fleet(svc.base, tokens);
     await fleet.begin();
+    await commits.next();
     const partSteps = (PACED_CYCLES * STEPS.length) / PARTS;
     for (let k = 0; k < PARTS; k++) {
       const c = await fleet.run(partSteps, TARGET_RATE, dump);
@@ -362,11 +419,17 @@ async function run(): Promise<void> {
       absorb(bTarget, b);
       partsP99.push([percentile(c.all, 99), percentile(b.all, 99)]);
     }
+    cTarget.perCommit = await commits.next();
     await fleet.end();
     if (dump) writeFileSync(process.env.BENCH_DUMP!, JSON.stringify(dump));
-    const cInStep = await clockCycles(svc.base, tokens, PACED_CYCLES, TARGET_RATE, true);
-    const cHalf = await clockCycles(svc.base, tokens, PACED_CYCLES, sustained);
-    const bHalf = await baseline(ceiling.base, tokens, PACED_CYCLES * STEPS.length, sustained);
+    await commits.next();
+    const cInStep = await measured(url, svc.child, () => clockCycles(svc.base, tokens, PACED_CYCLES, TARGET_RATE, true));
+    cInStep.perCommit = await commits.next();
+    const cHalf = await measured(url, svc.child, () => clockCycles(svc.base, tokens, PACED_CYCLES, sustained));
+    cHalf.perCommit = await commits.next();
+    await commits.end();
+    await consumersCaughtUp(url);
+    const bHalf = await measured(url, ceiling.child, () => baseline(ceiling.base, tokens, PACED_CYCLES * STEPS.length, sustained));
     await stopServer(svc.child);
     await stopServer(ceiling.child);
 
