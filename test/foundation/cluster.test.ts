@@ -114,7 +114,8 @@ it.runIf(onPostgres)('two API processes on one port: a clock cycle across them, 
       replaced = now.length === 2 && !now.includes(victim);
     }
     expect(replaced).toBe(true);
-    expect((await fetch(`${base}/api/health`)).status).toBe(200);
+    const health = await fetch(`${base}/api/health`);
+    expect([health.status, ((await health.json()) as { status: string }).status]).toEqual([200, 'ok']);
 
     // SIGTERM: the primary and its processes end.
     const workers = workersOf(primary!.pid!);
