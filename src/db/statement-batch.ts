@@ -7,7 +7,9 @@
  *
  * The statements must already be prepared on the connection under `name` (PreparingClient); the batch sends no
  * Parse. `client.query(batch)` calls back once: `(null, results)` after the commit (ReadyForQuery), one
- * pg.QueryResult per statement in order, or `(err)` with the first error (then nothing was committed).
+ * pg.QueryResult per statement in order, or `(err)` with the first error. After the backend's error nothing was
+ * committed; after a returned row pg could not parse (not seen in practice) the batch did commit, yet is reported
+ * failed, so a caller that reruns must accept a second copy being refused (an append's expected version does).
  * Depends on node-postgres's submittable contract (pg/lib/query.js, the methods pg/lib/client.js calls).
  */
 import pg from 'pg';
