@@ -137,7 +137,7 @@ export class GroupCommit {
       if (!onClient) release();
       try {
         const result = onClient ? await client.query(p.text, p.values) : await this.pool.query(p.text, p.values);
-        const name = preparedName(p);
+        const name = statementName(p.text, p.values);
         if (onClient && name) names.add(name);
         this.count(1, 1);
         p.resolve(result);
@@ -149,7 +149,7 @@ export class GroupCommit {
     try {
       const together: { p: Pending; name: string }[] = [];
       for (const p of batch) {
-        const name = preparedName(p);
+        const name = statementName(p.text, p.values);
         if (name && names.has(name)) together.push({ p, name });
         else await alone(p);
       }
@@ -188,9 +188,6 @@ export class GroupCommit {
 function connectionLost(err: unknown): boolean {
   return !(err instanceof pg.DatabaseError) || err.severity === 'FATAL' || err.severity === 'PANIC';
 }
-
-/** The name PreparingClient prepares `p` under, if it does (only statements with parameters). */
-const preparedName = (p: Pending) => (p.values.length > 0 ? statementName(p.text) : undefined);
 
 /** Runs `statements` as one StatementBatch on `client`: their results in order, or the first error. */
 function runBatch(client: pg.PoolClient, statements: { name: string; values: readonly unknown[] }[]): Promise<pg.QueryResult[]> {

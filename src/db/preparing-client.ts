@@ -11,10 +11,12 @@ const MAX_PREPARED = 1000;
 const names = new Map<string, string>();
 
 /**
- * The prepared statement name of the parameterised SQL `text` (`s_` and a hash of the text), the same in every
- * connection of this process; undefined once MAX_PREPARED texts are named (that text then runs unnamed).
+ * The name under which SQL `text` run with `values` is prepared (`s_` and a hash of the text), the same in every
+ * connection of this process; undefined when it runs unnamed: without parameters (it may be several statements,
+ * which a prepared statement cannot be), or once MAX_PREPARED texts are named.
  */
-export function statementName(text: string): string | undefined {
+export function statementName(text: string, values: readonly unknown[]): string | undefined {
+  if (values.length === 0) return undefined;
   let name = names.get(text);
   if (!name && names.size < MAX_PREPARED) {
     name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
@@ -32,11 +34,9 @@ export function statementName(text: string): string | undefined {
  * connections share one backend where statement names would collide.
  */
 export class PreparingClient extends pg.Client {
-  static readonly MAX_PREPARED = MAX_PREPARED;
-
   override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
-      const name = statementName(config);
+    if (typeof config === 'string' && Array.isArray(values)) {
+      const name = statementName(config, values);
       if (name) return super.query({ name, text: config, values }, callback);
     }
     return super.query(config, values, callback);
