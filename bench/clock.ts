@@ -111,10 +111,13 @@ async function call(base: string, method: string, path: string, token: string, b
 }
 
 /**
- * Paces a client: `next()` waits for its next intended send time (every `intervalMs`, from a start offset) and
- * returns that time; with `intervalMs` 0 it returns at once (closed loop).
+ * Paces client `i` of `n` that together send `rate` requests per second: `next()` waits for the client's next
+ * intended send time (every n/rate seconds, client i offset by i/n of that interval, so that sends are evenly
+ * spread) and returns that time; with `rate` 0 it returns at once (closed loop).
  */
-function pacer(intervalMs: number, offsetMs: number) {
+function pacer(rate: number, i: number, n: number) {
+  const intervalMs = rate ? (1000 * n) / rate : 0;
+  const offsetMs = (intervalMs * i) / n;
   const start = process.hrtime.bigint() + BigInt(Math.round(offsetMs * 1e6));
   let k = 0;
   return async (): Promise<bigint | undefined> => {
@@ -333,8 +336,8 @@ class Fleet {
 
   /**
    * Every client takes `steps` measured steps; `rate` > 0 paces the clients to that many requests per second in
-   * all (client i sends at offset i/n of the interval, so sends are evenly spread). Returns their figures; with
-   * `dump`, every request is also pushed there as [answered at (epoch ms), latency (ms), step].
+   * all (pacer). Returns their figures; with `dump`, every request is also pushed there as [answered at (epoch
+   * ms), latency (ms), step].
    */
   async run(steps: number, rate = 0, dump?: [number, number, string][]): Promise<Figures> {
     const f = newFigures();
@@ -342,8 +345,7 @@ class Fleet {
     const t = process.hrtime.bigint();
     await Promise.all(
       this.workers.map(async (w, i) => {
-        const interval = rate ? (1000 * n) / rate : 0;
-        const paced = pacer(interval, (interval * i) / n);
+        const paced = pacer(rate, i, n);
         for (let s = 0; s < steps; s++) {
           const { step, r, ok } = await takeStep(this.base, w, this.next[i]++, await paced());
           dump?.push([Date.now(), r.ms, step]);
@@ -371,8 +373,7 @@ async function baseline(base: string, tokens: string[], perClient: number, rate 
   const t = process.hrtime.bigint();
   await Promise.all(
     tokens.map(async (token, i) => {
-      const interval = rate ? (1000 * tokens.length) / rate : 0;
-      const next = pacer(interval, (interval * i) / tokens.length);
+      const next = pacer(rate, i, tokens.length);
       for (let c = 0; c < perClient; c++) {
         record(f, await call(base, 'POST', '/insert', token, { deviceNo: device(i), n: c }, await next()), 200);
       }

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { pino } from 'pino';
@@ -157,7 +157,6 @@ describe('lean dispatcher: what it serves and what it leaves to express', () => 
   });
 
   it('survives a client that sends part of a body and hangs up, and serves the next request', async () => {
-    const { connect } = await import('node:net');
     const u = new URL(base);
     await new Promise<void>((resolve) => {
       const sock = connect({ host: u.hostname, port: Number(u.port) }, () => {
