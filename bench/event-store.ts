@@ -28,7 +28,7 @@ const N = 8000;
 const perStream: Projection = {
   name: 'bench_per_stream',
   mode: 'inline',
-  tables: [{ name: 'bench_per_stream', key: ['stream_id'] }],
+  tables: [{ name: 'bench_per_stream', key: ['stream_id'], columns: ['stream_id', 'events', 'total', 'last_at'] }],
   eventTypes: ['Tick'],
   touches: (e) => [{ table: 'bench_per_stream', key: [e.streamId] }],
   apply(e, view) {

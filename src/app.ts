@@ -10,19 +10,17 @@
  */
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import type pg from 'pg';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { runMigrations } from './db/migrate.ts';
-import { EventStore, type StoredEvent } from './events/store.ts';
+import { EventStore } from './events/store.ts';
 import { domainRegistry } from './events/registry.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { TokenService } from './auth/tokens.ts';
 import { projections as allProjections } from './projections/index.ts';
-import { projectBatch } from './projections/runner.ts';
-import { FactsCache } from './commands/clock/facts-cache.ts';
+import { CachingRepository, StreamRepository } from './commands/repository.ts';
 import { projectionConsumer, type AsyncConsumer } from './projections/consumer.ts';
 import { BackgroundConsumers } from './projections/background.ts';
 import { startAbandonJob } from './jobs/abandon-sessions.ts';
@@ -49,15 +47,20 @@ export interface ContextOptions {
  */
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<AppContext> {
   const log = opts.log ?? createLogger(config.logLevel);
-  const db = opts.db ?? (await openDatabase(config.database, log));
+  const off = config.speedPiecesOff;
+  const db =
+    opts.db ??
+    (await openDatabase(
+      config.database.kind === 'postgres'
+        ? { ...config.database, groupCommit: !off.has('group-commit'), preparedStatements: !off.has('prepared-statements') }
+        : config.database,
+      log,
+    ));
   const applied = await runMigrations(db.pool);
   if (applied.length) log.info({ migrations: applied }, 'database migrated');
   const clock = opts.clock ?? systemClock;
-  const store = new EventStore(domainRegistry);
+  const store = new EventStore(domainRegistry, { typedParameters: !off.has('typed-appends') });
   const inline = allProjections.filter((p) => p.mode === 'inline');
-  const projectInline = async (tx: pg.PoolClient, events: readonly StoredEvent[]) => {
-    for (const p of inline) await projectBatch(tx, p, events);
-  };
   const consumers: AsyncConsumer[] = [
     ...allProjections.filter((p) => p.mode === 'async').map(projectionConsumer),
     notificationReactor({ config, clock, log }),
@@ -71,9 +74,21 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     store,
     log,
     tokens: new TokenService(config.jwtSecret, config.tokenTtl),
-    commands: { pool: db.pool, store, clock, projectInline },
+    commands: {
+      store,
+      repository: off.has('facts-cache') ? new StreamRepository(store, inline) : new CachingRepository(store, inline),
+      reads: db.pool,
+      writes: db.writes,
+      clock,
+      inline,
+    },
+    clockSettings: {
+      reportWindowMs: config.reportWindowMs,
+      sessionMaxMs: config.sessionMaxMs,
+      timeZone: config.timeZone,
+      defaultBreakMinutes: config.defaultBreakMinutes,
+    },
     projections: allProjections,
-    factsCache: new FactsCache(),
     consumers,
     platform: built.platform,
     simulator: built.simulator,
@@ -100,7 +115,7 @@ export async function startService(config: Config, opts: ContextOptions & { back
   const ctx = await createContext(config, opts);
   if (config.jwtSecretGenerated) ctx.log.warn('JWT_SECRET is not set: a random key is used, tokens end with this process');
   const app = createHttpApp(ctx, routes);
-  const lean = leanDispatcher(ctx, routes);
+  const lean = config.speedPiecesOff.has('lean') ? () => false : leanDispatcher(ctx, routes);
   const server = await new Promise<Server>((resolve, reject) => {
     const s = createServer((req, res) => {
       if (!lean(req, res)) void app(req, res);

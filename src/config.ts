@@ -39,6 +39,10 @@ const nonNegativeInt = (name: string, fallback: number) =>
       return n;
     });
 
+/** The speed pieces that can be turned off, to measure what each brings (bench/README.md "Speed pieces"). */
+export const SPEED_PIECES = ['group-commit', 'lean', 'facts-cache', 'typed-appends', 'prepared-statements'] as const;
+export type SpeedPiece = (typeof SPEED_PIECES)[number];
+
 const envSchema = z.object({
   NODE_ENV: z.string().optional(),
   DATABASE_URL: z.string().optional(),
@@ -58,6 +62,15 @@ const envSchema = z.object({
   WX_ENV_VERSION: z.enum(['release', 'trial', 'develop']).optional(),
   PUBLIC_BASE_URL: z.string().optional(),
   LOG_LEVEL: z.string().optional(),
+  SPEED_PIECES_OFF: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const names = (v ?? '').split(',').map((n) => n.trim()).filter(Boolean);
+      const unknown = names.filter((n) => !(SPEED_PIECES as readonly string[]).includes(n));
+      if (unknown.length) ctx.addIssue({ code: 'custom', message: `SPEED_PIECES_OFF: unknown ${unknown.join(', ')}; known: ${SPEED_PIECES.join(', ')}` });
+      return new Set(names as SpeedPiece[]);
+    }),
 });
 
 export interface Config {
@@ -90,6 +103,8 @@ export interface Config {
   /** Origin used to build absolute addresses (device code images); empty means relative addresses. */
   readonly publicBaseUrl: string;
   readonly logLevel: string;
+  /** Speed pieces turned off (SPEED_PIECES_OFF, a comma-separated list; for the benchmark's comparisons). */
+  readonly speedPiecesOff: ReadonlySet<SpeedPiece>;
 }
 
 export const WX_REAL_API_BASE = 'https://api.weixin.qq.com';
@@ -143,5 +158,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     templates: Object.freeze(templates),
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? '').replace(/\/$/, ''),
     logLevel: e.LOG_LEVEL || (env.VITEST ? 'silent' : 'info'),
+    speedPiecesOff: e.SPEED_PIECES_OFF,
   });
 }

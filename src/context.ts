@@ -8,9 +8,9 @@ import type { Database } from './db/database.ts';
 import type { EventStore } from './events/store.ts';
 import type { Logger } from './logger.ts';
 import type { TokenService } from './auth/tokens.ts';
-import type { CommandDeps } from './commands/decider.ts';
+import type { CommandDeps } from './commands/command.ts';
+import type { ClockSettings } from './domain/clock.ts';
 import type { Projection } from './projections/projection.ts';
-import type { FactsCache } from './commands/clock/facts-cache.ts';
 import type { AsyncConsumer } from './projections/consumer.ts';
 import type { PlatformApi } from './platform/types.ts';
 import type { PlatformSimulator } from './platform/simulator.ts';
@@ -22,11 +22,11 @@ export interface AppContext {
   readonly store: EventStore;
   readonly log: Logger;
   readonly tokens: TokenService;
-  /** What command handlers need: pool, store, clock and the inline projections. */
+  /** What the command path needs (commands/command.ts): store, repository, where reads and appends run, clock, inline projections. */
   readonly commands: CommandDeps;
+  /** The clocking rules' settings (report window, session age, time zone, starting break). */
+  readonly clockSettings: ClockSettings;
   readonly projections: readonly Projection[];
-  /** Facts of workers' previous commands in this process (hints checked by each append, commands/clock/facts-cache.ts). */
-  readonly factsCache: FactsCache;
   /** Async projections and reactors run by the leader instance. */
   readonly consumers: readonly AsyncConsumer[];
   /** The messaging platform (real API or simulator). */

@@ -5,15 +5,21 @@
  */
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
-import type { CurrentUser } from '../http/route.ts';
 import { issueAccess, peopleOf } from './login.ts';
 import { ROLE_LABELS, type Role } from './roles.ts';
+
+/** The logged-in person as authentication found them (phone, role; the name from personnel when read). */
+export interface Account {
+  phone: string;
+  name?: string;
+  role: Role;
+}
 
 /**
  * GET /api/auth/me (spec 4.1, 5 rule 3) → `{person: {phone, name}, role, roles}`: the current role and every role
  * the phone holds in `personnel` (the token's name and role when the person is not found).
  */
-export async function currentAccount(ctx: AppContext, user: CurrentUser) {
+export async function currentAccount(ctx: AppContext, user: Account) {
   const [p] = await peopleOf(ctx.db.pool, [user.phone]);
   return { person: { phone: user.phone, name: p?.name ?? user.name }, role: user.role, roles: p?.roles ?? [user.role] };
 }
@@ -22,7 +28,7 @@ export async function currentAccount(ctx: AppContext, user: CurrentUser) {
  * POST /api/auth/switch-role (spec 5 rule 2) → a new access token for `role` (`{token, expiresAt, person, role,
  * roles}`, expiresAt ISO 8601). Throws AppError 403 ROLE_NOT_HELD when the phone does not hold `role`.
  */
-export async function switchRole(ctx: AppContext, user: CurrentUser, role: Role) {
+export async function switchRole(ctx: AppContext, user: Account, role: Role) {
   const [p] = await peopleOf(ctx.db.pool, [user.phone]);
   if (!p || !p.roles.includes(role)) {
     throw new AppError(403, 'ROLE_NOT_HELD', `你没有「${ROLE_LABELS[role]}」角色，不能切换`);

@@ -5,7 +5,7 @@
  * lists the roles allowed in each area; every route names one of these lists, and the HTTP layer enforces it
  * in `http/auth.ts`.
  */
-import { unauthorized } from '../errors.ts';
+import { domainError } from '../domain/errors.ts';
 
 export const ROLES = ['worker', 'admin', 'manager'] as const;
 export type Role = (typeof ROLES)[number];
@@ -28,5 +28,5 @@ export const access = {
 /** Type guard: true when `v` is one of the stored role values `worker`, `admin`, `manager`. */
 export const isRole = (v: unknown): v is Role => typeof v === 'string' && (ROLES as readonly string[]).includes(v);
 
-/** AppError 401 ROLE_REVOKED: the token's person no longer holds its role in personnel (or was removed). */
-export const roleRevoked = () => unauthorized('ROLE_REVOKED', '账号或角色已被移除，请重新登录');
+/** ROLE_REVOKED (401 at the edge): the token's person no longer holds its role in personnel (or was removed). */
+export const roleRevoked = () => domainError('ROLE_REVOKED');

@@ -2,11 +2,9 @@
  * The commands of `npm run cli` (decisions.md "Command line"). Each area may add its own file under
  * src/cli/ and list its commands here.
  */
-import type { AppContext } from '../context.ts';
 import { replayProjection } from '../projections/replay.ts';
+import type { CliCommand } from './cli-command.ts';
 import { importCliCommands } from './import.ts';
-
-export type CliCommand = (ctx: AppContext, args: string[]) => Promise<number>;
 
 export const cliCommands: Record<string, { usage: string; run: CliCommand }> = {
   ...importCliCommands,

@@ -21,7 +21,7 @@ import { confirmImport, previewImport, type PreviewAnswer } from '../imports/ser
 import { peopleImport } from '../people/import.ts';
 import { savePerson } from '../people/service.ts';
 import { productImport, type ProductPreviewRow } from '../products/import.ts';
-import type { CliCommand } from './commands.ts';
+import type { CliCommand } from './cli-command.ts';
 
 const MAX_LISTED = 50;
 

@@ -14,6 +14,7 @@ import pg from 'pg';
 import type { Logger } from '../logger.ts';
 import { PreparingClient } from './preparing-client.ts';
 import { GroupCommit } from './group-commit.ts';
+import type { StatementRunner } from './transaction.ts';
 
 export { PreparingClient };
 
@@ -21,10 +22,10 @@ export interface Database {
   readonly kind: 'postgres' | 'pglite';
   readonly pool: pg.Pool;
   /**
-   * Where single-statement appends outside transactions go (the event store's `append`): on PostgreSQL the
-   * group commit over `pool` (group-commit.ts), on PGlite the pool itself (one connection: nothing to group).
+   * Where single-statement writes outside transactions go (the commands' appends): on PostgreSQL the group commit
+   * over `pool` (group-commit.ts), on PGlite the pool itself (one connection: nothing to group).
    */
-  readonly appends: pg.Pool | GroupCommit;
+  readonly writes: StatementRunner;
   /** A new connection outside the pool (caller ends it); for session-level advisory locks. */
   dedicatedClient(): Promise<pg.Client>;
   /** Ends the pool and, for PGlite, the socket server, the database and the folder lock. */
@@ -32,7 +33,15 @@ export interface Database {
 }
 
 export type DatabaseOptions =
-  | { kind: 'postgres'; connectionString?: string; max?: number }
+  | {
+      kind: 'postgres';
+      connectionString?: string;
+      max?: number;
+      /** Group commit of single-statement writes (default true; group-commit.ts). */
+      groupCommit?: boolean;
+      /** Every parameterised query as a named prepared statement (default true; preparing-client.ts). */
+      preparedStatements?: boolean;
+    }
   /** dataDir undefined: in memory (tests). */
   | { kind: 'pglite'; dataDir?: string };
 
@@ -47,14 +56,14 @@ export class DataDirLockedError extends Error {}
 /** Opens the database described by `opts`. Throws DataDirLockedError when another process holds PGlite's folder. */
 export async function openDatabase(opts: DatabaseOptions, log?: Logger): Promise<Database> {
   if (opts.kind === 'postgres') {
-    const config: pg.PoolConfig = { max: opts.max ?? 10, Client: PreparingClient };
+    const config: pg.PoolConfig = { max: opts.max ?? 10, ...(opts.preparedStatements === false ? {} : { Client: PreparingClient }) };
     if (opts.connectionString) config.connectionString = opts.connectionString;
     const pool = new pg.Pool(config);
     pool.on('error', (err) => log?.error({ err }, 'idle database connection failed'));
     return {
       kind: 'postgres',
       pool,
-      appends: new GroupCommit(pool),
+      writes: opts.groupCommit === false ? pool : new GroupCommit(pool),
       async dedicatedClient() {
         const c = new pg.Client(opts.connectionString ? { connectionString: opts.connectionString } : {});
         await c.connect();
@@ -82,7 +91,7 @@ async function openPglite(dataDir: string | undefined, log?: Logger): Promise<Da
     return {
       kind: 'pglite',
       pool,
-      appends: pool,
+      writes: pool,
       async dedicatedClient() {
         const c = new pg.Client(clientConfig);
         await c.connect();

@@ -18,12 +18,13 @@
  *   their keys (code units; one key's statements in the order they came, each seeing the ones before it), so that
  *   every writer taking the rows of several keys in one transaction takes them in one order: no deadlock between
  *   batches, of this process or of another instance, nor with a job that keeps that order (the abandonment job).
- * - A batch holds one pooled connection; a statement not yet prepared on that connection runs alone first (which
- *   prepares it, PreparingClient), since a batch sends no Parse.
+ * - A batch holds one pooled connection; a statement not yet prepared on that connection runs alone first, as a
+ *   named prepared statement (statementName), since a batch sends no Parse.
  */
 import pg from 'pg';
 import { statementName } from './preparing-client.ts';
 import { StatementBatch } from './statement-batch.ts';
+import type { Statement, StatementRunner } from './transaction.ts';
 
 interface Pending {
   readonly text: string;
@@ -44,10 +45,10 @@ export interface GroupCommitOptions {
 const prepared = new WeakMap<pg.PoolClient, Set<string>>();
 
 /**
- * The group commit over `pool` (module docstring: rules). `query(text, values, key)` is its one entry point;
- * `stats` counts what it did.
+ * The group commit over `pool` (module docstring: rules). `query(statement)` is its one entry point (a
+ * StatementRunner, like the pool); `stats` counts what it did.
  */
-export class GroupCommit {
+export class GroupCommit implements StatementRunner {
   /**
    * Statements committed, the commits (batches and single runs) they took (mean batch size: the ratio), and the
    * statements run again alone after their batch failed.
@@ -70,11 +71,13 @@ export class GroupCommit {
   }
 
   /**
-   * Runs the single parameterised statement `text` with `values` in its own transaction, possibly committed
-   * together with others (module docstring); `key` names the rows it writes (the stream). Resolves with its
-   * result once committed; rejects with its own error (pg's DatabaseError) or a connection error.
+   * Runs the single parameterised statement in its own transaction, possibly committed together with others
+   * (module docstring); its `key` names the rows it writes (the stream); without a key it goes through the pool
+   * alone. Resolves with its result once committed; rejects with its own error (pg's DatabaseError) or a
+   * connection error.
    */
-  query(text: string, values: unknown[], key: string): Promise<pg.QueryResult> {
+  query({ text, values, key }: Statement): Promise<pg.QueryResult> {
+    if (key === undefined) return this.pool.query(text, values);
     return new Promise((resolve, reject) => {
       this.queue.push({ text, values, key, resolve, reject });
       if (!this.scheduled) {
@@ -131,13 +134,13 @@ export class GroupCommit {
       if (!broken) client.removeListener('error', onError);
       client.release(broken);
     };
-    /** Runs `p` alone and settles it: on `client` (which prepares it there), or through the pool once broken. */
+    /** Runs `p` alone and settles it: on `client` (prepared there under its name), or through the pool once broken. */
     const alone = async (p: Pending) => {
       const onClient = !broken;
       if (!onClient) release();
       try {
-        const result = onClient ? await client.query(p.text, p.values) : await this.pool.query(p.text, p.values);
         const name = statementName(p.text, p.values);
+        const result = onClient ? await client.query({ name, text: p.text, values: p.values }) : await this.pool.query(p.text, p.values);
         if (onClient && name) names.add(name);
         this.count(1, 1);
         p.resolve(result);

@@ -5,7 +5,24 @@
  */
 import type pg from 'pg';
 
+/** What runs SQL: the pool, a pooled client (inside a transaction), or the group commit (group-commit.ts). */
 export type Queryable = Pick<pg.PoolClient, 'query'>;
+
+/**
+ * One parameterised statement as a pg query config: its text, its values, and, for a single-statement write, the
+ * `key` of the rows it writes (the stream it appends to). A pool or client ignores the key; the group commit
+ * (group-commit.ts) never runs two statements of one key at once and takes keys in order.
+ */
+export interface Statement extends pg.QueryConfig {
+  text: string;
+  values: unknown[];
+  key?: string;
+}
+
+/** Anything that runs a Statement: the pool, a pooled client, the group commit. */
+export interface StatementRunner {
+  query(statement: Statement): Promise<pg.QueryResult>;
+}
 
 /**
  * Runs `fn` with one pooled client inside BEGIN … COMMIT and returns its result; on any error rolls back and

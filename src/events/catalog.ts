@@ -13,11 +13,11 @@
  */
 import { z } from 'zod';
 import { defineEvent, type EventOf } from './define.ts';
+import { reportLineSchema } from '../domain/report-line.ts';
 
 const instant = z.string().datetime({ offset: true });
 const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const phone = z.string().regex(/^1\d{10}$/);
-const qty = z.number().int().min(0);
 
 export const streams = {
   worker: (phone: string) => `worker-${phone}`,
@@ -58,22 +58,8 @@ export const SessionReported = defineEvent({
 });
 
 // ---- report stream ---------------------------------------------------------------------------------
-export const reportLine = z.object({
-  productId: z.number().int(),
-  projectNo: z.string(),
-  productName: z.string(),
-  deviceNo: z.string(),
-  processName: z.string(),
-  /** Standard cycle time of the product at submission, seconds. */
-  standardCycleSeconds: z.number().positive(),
-  /** Standard workload of the product at submission, pieces. */
-  standardWorkload: z.number().int().min(0),
-  finishedQty: qty,
-  defectiveQty: qty,
-  /** finishedQty + defectiveQty. */
-  outputQty: qty,
-});
-export type ReportLine = z.infer<typeof reportLine>;
+/** A report line (domain/report-line.ts: the one definition of its fields). */
+const reportLine = reportLineSchema;
 
 const reportRef = { reportId: z.string().uuid(), employeePhone: phone, reportDate: localDate };
 

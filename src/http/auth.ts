@@ -4,7 +4,7 @@
  * `authenticate(ctx, req, route)`: reads `Authorization: Bearer <JWT>`, verifies it (HS256 only), checks the
  * token's role against the route's access list, and checks that the person still holds that role in
  * `personnel` (a removed role stops working at once). Routes marked `personCheckedByHandler` (the worker's hot
- * path) make that last check in their own statement instead (commands/clock/facts.ts `personHolds`, or the
+ * path) make that last check in their own statement instead (the person fact of commands/facts.ts, or the
  * query's join), which saves a round trip; their user has no name.
  * Throws 401 (no, bad or stale token) or 403 (role not allowed for this route). Returns the current user.
  */

@@ -1,6 +1,7 @@
 /**
  * Mapping any failure to the error answer (decisions.md "HTTP conventions"):
- * `{"error": {"code", "message", "details"?}}`. AppError keeps its status; zod failures are 422
+ * `{"error": {"code", "message", "details"?}}`. Domain errors answer as their table says (domain-errors.ts); a race
+ * lost on every attempt (StreamVersionConflict) is 409 CONCURRENT_MODIFICATION; AppError keeps its status; zod failures are 422
  * VALIDATION_FAILED with the issues; unparseable JSON 400 MALFORMED_JSON; a body cut short 400 MALFORMED_REQUEST;
  * oversized bodies 413; a charset or Content-Encoding body-parser cannot read 415 UNSUPPORTED_ENCODING; a lost
  * database 503; anything else 500 INTERNAL_ERROR, logged with its stack, never shown.
@@ -8,6 +9,9 @@
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { AppError } from '../errors.ts';
+import { DomainError } from '../domain/errors.ts';
+import { StreamVersionConflict } from '../events/store.ts';
+import { domainAnswer } from './domain-errors.ts';
 import { logFailure } from './pipeline.ts';
 
 export interface ErrorBody {
@@ -20,6 +24,13 @@ const DB_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIME
 
 /** Converts an error into [status, body]. */
 export function toErrorAnswer(err: unknown): [number, ErrorBody] {
+  if (err instanceof DomainError) {
+    const { status, message } = domainAnswer(err);
+    return [status, { error: { code: err.code, message, ...(err.details !== undefined ? { details: err.details } : {}) } }];
+  }
+  if (err instanceof StreamVersionConflict) {
+    return [409, { error: { code: 'CONCURRENT_MODIFICATION', message: '数据刚被其他操作修改，请刷新后重试' } }];
+  }
   if (err instanceof AppError) {
     const body: ErrorBody = { error: { code: err.code, message: err.message } };
     if (err.details !== undefined) body.error.details = err.details;

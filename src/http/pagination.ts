@@ -1,6 +1,6 @@
 /**
- * Pagination (decisions.md "HTTP conventions"): query `page` (1-based, default 1) and `pageSize` (default 20,
- * at most 100); answer `{items, page, pageSize, total}`.
+ * Pagination at the edge (decisions.md "HTTP conventions"): query `page` (1-based, default 1) and `pageSize`
+ * (default 20, at most 100); answer `{items, page, pageSize, total}` (shared/page.ts).
  */
 import { z } from 'zod';
 
@@ -9,20 +9,6 @@ export const pageQuery = z.object({
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-export type PageQuery = z.infer<typeof pageQuery>;
-
-export interface Page<T> {
-  items: T[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
-
 /** The envelope schema of a page of `item`. */
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), page: z.number().int(), pageSize: z.number().int(), total: z.number().int() });
-
-/** SQL LIMIT/OFFSET values of a page. */
-export const limitOffset = (p: PageQuery) => ({ limit: p.pageSize, offset: (p.page - 1) * p.pageSize });
-
-export const toPage = <T>(items: T[], total: number, p: PageQuery): Page<T> => ({ items, page: p.page, pageSize: p.pageSize, total });

@@ -12,6 +12,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Role } from '../auth/roles.ts';
 import type { AppContext } from '../context.ts';
+import type { Actor } from '../shared/actor.ts';
 
 export interface CurrentUser {
   phone: string;
@@ -32,6 +33,9 @@ export class RawBody {
     readonly headers: Record<string, string> = {},
   ) {}
 }
+
+/** The Actor of a request (the commands' shape): the token's person and role, and the request id. */
+export const actorOf = (user: CurrentUser, req: { id: string }): Actor => ({ phone: user.phone, role: user.role, requestId: req.id });
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 

@@ -17,6 +17,7 @@
 import cron from 'node-cron';
 import type { AppContext } from '../context.ts';
 import { abandonSession } from '../commands/clock/handlers.ts';
+import { StreamRepository } from '../commands/repository.ts';
 import { StreamVersionConflict } from '../events/store.ts';
 import { LOCKS, runExclusive } from '../projections/leader.ts';
 
@@ -50,10 +51,15 @@ export async function abandonOverAgeSessions(ctx: AppContext): Promise<AbandonRu
        ) s ORDER BY employee_phone COLLATE "C" LIMIT ${BATCH}`,
       [cutoff, now],
     );
+    // The job's commands read and write in its transaction, and read fresh state (no cache to poison if it rolls back).
+    const inJob = {
+      clockSettings: ctx.clockSettings,
+      commands: { ...ctx.commands, reads: tx, writes: tx, repository: new StreamRepository(ctx.store, ctx.commands.inline) },
+    };
     for (const row of r.rows) {
       await tx.query('SAVEPOINT abandon_one');
       try {
-        if (await abandonSession(tx, ctx, row.employee_phone, row.session_id, ABANDON_REASON)) abandoned++;
+        if (await abandonSession(inJob, row.employee_phone, row.session_id, ABANDON_REASON)) abandoned++;
         await tx.query('RELEASE SAVEPOINT abandon_one');
       } catch (err) {
         await tx.query('ROLLBACK TO SAVEPOINT abandon_one');

@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import { ROLES, type Role } from '../auth/roles.ts';
 import type { Queryable } from '../db/transaction.ts';
-import { limitOffset, type PageQuery } from '../http/pagination.ts';
+import { limitOffset, type PageQuery } from '../shared/page.ts';
 import { toZonedIso } from '../time.ts';
 import { likePattern } from '../products/store.ts';
 

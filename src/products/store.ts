@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../db/transaction.ts';
 import { deviceKeyOf } from '../devices/device.ts';
-import { limitOffset, type PageQuery } from '../http/pagination.ts';
+import { limitOffset, type PageQuery } from '../shared/page.ts';
 import { toZonedIso } from '../time.ts';
 import { productKeyString, type Product, type ProductData, type ProductKey } from './model.ts';
 

@@ -12,9 +12,8 @@
  * - ReportRejected → `rejected` with the reason. BreakChanged → `break_changed`, before/after `{breakMinutes}`.
  * Actor phone, name and role come from the event metadata; the time is the event's `at`.
  */
-import type { ReportLine } from '../events/catalog.ts';
-import type { StoredEvent } from '../events/store.ts';
-import type { Projection, Row, RowWrite } from './projection.ts';
+import type { ReportLine } from '../domain/report-line.ts';
+import type { ProjectedEvent, Projection, Row, RowChange } from './projection.ts';
 
 export const AUDIT_TABLE = 'report_audit_logs';
 
@@ -46,7 +45,7 @@ export function changedLines(before: readonly ReportLine[], after: readonly Repo
   return out;
 }
 
-function row(e: StoredEvent<any>, seq: number, action: string, extra: Partial<Row>): RowWrite {
+function row(e: ProjectedEvent, seq: number, action: string, extra: Partial<Row>): RowChange {
   const r: Row = {
     report_id: e.data.reportId,
     stream_version: e.streamVersion,
@@ -68,7 +67,13 @@ function row(e: StoredEvent<any>, seq: number, action: string, extra: Partial<Ro
 export const auditLogProjection: Projection = {
   name: 'audit-log',
   mode: 'inline',
-  tables: [{ name: AUDIT_TABLE, key: ['report_id', 'stream_version', 'seq'] }],
+  tables: [
+    {
+      name: AUDIT_TABLE,
+      key: ['report_id', 'stream_version', 'seq'],
+      columns: ['report_id', 'stream_version', 'seq', 'action', 'actor_phone', 'actor_name', 'actor_role', 'at', 'product_id', 'before', 'after', 'reason'],
+    },
+  ],
   eventTypes: ['ReportSubmitted', 'ReportApproved', 'ReportRejected', 'BreakChanged'],
   touches: () => [],
   apply(e) {

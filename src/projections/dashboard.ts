@@ -15,9 +15,8 @@
  * pending and approved) moves the day's effective time by (before − after) × 60000 ms, straight from the event.
  * Effective ms of a report = clock-out − clock-in − breakMinutes × 60000 (decisions.md "Calculations").
  */
-import type { ReportLine } from '../events/catalog.ts';
-import type { StoredEvent } from '../events/store.ts';
-import type { Projection, Row, RowView, RowWrite } from './projection.ts';
+import type { ReportLine } from '../domain/report-line.ts';
+import type { ProjectedEvent, Projection, Row, RowView, RowChange } from './projection.ts';
 
 export const CONTRIBUTIONS = 'dashboard_report_contributions';
 export const DAILY = 'dashboard_daily';
@@ -47,7 +46,7 @@ const SUM_COLUMNS = ['finished_qty', 'defective_qty', 'output_qty', 'cycle_outpu
 
 const effectiveOf = (c: Row) => Number(c.span_ms) - Number(c.break_minutes) * 60_000;
 
-function addToDay(e: StoredEvent<any>, view: RowView, c: Row): RowWrite[] {
+function addToDay(e: ProjectedEvent, view: RowView, c: Row): RowChange[] {
   const { reportDate, employeePhone } = e.data;
   const key = [reportDate, employeePhone];
   const old = view.get(DAILY, key);
@@ -69,7 +68,7 @@ function addToDay(e: StoredEvent<any>, view: RowView, c: Row): RowWrite[] {
   day.report_count = Number(day.report_count) + 1;
   day.effective_ms = Number(day.effective_ms) + effectiveOf(c);
   for (const col of SUM_COLUMNS) day[col] = Number(day[col]) + Number(c[col]);
-  const writes: RowWrite[] = [{ table: DAILY, key, row: day }];
+  const writes: RowChange[] = [{ table: DAILY, key, row: day }];
   if (!old) {
     const d = view.get(DAYS, [reportDate]);
     writes.push({ table: DAYS, key: [reportDate], row: { report_date: reportDate, row_count: Number(d?.row_count ?? 0) + 1 } });
@@ -81,9 +80,9 @@ export const dashboardProjection: Projection = {
   name: 'dashboard',
   mode: 'async',
   tables: [
-    { name: CONTRIBUTIONS, key: ['report_id'] },
-    { name: DAILY, key: ['report_date', 'employee_phone'] },
-    { name: DAYS, key: ['report_date'] },
+    { name: CONTRIBUTIONS, key: ['report_id'], columns: ['report_id', 'report_date', 'employee_phone', 'employee_name', 'span_ms', 'break_minutes', ...SUM_COLUMNS] },
+    { name: DAILY, key: ['report_date', 'employee_phone'], columns: ['report_date', 'employee_phone', 'employee_name', 'report_count', 'effective_ms', ...SUM_COLUMNS] },
+    { name: DAYS, key: ['report_date'], columns: ['report_date', 'row_count'] },
   ],
   eventTypes: ['ReportSubmitted', 'ReportApproved', 'ReportRejected', 'BreakChanged'],
   touches(e) {

@@ -4,8 +4,8 @@
  * A projection owns some tables. For an event it names the rows it needs (`touches`, pure), and, given those
  * rows as they are, returns the rows to write or delete (`apply`, pure). The runner (`runner.ts`) loads the
  * touched rows in bulk, applies a whole batch of events in memory and writes the changed rows with one
- * statement per table, so the same code serves inline projection (inside the append's transaction), async
- * catch-up and replay.
+ * statement per table (async catch-up and replay); inline projections run ahead of the append from the rows of
+ * the command's loaded stream section, and their rows are written by the append's own statement (inline.ts).
  *
  * Rows are plain objects whose keys are the table's column names (snake_case); every write gives the full row.
  */
@@ -13,10 +13,20 @@ import type { StoredEvent } from '../events/store.ts';
 
 export type Row = Record<string, unknown>;
 
+/**
+ * What a projection may read of an event: its stream, stream version, type, payload (upcast), metadata and time;
+ * not what only the append assigns (global position, transaction id), so that every projection can also run
+ * ahead of the append (inline.ts). Rows are keyed by
+ * stream coordinates, never by global position (migrations/006).
+ */
+export type ProjectedEvent = Omit<StoredEvent<any>, 'globalPosition' | 'transactionId' | 'schemaVersion'>;
+
 export interface TableSpec {
   readonly name: string;
   /** Primary-key columns. */
   readonly key: readonly string[];
+  /** Every column of the table (the key's included), as the migrations define them (a test compares). */
+  readonly columns: readonly string[];
 }
 
 export interface RowRef {
@@ -26,7 +36,7 @@ export interface RowRef {
 }
 
 /** A full row to upsert, or `row: null` to delete the row with that key. */
-export interface RowWrite extends RowRef {
+export interface RowChange extends RowRef {
   readonly row: Row | null;
 }
 
@@ -43,7 +53,7 @@ export interface Projection {
   /** Event types the projection handles; others are skipped. */
   readonly eventTypes: readonly string[];
   /** The rows `apply` will read for `event`. */
-  touches(event: StoredEvent<any>): readonly RowRef[];
+  touches(event: ProjectedEvent): readonly RowRef[];
   /** The row changes `event` causes, given the rows it touches. */
-  apply(event: StoredEvent<any>, view: RowView): readonly RowWrite[];
+  apply(event: ProjectedEvent, view: RowView): readonly RowChange[];
 }

@@ -12,8 +12,7 @@
  * An event for a report whose row is missing (impossible when ReportSubmitted came first) changes nothing.
  */
 import type { EventData } from '../events/catalog.ts';
-import type { StoredEvent } from '../events/store.ts';
-import type { Projection, Row, RowWrite } from './projection.ts';
+import type { ProjectedEvent, Projection, Row, RowChange } from './projection.ts';
 
 const TABLE = 'reports';
 const key = (reportId: string) => [reportId] as const;
@@ -44,15 +43,21 @@ const iso = (at: string) => new Date(at).toISOString();
 export const reportsProjection: Projection = {
   name: 'reports',
   mode: 'inline',
-  tables: [{ name: TABLE, key: ['report_id'] }],
+  tables: [
+    {
+      name: TABLE,
+      key: ['report_id'],
+      columns: ['report_id', 'session_id', 'employee_phone', 'report_date', 'status', 'clock_in_at', 'clock_out_at', 'break_minutes', 'devices', 'lines', 'submitted_at', 'reviewed_by', 'reviewed_at', 'reject_reason', 'updated_at'],
+    },
+  ],
   eventTypes: ['ReportSubmitted', 'ReportApproved', 'ReportRejected', 'BreakChanged'],
 
-  touches(event: StoredEvent<any>) {
+  touches(event: ProjectedEvent) {
     // ReportSubmitted writes a new row without reading one (a fresh report id): nothing to load.
     return event.type === 'ReportSubmitted' ? [] : [{ table: TABLE, key: key(event.data.reportId) }];
   },
 
-  apply(event: StoredEvent<any>, view): RowWrite[] {
+  apply(event: ProjectedEvent, view): RowChange[] {
     const ref = { table: TABLE, key: key(event.data.reportId) };
     if (event.type === 'ReportSubmitted') {
       const d = event.data as EventData<'ReportSubmitted'>;

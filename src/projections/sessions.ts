@@ -12,8 +12,7 @@
  * Timestamps are written as ISO 8601 text (UTC).
  */
 import type { EventData } from '../events/catalog.ts';
-import type { StoredEvent } from '../events/store.ts';
-import type { Projection, RowWrite } from './projection.ts';
+import type { ProjectedEvent, Projection, RowChange } from './projection.ts';
 
 const TABLE = 'sessions';
 const iso = (at: string) => new Date(at).toISOString();
@@ -21,15 +20,15 @@ const iso = (at: string) => new Date(at).toISOString();
 export const sessionsProjection: Projection = {
   name: 'sessions',
   mode: 'inline',
-  tables: [{ name: TABLE, key: ['session_id'] }],
+  tables: [{ name: TABLE, key: ['session_id'], columns: ['session_id', 'employee_phone', 'status', 'clock_in_at', 'clock_out_at', 'expires_at', 'devices', 'report_id', 'opened_version', 'updated_at'] }],
   eventTypes: ['ClockedIn', 'DeviceSwitched', 'ClockedOut', 'SessionAbandoned', 'SessionReported'],
 
-  touches(event: StoredEvent<any>) {
+  touches(event: ProjectedEvent) {
     // ClockedIn writes a new row without reading one (a fresh session id): nothing to load.
     return event.type === 'ClockedIn' ? [] : [{ table: TABLE, key: [event.data.sessionId] }];
   },
 
-  apply(event: StoredEvent<any>, view): RowWrite[] {
+  apply(event: ProjectedEvent, view): RowChange[] {
     const ref = { table: TABLE, key: [event.data.sessionId] as const };
     const at = iso(event.data.at);
     if (event.type === 'ClockedIn') {

@@ -4,10 +4,10 @@
  * is asked, so a report without rows yet is still found).
  */
 import type { Queryable } from '../db/transaction.ts';
-import { limitOffset, toPage, type Page, type PageQuery } from '../http/pagination.ts';
+import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
 import { streams } from '../events/catalog.ts';
 import type { EventStore } from '../events/store.ts';
-import { parseReportId, reportNotFound } from '../commands/review/decider.ts';
+import { parseReportId, reportNotFound } from '../domain/report.ts';
 import { toZonedIso } from '../time.ts';
 
 export interface AuditLogItem {

@@ -3,14 +3,12 @@
  * scanned device, with `sessionId` (when a session is open) and `expiresAt` (继续报工, 重新报工).
  * One statement (the route leaves the person check to it, like the worker's commands): whether the person still
  * holds the role, whether the device is in use, and the worker's open session.
- * Throws 401 ROLE_REVOKED, 404 DEVICE_NOT_FOUND for a device no product uses.
+ * Throws domain errors ROLE_REVOKED, DEVICE_NOT_FOUND (no product uses the device).
  */
-import type { AppContext } from '../context.ts';
-import { roleRevoked } from '../auth/roles.ts';
-import { deviceNotFound, scannedDeviceNo } from '../devices/device.ts';
-import { labelAt, type LabelAnswer, type OpenSession } from '../commands/clock/rules.ts';
-import { clockSettings } from '../commands/clock/facts.ts';
-import type { DeviceRef } from '../commands/clock/handlers.ts';
+import type { Queryable } from '../db/transaction.ts';
+import { labelAt, openOrNone, type ClockSettings, type LabelAnswer } from '../domain/clock.ts';
+import { domainError } from '../domain/errors.ts';
+import { scannedDeviceNo, type DeviceRef } from '../devices/device.ts';
 import { SESSION_COLUMNS, toSession } from './sessions.ts';
 
 /** $1 phone, $2 role, $3 device number. */
@@ -22,15 +20,20 @@ const STATE_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND r
                       ORDER BY opened_version DESC LIMIT 1) s ON true`;
 
 /**
- * The one label (spec 3.1) for worker `phone` in `role` scanning `device` (`deviceNo` or `deviceKey`) now, with the
- * resolved `deviceNo`, and `sessionId` / `expiresAt` where they apply. Throws AppError 401 ROLE_REVOKED, 404
- * DEVICE_NOT_FOUND.
+ * The one label (spec 3.1) for worker `phone` in `role` scanning `device` (`deviceNo` or `deviceKey`) at `now`, with
+ * the resolved `deviceNo`, and `sessionId` / `expiresAt` where they apply. Throws ROLE_REVOKED, DEVICE_NOT_FOUND.
  */
-export async function clockState(ctx: AppContext, phone: string, role: string, device: DeviceRef): Promise<LabelAnswer & { deviceNo: string }> {
-  const deviceNo = await scannedDeviceNo(ctx.db.pool, device);
-  const r = (await ctx.db.pool.query(STATE_SQL, [phone, role, deviceNo])).rows[0];
-  if (!r.person_holds) throw roleRevoked();
-  if (!r.device_in_use) throw deviceNotFound();
-  const open = r.session_id ? (toSession(r) as OpenSession) : undefined;
-  return { deviceNo, ...labelAt(open, deviceNo, ctx.clock.now(), clockSettings(ctx)) };
+export async function clockState(
+  q: Queryable,
+  settings: ClockSettings,
+  now: Date,
+  worker: { phone: string; role: string },
+  device: DeviceRef,
+): Promise<LabelAnswer & { deviceNo: string }> {
+  const deviceNo = await scannedDeviceNo(q, device);
+  const r = (await q.query(STATE_SQL, [worker.phone, worker.role, deviceNo])).rows[0];
+  if (!r.person_holds) throw domainError('ROLE_REVOKED');
+  if (!r.device_in_use) throw domainError('DEVICE_NOT_FOUND');
+  const open = r.session_id ? openOrNone(toSession(r)) : undefined;
+  return { deviceNo, ...labelAt(open, deviceNo, now, settings) };
 }

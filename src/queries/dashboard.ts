@@ -9,7 +9,7 @@
  */
 import type { Queryable } from '../db/transaction.ts';
 import { unprocessable } from '../errors.ts';
-import { limitOffset, toPage, type Page, type PageQuery } from '../http/pagination.ts';
+import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
 import { daysBetween, isLocalDate } from '../time.ts';
 import { figuresOf, type DashboardFigures } from './dashboard-figures.ts';
 

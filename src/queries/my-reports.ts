@@ -5,9 +5,9 @@
  * Filters: `startDate`/`endDate` (inclusive local dates `YYYY-MM-DD` of report_date), `status`.
  * Served by the index reports_by_worker_date.
  */
-import type { AppContext } from '../context.ts';
-import type { ReportLine } from '../events/catalog.ts';
-import { limitOffset, toPage, type Page, type PageQuery } from '../http/pagination.ts';
+import type { Queryable } from '../db/transaction.ts';
+import type { ReportLine } from '../domain/report-line.ts';
+import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
 
 export type ReportStatus = 'pending' | 'approved' | 'rejected';
 
@@ -43,9 +43,9 @@ const WHERE = `employee_phone = $1
  * One page of worker `phone`'s reports (module docstring), filtered by inclusive local dates `YYYY-MM-DD`
  * (`startDate`, `endDate`) and `status`; instants as Dates, `effectiveSeconds` in seconds.
  */
-export async function myReports(ctx: AppContext, phone: string, f: MyReportsFilter): Promise<Page<MyReport>> {
+export async function myReports(q: Queryable, phone: string, f: MyReportsFilter): Promise<Page<MyReport>> {
   const { limit, offset } = limitOffset(f);
-  const r = await ctx.db.pool.query(
+  const r = await q.query(
     `SELECT report_id, session_id, report_date, status, clock_in_at, clock_out_at, break_minutes, devices, lines,
             submitted_at, reviewed_at, reject_reason, count(*) OVER () AS total
        FROM reports
@@ -56,7 +56,7 @@ export async function myReports(ctx: AppContext, phone: string, f: MyReportsFilt
   );
   let total = r.rows.length ? Number(r.rows[0].total) : 0;
   if (r.rows.length === 0 && offset > 0) {
-    const c = await ctx.db.pool.query(
+    const c = await q.query(
       `SELECT count(*) AS n FROM reports WHERE ${WHERE}`,
       [phone, f.startDate ?? null, f.endDate ?? null, f.status ?? null],
     );

@@ -3,14 +3,14 @@
  * worker fills the report from: the session's times, devices, starting break minutes, the window's end, and
  * the candidates: the products whose device is one of the session's devices (ordered by device as they
  * appeared in the session, then project, product, process).
- * Throws 404 SESSION_NOT_FOUND (also another worker's session), 409 REPORT_WINDOW_EXPIRED,
+ * Throws domain errors ROLE_REVOKED, SESSION_NOT_FOUND (also another worker's session), REPORT_WINDOW_EXPIRED,
  * REPORT_ALREADY_SUBMITTED, SESSION_ABANDONED, CLOCK_STATE_CONFLICT (not clocked out yet).
  */
-import type { AppContext } from '../context.ts';
-import { roleRevoked } from '../auth/roles.ts';
-import { assertReportable, initialBreakMinutes, sessionNotFound } from '../commands/clock/rules.ts';
-import { clockSettings } from '../commands/clock/facts.ts';
-import { snapshotJson, snapshotOfRow, type ProductSnapshot } from '../commands/report-lines.ts';
+import type { Queryable } from '../db/transaction.ts';
+import { initialBreakMinutes, reportableSession, sessionNotFound, type ClockSettings } from '../domain/clock.ts';
+import { domainError } from '../domain/errors.ts';
+import type { ProductSnapshot } from '../domain/report-line.ts';
+import { snapshotJson } from '../products/snapshot.ts';
 import { SESSION_COLUMNS, toSession } from './sessions.ts';
 
 export interface ReportDraft {
@@ -34,26 +34,27 @@ const DRAFT_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND r
   FROM (SELECT 1) AS one LEFT JOIN sessions s ON s.session_id = $3 AND s.employee_phone = $1`;
 
 /**
- * The draft of session `sessionId` of worker `phone` in `role` (module docstring), in one round trip: instants as
- * Dates, starting break in whole minutes, candidate products (also remembered in the facts cache for the
- * submission). Throws AppError 401 ROLE_REVOKED (the route leaves the person check to this statement), 404
- * SESSION_NOT_FOUND, 409 REPORT_WINDOW_EXPIRED, REPORT_ALREADY_SUBMITTED, SESSION_ABANDONED, CLOCK_STATE_CONFLICT.
+ * The draft of session `sessionId` of `worker` at `now` (module docstring), in one round trip: instants as Dates,
+ * starting break in whole minutes, candidate products. Throws the domain errors of the module docstring.
  */
-export async function reportDraft(ctx: AppContext, phone: string, role: string, sessionId: string): Promise<ReportDraft> {
-  const r = (await ctx.db.pool.query(DRAFT_SQL, [phone, role, sessionId])).rows[0];
-  if (!r.person_holds) throw roleRevoked();
+export async function reportDraft(
+  q: Queryable,
+  settings: ClockSettings,
+  now: Date,
+  worker: { phone: string; role: string },
+  sessionId: string,
+): Promise<ReportDraft> {
+  const r = (await q.query(DRAFT_SQL, [worker.phone, worker.role, sessionId])).rows[0];
+  if (!r.person_holds) throw domainError('ROLE_REVOKED');
   if (!r.session_id) throw sessionNotFound();
-  const s = toSession(r);
-  assertReportable(s, ctx.clock.now(), clockSettings(ctx));
-  const candidates: ProductSnapshot[] = (r.candidates ?? []).map(snapshotOfRow);
-  ctx.factsCache.rememberProducts(candidates);
+  const s = reportableSession(toSession(r), now, settings);
   return {
     sessionId: s.sessionId,
     clockInAt: new Date(s.clockInAt),
-    clockOutAt: new Date(s.clockOutAt!),
-    breakMinutes: initialBreakMinutes(s.clockInAt, s.clockOutAt!, ctx.config.defaultBreakMinutes),
+    clockOutAt: new Date(s.clockOutAt),
+    breakMinutes: initialBreakMinutes(s.clockInAt, s.clockOutAt, settings.defaultBreakMinutes),
     devices: [...s.devices],
-    expiresAt: new Date(s.expiresAt!),
-    candidates,
+    expiresAt: new Date(s.expiresAt),
+    candidates: r.candidates ?? [],
   };
 }

@@ -8,8 +8,8 @@
  * (clock-out − clock-in − breakMinutes × 60, decisions.md "Calculations").
  */
 import type { Queryable } from '../db/transaction.ts';
-import type { ReportLine } from '../events/catalog.ts';
-import { limitOffset, toPage, type Page, type PageQuery } from '../http/pagination.ts';
+import type { ReportLine } from '../domain/report-line.ts';
+import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
 import { toZonedIso } from '../time.ts';
 
 export interface ReportItem {

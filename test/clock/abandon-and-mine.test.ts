@@ -3,7 +3,8 @@
  * (startDate, endDate, status, page), on the real database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeCommand } from '../../src/commands/decider.ts';
+import { reviewDecider } from '../../src/commands/review/decider.ts';
+import { recordEvents } from '../helpers/record.ts';
 import { abandonOverAgeSessions } from '../../src/jobs/abandon-sessions.ts';
 import { LOCKS, runExclusive } from '../../src/projections/leader.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -130,16 +131,9 @@ describe('GET /api/reports/mine', () => {
 
   async function review(r: { reportId: string; reportDate: string }, type: 'ReportApproved' | 'ReportRejected') {
     const data = { reportId: r.reportId, employeePhone: phone, reportDate: r.reportDate, at: app.clock.now().toISOString() };
-    await executeCommand(app.service.ctx.commands, { actorPhone: '13900000399', role: 'admin' }, async () => ({
-      appends: [
-        {
-          streamId: `report-${r.reportId}`,
-          expectedVersion: 1,
-          events: [type === 'ReportApproved' ? { type, data } : { type, data: { ...data, reason: '数量与记录不符' } }],
-        },
-      ],
-      result: undefined,
-    }));
+    await recordEvents(app.service.ctx, { actorPhone: '13900000399', role: 'admin' }, { streamId: `report-${r.reportId}`, fold: reviewDecider }, [
+      type === 'ReportApproved' ? { type, data } : { type, data: { ...data, reason: '数量与记录不符' } },
+    ]);
   }
 
   beforeAll(async () => {

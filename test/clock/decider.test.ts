@@ -4,10 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { workerDecider, type WorkerCommand, type WorkerDecision } from '../../src/commands/clock/decider.ts';
-import { labelAt, LABELS, type ClockLabel } from '../../src/commands/clock/rules.ts';
-import { openSession } from '../../src/commands/clock/decider.ts';
+import { labelAt, LABELS, openOrNone, type ClockLabel } from '../../src/domain/clock.ts';
 import { fold } from '../../src/commands/decider.ts';
-import type { ProductSnapshot } from '../../src/commands/report-lines.ts';
+import type { ProductSnapshot } from '../../src/domain/report-line.ts';
 import { scenario } from '../helpers/gwt.ts';
 
 const settings = { reportWindowMs: 30 * 60_000, sessionMaxMs: 16 * 3_600_000, timeZone: 'Asia/Shanghai', defaultBreakMinutes: 60 };
@@ -54,7 +53,7 @@ const goodLines = [{ productId: 1, finishedQty: 100, defectiveQty: 3 }];
 
 /** The label the state folded from `given` answers for `deviceNo` at `now`. */
 const label = (given: WorkerDecision[], deviceNo: string, now: string) =>
-  labelAt(openSession(fold(decider, given)), deviceNo, new Date(now), settings);
+  labelAt(openOrNone(fold(decider, given).latest), deviceNo, new Date(now), settings);
 
 const conflictLabel = (r: { error?: any }) => {
   expect(r.error?.status).toBe(409);

@@ -1,13 +1,15 @@
 /**
  * The per-process facts cache of worker commands over HTTP on the real database (issue #5: a worker's command
- * is one round trip; src/commands/clock/facts.ts, worker-command.ts `runWorkerCommand`). A fact cached by the
- * worker's previous command is never trusted on its own: when the person was removed (401 ROLE_REVOKED, nothing
+ * is one round trip; src/commands/repository.ts `CachingRepository`, command.ts `runCommand`). A fact cached by a
+ * previous command is never trusted on its own: when the person was removed (401 ROLE_REVOKED, nothing
  * written) or renamed (the events carry the new name), a device lost its products (404 DEVICE_NOT_FOUND), a
  * product changed or went away between draft and submission (the new figures are copied; 422
  * PRODUCT_NOT_CANDIDATE), or (PostgreSQL) another API instance moved the worker's stream on, the command
  * decides again on fresh facts: no stale answer, no duplicate event, no gap in the stream.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WorkerState } from '../../src/commands/clock/decider.ts';
+import type { CachingRepository, Section } from '../../src/commands/repository.ts';
 import { startTestApp, withSecondInstance, type TestApp } from '../helpers/app.ts';
 import { onPostgres } from '../helpers/db.ts';
 import { addProduct, MIN, workerClient } from './helpers.ts';
@@ -23,8 +25,24 @@ const sql = (text: string, params: unknown[] = []) => app.service.ctx.db.pool.qu
 const count = async (text: string, params: unknown[]) => Number((await sql(text, params)).rows[0].n);
 const streamLength = (phone: string) => count(`SELECT count(*) AS n FROM events WHERE stream_id = $1`, [`worker-${phone}`]);
 const reportsOf = (phone: string) => count(`SELECT count(*) AS n FROM reports WHERE employee_phone = $1`, [phone]);
-/** This process holds cached facts of the worker (so the next command decides on them first). */
-const cachedWorker = (phone: string) => app.service.ctx.factsCache.worker(phone);
+/** What this process has cached (so the next command decides on it first). */
+const cache = () => app.service.ctx.commands.repository as CachingRepository;
+const cachedSection = (phone: string) => cache().cachedSection(`worker-${phone}`) as Section<WorkerState> | undefined;
+const cachedName = (phone: string) => cache().cachedFacts({ person: { phone, role: 'worker' } })?.personName;
+const cachedProducts = (ids: number[]) => cache().cachedFacts({ productIds: ids })?.products ?? [];
+
+let primer = 0;
+/**
+ * Another worker submits `productIds` on `deviceNo` (at the clock's now): this process then holds the products'
+ * snapshots, as after any command that copied them (queries never fill the commands' cache).
+ */
+async function primeProducts(deviceNo: string, productIds: number[]): Promise<void> {
+  const other = workerClient(app, await app.login(`1390000${String(++primer).padStart(4, '0')}`, 'worker'));
+  const sessionId = (await other.start(deviceNo)).body.sessionId;
+  await other.finish(deviceNo);
+  const submitted = await other.submit(sessionId, productIds.map((productId) => ({ productId, finishedQty: 1, defectiveQty: 0 })));
+  expect(submitted.status).toBe(201);
+}
 
 async function streamOf(phone: string): Promise<{ type: string; version: number; actorName: string }[]> {
   const r = await sql(
@@ -46,7 +64,7 @@ describe('person removed after the facts were cached', () => {
     app.clock.set('2026-03-02T08:00:00+08:00');
     expect((await w.start('FC-1A')).status).toBe(200);
     expect(await streamLength(phone)).toBe(1);
-    expect(cachedWorker(phone)?.section.version).toBe(1);
+    expect(cachedSection(phone)?.version).toBe(1);
 
     await sql(`DELETE FROM personnel WHERE phone = $1`, [phone]);
     app.clock.advance(30 * MIN);
@@ -78,8 +96,9 @@ describe('person removed after the facts were cached', () => {
     const draft = await w.draft(sessionId);
     expect(draft.status).toBe(200);
     expect(draft.body.candidates.map((c: any) => c.productId)).toEqual([product]);
-    expect(cachedWorker(phone)?.section.state.latest?.sessionId).toBe(sessionId);
-    expect(app.service.ctx.factsCache.productsOf([product])).toHaveLength(1);
+    await primeProducts('FC-2A', [product]);
+    expect(cachedSection(phone)?.state.latest?.sessionId).toBe(sessionId);
+    expect(cachedProducts([product])).toHaveLength(1);
     const before = await streamLength(phone);
 
     await sql(`DELETE FROM personnel WHERE phone = $1`, [phone]);
@@ -108,7 +127,7 @@ describe('person renamed after the facts were cached', () => {
     const w = workerClient(app, await app.login(phone, 'worker', '旧名字'));
     app.clock.set('2026-03-02T08:00:00+08:00');
     expect((await w.start('FC-3A')).status).toBe(200);
-    expect(cachedWorker(phone)?.personName).toBe('旧名字');
+    expect(cachedName(phone)).toBe('旧名字');
 
     await sql(`UPDATE personnel SET name = $2 WHERE phone = $1`, [phone, '新名字']);
     app.clock.advance(30 * MIN);
@@ -134,7 +153,7 @@ describe('device removed after the facts were cached', () => {
     const w = workerClient(app, await app.login(phone, 'worker'));
     app.clock.set('2026-03-02T08:00:00+08:00');
     expect((await w.start('FC-4A')).status).toBe(200);
-    expect(cachedWorker(phone)?.section.version).toBe(1);
+    expect(cachedSection(phone)?.version).toBe(1);
 
     await sql(`DELETE FROM products WHERE device_no = $1`, ['FC-4B']);
     app.clock.advance(30 * MIN);
@@ -155,7 +174,7 @@ describe('device removed after the facts were cached', () => {
     const w = workerClient(app, await app.login(phone, 'worker'));
     app.clock.set('2026-03-02T08:00:00+08:00');
     const sessionId = (await w.start('FC-5A')).body.sessionId;
-    expect(cachedWorker(phone)?.section.version).toBe(1);
+    expect(cachedSection(phone)?.version).toBe(1);
 
     await sql(`DELETE FROM products WHERE device_no = $1`, ['FC-5A']);
     app.clock.advance(4 * 60 * MIN);
@@ -183,8 +202,9 @@ describe('product changed between draft and submission', () => {
     const draft = await w.draft(sessionId);
     expect(draft.status).toBe(200);
     expect(draft.body.candidates).toMatchObject([{ productId: product, standardCycleSeconds: 12.5, standardWorkload: 2304 }]);
-    expect(app.service.ctx.factsCache.productsOf([product])).toMatchObject([{ standardCycleSeconds: 12.5, standardWorkload: 2304 }]);
-    expect(cachedWorker(phone)?.section.state.latest?.sessionId).toBe(sessionId);
+    await primeProducts('FC-6A', [product]);
+    expect(cachedProducts([product])).toMatchObject([{ standardCycleSeconds: 12.5, standardWorkload: 2304 }]);
+    expect(cachedSection(phone)?.state.latest?.sessionId).toBe(sessionId);
 
     await sql(`UPDATE products SET standard_cycle_seconds = 20, standard_workload = 1440 WHERE id = $1`, [product]);
     app.clock.advance(MIN);
@@ -211,7 +231,8 @@ describe('product changed between draft and submission', () => {
     await w.finish('FC-7A');
     const draft = await w.draft(sessionId);
     expect(draft.body.candidates.map((c: any) => c.productId).sort()).toEqual([kept, gone].sort());
-    expect(app.service.ctx.factsCache.productsOf([kept, gone])).toHaveLength(2);
+    await primeProducts('FC-7A', [kept, gone]);
+    expect(cachedProducts([kept, gone])).toHaveLength(2);
     const before = await streamLength(phone);
 
     await sql(`DELETE FROM products WHERE id = $1`, [gone]);
@@ -248,7 +269,7 @@ describe('two API instances sharing the database', () => {
       expect(switched.status).toBe(200);
       expect(switched.body).toMatchObject({ sessionId, devices: ['FC-8A', 'FC-8B'] });
       app.clock.advance(7 * 60 * MIN);
-      expect(cachedWorker(phone)?.section.version).toBe(1); // A's cached section is one event behind
+      expect(cachedSection(phone)?.version).toBe(1); // A's cached section is one event behind
       const finished = await a.finish('FC-8A');
       expect(finished.status).toBe(200);
       expect(finished.body).toMatchObject({ sessionId, devices: ['FC-8A', 'FC-8B'], label: '继续报工' });
@@ -302,7 +323,7 @@ describe('two API instances sharing the database', () => {
       app.clock.advance(MIN);
 
       // A's cache still says "active at FC-9A, last event ClockedIn there": a same-start repeat by its lights.
-      expect(cachedWorker(phone)?.section.state.latest).toMatchObject({ sessionId, status: 'active' });
+      expect(cachedSection(phone)?.state.latest).toMatchObject({ sessionId, status: 'active' });
       const repeated = await a.start('FC-9A');
       expect(repeated.status).toBe(409);
       expect(repeated.body.error).toMatchObject({ code: 'CLOCK_STATE_CONFLICT', details: { label: '继续报工', sessionId } });

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
 import { withTransaction } from '../../src/db/transaction.ts';
-import { AppendConditionFailed, EventStore, START, StreamVersionConflict, cursorOf, type AppendCondition, type Cursor, type StoredEvent } from '../../src/events/store.ts';
+import { GuardFailed } from '../../src/db/guarded-write.ts';
+import { EventStore, START, StreamVersionConflict, cursorOf, type Cursor, type StoredEvent } from '../../src/events/store.ts';
 import { EventValidationError } from '../../src/events/registry.ts';
 import { onPostgres, openTestDatabase } from '../helpers/db.ts';
 import { testRegistry, type CountedEvent } from '../helpers/test-events.ts';
@@ -103,16 +104,34 @@ describe('event store', () => {
     }
   });
 
-  it('binds each call\'s own condition values, also when the statement text of its shape is reused', async () => {
-    const even = (n: number): AppendCondition => ({ key: 'even', values: [n], sql: ([p]) => `(${p}::int % 2 = 0)` });
+  it('runs what the caller adds to its statement: the guard decides for the whole append, the writes run only then', async () => {
+    await db.pool.query(`CREATE TABLE IF NOT EXISTS extension_log (n integer NOT NULL)`);
     const attempt = (n: number, expectedVersion: number) =>
-      withTransaction(db.pool, (tx) => store.append(tx, [{ streamId: 's-cond', expectedVersion, events: [ev(n)] }], {}, now, { conditions: [even(n)] }));
+      withTransaction(db.pool, (tx) =>
+        store.append(tx, [{ streamId: 's-cond', expectedVersion, events: [ev(n)] }], {}, now, (w) => {
+          const p = w.param(n);
+          w.guard('even', `${p}::int % 2 = 0`);
+          w.write((when) => `INSERT INTO extension_log (n) SELECT ${p}::int FROM ${when.from} WHERE ${when.condition}`);
+        }),
+      );
     await attempt(2, 0);
-    await expect(attempt(3, 1)).rejects.toBeInstanceOf(AppendConditionFailed);
+    await expect(attempt(3, 1)).rejects.toBeInstanceOf(GuardFailed);
     await attempt(4, 1);
-    await expect(attempt(5, 2)).rejects.toBeInstanceOf(AppendConditionFailed);
+    await expect(attempt(5, 2)).rejects.toBeInstanceOf(GuardFailed);
+    // A stale expected version writes nothing either, though the caller's guard holds.
+    await expect(attempt(6, 1)).rejects.toBeInstanceOf(StreamVersionConflict);
     const read = await store.readStream<CountedEvent>(db.pool as any, 's-cond');
     expect(read.map((e) => [e.streamVersion, e.data.n])).toEqual([[1, 2], [2, 4]]);
+    expect((await db.pool.query(`SELECT n FROM extension_log ORDER BY n`)).rows.map((r) => r.n)).toEqual([2, 4]);
+  });
+
+  it('reads a section from the last event of a type', async () => {
+    await append('s-section', 0, 1, 2);
+    await append('s-section', 2, 3);
+    const all = await store.readStream<CountedEvent>(db.pool as any, 's-section', { lastOf: 'Counted' });
+    expect(all.map((e) => e.streamVersion)).toEqual([3]);
+    expect((await store.readStream(db.pool as any, 's-section', { lastOf: 'Nothing' })).map((e) => e.streamVersion)).toEqual([1, 2, 3]);
+    expect((await store.readStream(db.pool as any, 's-section', 2)).map((e) => e.streamVersion)).toEqual([2, 3]);
   });
 
   it("'any' appends after whatever is there", async () => {

@@ -59,7 +59,7 @@ afterAll(async () => {
 describe.runIf(onPostgres)('group commit', () => {
   it('statements that wait together commit in one transaction, each with its own result', async () => {
     const group = new GroupCommit(poolOf(1), { maxInFlight: 1 });
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => group.query(INSERT, [i, `n${i}`], `k${i}`)));
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => group.query({ text: INSERT, values: [i, `n${i}`], key: `k${i}` })));
     expect(results.map((r) => r.rows[0].id)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     // The first runs alone (which prepares the statement on the connection), the other 19 in one batch.
     expect(group.stats).toEqual({ statements: 20, commits: 2, reruns: 0 });
@@ -72,9 +72,9 @@ describe.runIf(onPostgres)('group commit', () => {
     await admin.query(`CREATE TABLE IF NOT EXISTS h (seq bigserial PRIMARY KEY, id int NOT NULL)`);
     const group = new GroupCommit(poolOf(1), { maxInFlight: 1 });
     const text = `INSERT INTO h (id) VALUES ($1) RETURNING seq`;
-    await group.query(text, [0], 'warm'); // prepares the statement
+    await group.query({ text: text, values: [0], key: 'warm' }); // prepares the statement
     const keys = ['worker-c', 'worker-a', 'worker-b', 'worker-a', 'worker-c'];
-    const seqs = await Promise.all(keys.map((k, i) => group.query(text, [i + 1], k).then((r) => Number(r.rows[0].seq))));
+    const seqs = await Promise.all(keys.map((k, i) => group.query({ text, values: [i + 1], key: k }).then((r) => Number(r.rows[0].seq))));
     expect(group.stats.commits).toBe(2);
     const ran = keys.map((_, i) => i + 1).sort((x, y) => seqs[x - 1] - seqs[y - 1]);
     expect(ran).toEqual([2, 4, 3, 1, 5]);
@@ -82,9 +82,9 @@ describe.runIf(onPostgres)('group commit', () => {
 
   it('one failing statement: the others run again alone and commit; it gets its own error', async () => {
     const group = new GroupCommit(poolOf(1), { maxInFlight: 1 });
-    await group.query(INSERT, [1, 'prepares the statement'], 'k');
+    await group.query({ text: INSERT, values: [1, 'prepares the statement'], key: 'k' });
     await admin.query(`INSERT INTO g (id, note) VALUES (105, 'already there')`);
-    const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => settled(group.query(INSERT, [100 + i, 'batch'], `k${i}`))));
+    const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => settled(group.query({ text: INSERT, values: [100 + i, 'batch'], key: `k${i}` }))));
     outcomes.forEach((o, i) => {
       if (i === 5) expect(!o.ok && (o.e as pg.DatabaseError).code).toBe('23505');
       else expect(o.ok && o.v.rows[0].id).toBe(100 + i);
@@ -99,16 +99,16 @@ describe.runIf(onPostgres)('group commit', () => {
   it('a key never runs in two batches at once; other keys go on meanwhile', async () => {
     const group = new GroupCommit(poolOf(2), { maxInFlight: 2 });
     await admin.query(`INSERT INTO g (id) VALUES (1)`);
-    await group.query(BUMP, [1], 'a'); // prepared on one connection at least
+    await group.query({ text: BUMP, values: [1], key: 'a' }); // prepared on one connection at least
     const lock = await admin.connect();
     try {
       await lock.query('BEGIN');
       await lock.query('SELECT * FROM g WHERE id = 1 FOR UPDATE');
       const order: string[] = [];
-      const a = group.query(BUMP, [1], 'a').then((r) => (order.push('a'), r));
+      const a = group.query({ text: BUMP, values: [1], key: 'a' }).then((r) => (order.push('a'), r));
       await someoneWaitsForALock();
-      const b = group.query(INSERT, [200, 'b'], 'a').then((r) => (order.push('b'), r));
-      const c = await group.query(INSERT, [201, 'c'], 'c');
+      const b = group.query({ text: INSERT, values: [200, 'b'], key: 'a' }).then((r) => (order.push('b'), r));
+      const c = await group.query({ text: INSERT, values: [201, 'c'], key: 'c' });
       order.push('c');
       expect(c.rows[0].id).toBe(201);
       // b waits behind a (same key), although a connection is free: not a row of it is written yet.
@@ -127,14 +127,14 @@ describe.runIf(onPostgres)('group commit', () => {
   it('a connection lost mid-batch: every statement of the batch runs again, once, on a new connection (a pool of one)', async () => {
     const group = new GroupCommit(poolOf(1), { maxInFlight: 1 });
     await admin.query(`INSERT INTO g (id) VALUES (1)`);
-    await Promise.all([group.query(INSERT, [2, 'warm'], 'w'), group.query(BUMP, [1], 'w')]); // both prepared on the connection
+    await Promise.all([group.query({ text: INSERT, values: [2, 'warm'], key: 'w' }), group.query({ text: BUMP, values: [1], key: 'w' })]); // both prepared on the connection
     await admin.query(`UPDATE g SET n = 0 WHERE id = 1`);
     const lock = await admin.connect();
     try {
       await lock.query('BEGIN');
       await lock.query('SELECT * FROM g WHERE id = 1 FOR UPDATE');
       const before = { ...group.stats };
-      const batch = [group.query(INSERT, [300, 'x'], 'x'), group.query(BUMP, [1], 'y'), group.query(INSERT, [301, 'z'], 'z')].map(settled);
+      const batch = [group.query({ text: INSERT, values: [300, 'x'], key: 'x' }), group.query({ text: BUMP, values: [1], key: 'y' }), group.query({ text: INSERT, values: [301, 'z'], key: 'z' })].map(settled);
       const blocked = await someoneWaitsForALock();
       await admin.query(`SELECT pg_terminate_backend($1)`, [blocked]);
       await lock.query('COMMIT');

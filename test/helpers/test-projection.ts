@@ -7,7 +7,7 @@ export function totalsProjection(mode: 'inline' | 'async', name = `test_totals_$
   return {
     name,
     mode,
-    tables: [{ name: 'test_totals', key: ['stream_id'] }],
+    tables: [{ name: 'test_totals', key: ['stream_id'], columns: ['stream_id', 'total', 'count', 'last_at'] }],
     eventTypes: ['Counted'],
     touches: (e) => [{ table: 'test_totals', key: [e.streamId] }],
     apply(e, view) {

@@ -1,7 +1,7 @@
 /** Given-when-then for every rule of the report decider (src/commands/review/decider.ts, lines.ts). */
 import { describe, expect, it } from 'vitest';
 import { reviewDecider, type ReviewCommand } from '../../src/commands/review/decider.ts';
-import type { LineInput, ProductSnapshot } from '../../src/commands/review/lines.ts';
+import type { LineInput, ProductSnapshot } from '../../src/domain/report-line.ts';
 import type { ReportEvent } from '../../src/events/catalog.ts';
 import { scenario } from '../helpers/gwt.ts';
 import { line, submittedEvent } from './fixtures.ts';

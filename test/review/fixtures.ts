@@ -4,8 +4,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../src/context.ts';
-import { executeCommand } from '../../src/commands/decider.ts';
-import { streams, type EventData, type ReportEvent, type ReportLine } from '../../src/events/catalog.ts';
+import { reviewDecider } from '../../src/commands/review/decider.ts';
+import type { ReportLine } from '../../src/domain/report-line.ts';
+import { streams, type EventData, type ReportEvent } from '../../src/events/catalog.ts';
+import { recordEvents } from '../helpers/record.ts';
 
 export const WORKER = '13800000001';
 
@@ -53,13 +55,12 @@ export function submitted(s: SubmitSpec = {}): EventData<'ReportSubmitted'> {
 
 export const submittedEvent = (s: SubmitSpec = {}): ReportEvent => ({ type: 'ReportSubmitted', data: submitted(s) });
 
-/** Appends a ReportSubmitted for `s` through the store (expected version 0); returns its payload. */
+/** Appends a ReportSubmitted for `s` to a new report stream (test/helpers/record.ts); returns its payload. */
 export async function submitReport(ctx: AppContext, s: SubmitSpec = {}, workerName = '张三'): Promise<EventData<'ReportSubmitted'>> {
   const data = submitted(s);
-  await executeCommand(ctx.commands, { actorPhone: data.employeePhone, actorName: workerName, role: 'worker' }, async () => ({
-    appends: [{ streamId: streams.report(data.reportId), expectedVersion: 0, events: [{ type: 'ReportSubmitted', data }] }],
-    result: undefined,
-  }));
+  await recordEvents(ctx, { actorPhone: data.employeePhone, actorName: workerName, role: 'worker' }, { streamId: streams.report(data.reportId), fold: reviewDecider }, [
+    { type: 'ReportSubmitted', data },
+  ]);
   return data;
 }
 

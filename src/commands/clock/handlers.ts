@@ -1,30 +1,32 @@
 /**
- * Command handlers of the worker's flow (issue #5): the impure shell around the pure worker decider. The
- * worker is the token's phone, never the body's. Each clock operation and the submission is one
- * `runWorkerCommand` (worker-command.ts: usually one round trip, refusals only from fresh facts).
+ * The worker's commands (spec 3.1, 4.6; decisions.md "Clocking", "Reports and review"): each is one
+ * `runCommand` (command.ts) of the worker decider on the worker stream `worker-<phone>`, read from the latest
+ * session's ClockedIn on. The worker is the token's person, never the body's.
  *
- * - `startClock`, `switchDevice`, `finishClock`: the answer is the session as it stands after the decision, so a
- *   repeated operation (nothing appended, confirmed on fresh facts) answers as the first did.
+ * - `startClock`, `switchDevice`, `finishClock`: the scanned device is a fact of the decision; the answer is the
+ *   session as it stands after the decision, so a repeated operation (nothing appended, confirmed on fresh
+ *   state) answers as the first did.
  * - `submitReport`: appends SessionReported to the worker stream and ReportSubmitted to the new stream
- *   `report-<reportId>` (expected version 0), with the product fields copied into the lines.
- * - `abandonSession`: the job's command, inside the job's transaction.
+ *   `report-<reportId>` (expected version 0), with the products' fields copied into the lines (the products
+ *   named are facts of the decision).
+ * - `abandonSession`: the abandonment job's command, as the system, inside the job's transaction.
  */
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
-import type { AppContext } from '../../context.ts';
-import { scannedDeviceNo } from '../../devices/device.ts';
-import type { LineInput } from '../report-lines.ts';
-import { labelAt, type ClockLabel } from './rules.ts';
-import { openSession, type SessionState, type WorkerDecision } from './decider.ts';
-import { clockSettings, loadWorkerFacts } from './facts.ts';
-import { decideOn, runWorkerCommand, type Actor } from './worker-command.ts';
+import { labelAt, openOrNone, sessionNotFound, type ClockLabel, type ClockSettings } from '../../domain/clock.ts';
+import type { LineInput } from '../../domain/report-line.ts';
+import { scannedDeviceNo, type DeviceRef } from '../../devices/device.ts';
+import { streams } from '../../events/catalog.ts';
+import type { Actor } from '../../shared/actor.ts';
+import { runCommand, SYSTEM, type CommandDeps } from '../command.ts';
+import type { StreamQuery } from '../repository.ts';
+import { workerDecider, type WorkerCommand, type WorkerDecision, type WorkerState } from './decider.ts';
 
-export type { Actor };
+export type { DeviceRef };
 
-/** A scanned device: its number, or the short key of a device code (decisions.md "Device codes"). */
-export interface DeviceRef {
-  deviceNo?: string;
-  deviceKey?: string;
+/** What the worker's commands need: the command path's dependencies and the clock settings. */
+export interface ClockDeps {
+  readonly commands: CommandDeps;
+  readonly clockSettings: ClockSettings;
 }
 
 /** The answer of start and switch-device. Instants are Dates (the route formats them in APP_TIMEZONE). */
@@ -37,66 +39,10 @@ export interface ClockSessionAnswer {
 }
 
 /** The answer of finish (下班报工 / 重新报工). */
-export interface FinishAnswer {
-  sessionId: string;
-  clockInAt: Date;
+export interface FinishAnswer extends ClockSessionAnswer {
   clockOutAt: Date;
   expiresAt: Date;
-  devices: string[];
-  label: ClockLabel;
 }
-
-type ClockOp = 'Start' | 'SwitchDevice' | 'Finish';
-
-async function clockOperation<R>(
-  ctx: AppContext,
-  actor: Actor,
-  device: DeviceRef,
-  op: ClockOp,
-  answer: (s: SessionState, deviceNo: string, now: Date) => R,
-): Promise<R> {
-  const deviceNo = await scannedDeviceNo(ctx.db.pool, device);
-  const sessionId = randomUUID();
-  return runWorkerCommand(ctx, actor, {
-    from: { latest: true },
-    deviceNo,
-    command: (_, now) => {
-      const base = { employeePhone: actor.phone, now: now.toISOString(), deviceNo };
-      return op === 'Start' ? { type: 'Start', sessionId, ...base } : { type: op, ...base };
-    },
-    answer: (state, _, now) => answer(state.latest!, deviceNo, now),
-  });
-}
-
-const sessionAnswer =
-  (ctx: AppContext) =>
-  (s: SessionState, deviceNo: string, now: Date): ClockSessionAnswer => ({
-    sessionId: s.sessionId,
-    clockInAt: new Date(s.clockInAt),
-    devices: s.devices,
-    label: labelAt(openSession({ latest: s, closed: {} }), deviceNo, now, clockSettings(ctx)).label,
-  });
-
-/** POST /api/clock/start (spec 3.1 开始上班). Throws 401 ROLE_REVOKED, 404 DEVICE_NOT_FOUND, 409 CLOCK_STATE_CONFLICT. */
-export const startClock = (ctx: AppContext, actor: Actor, device: DeviceRef) => clockOperation(ctx, actor, device, 'Start', sessionAnswer(ctx));
-
-/** POST /api/clock/switch-device (spec 3.1 换设备). Throws 401 ROLE_REVOKED, 404 DEVICE_NOT_FOUND, 409 CLOCK_STATE_CONFLICT. */
-export const switchDevice = (ctx: AppContext, actor: Actor, device: DeviceRef) =>
-  clockOperation(ctx, actor, device, 'SwitchDevice', sessionAnswer(ctx));
-
-/**
- * POST /api/clock/finish (spec 3.1 下班报工, and 重新报工 on an expired window; within the window it answers
- * the same window). Throws 401 ROLE_REVOKED, 404 DEVICE_NOT_FOUND, 409 CLOCK_STATE_CONFLICT.
- */
-export const finishClock = (ctx: AppContext, actor: Actor, device: DeviceRef) =>
-  clockOperation(ctx, actor, device, 'Finish', (s, deviceNo, now): FinishAnswer => ({
-    sessionId: s.sessionId,
-    clockInAt: new Date(s.clockInAt),
-    clockOutAt: new Date(s.clockOutAt!),
-    expiresAt: new Date(s.expiresAt!),
-    devices: s.devices,
-    label: labelAt(openSession({ latest: s, closed: {} }), deviceNo, now, clockSettings(ctx)).label,
-  }));
 
 export interface SubmitAnswer {
   reportId: string;
@@ -104,43 +50,117 @@ export interface SubmitAnswer {
   status: 'pending';
 }
 
+/** The worker stream of `phone`, read in sections from a session's ClockedIn on. */
+const workerStream = (deps: ClockDeps, phone: string): StreamQuery<WorkerState> => ({
+  streamId: streams.worker(phone),
+  fold: workerDecider(deps.clockSettings),
+  sectionType: 'ClockedIn',
+});
+
+/** The latest session of `state`, which a clock operation has just left in place (else a defect). */
+function latestOf(state: WorkerState) {
+  if (!state.latest) throw new Error('no session after a clock operation');
+  return state.latest;
+}
+
+/** One clock operation at the scanned device; `answer` from the session after it. */
+async function clockOperation<R>(
+  deps: ClockDeps,
+  actor: Actor,
+  device: DeviceRef,
+  type: 'Start' | 'SwitchDevice' | 'Finish',
+  answer: (state: WorkerState, base: ClockSessionAnswer) => R,
+): Promise<R> {
+  const deviceNo = await scannedDeviceNo(deps.commands.reads, device);
+  const sessionId = randomUUID();
+  return runCommand(deps.commands, actor, {
+    decider: workerDecider(deps.clockSettings),
+    stream: workerStream(deps, actor.phone),
+    facts: { deviceNo },
+    command: (_, now): WorkerCommand => {
+      const base = { employeePhone: actor.phone, now: now.toISOString(), deviceNo };
+      return type === 'Start' ? { type, sessionId, ...base } : { type, ...base };
+    },
+    answer: (state, _, now) => {
+      const s = latestOf(state);
+      const label = labelAt(openOrNone(s), deviceNo, now, deps.clockSettings).label;
+      return answer(state, { sessionId: s.sessionId, clockInAt: new Date(s.clockInAt), devices: [...s.devices], label });
+    },
+  });
+}
+
+/** POST /api/clock/start (spec 3.1 开始上班). Throws ROLE_REVOKED, DEVICE_NOT_FOUND, CLOCK_STATE_CONFLICT. */
+export const startClock = (deps: ClockDeps, actor: Actor, device: DeviceRef) => clockOperation(deps, actor, device, 'Start', (_, a) => a);
+
+/** POST /api/clock/switch-device (spec 3.1 换设备). Throws ROLE_REVOKED, DEVICE_NOT_FOUND, CLOCK_STATE_CONFLICT. */
+export const switchDevice = (deps: ClockDeps, actor: Actor, device: DeviceRef) => clockOperation(deps, actor, device, 'SwitchDevice', (_, a) => a);
+
+/**
+ * POST /api/clock/finish (spec 3.1 下班报工, and 重新报工 on an expired window; within the window it answers
+ * the same window). Throws ROLE_REVOKED, DEVICE_NOT_FOUND, CLOCK_STATE_CONFLICT.
+ */
+export const finishClock = (deps: ClockDeps, actor: Actor, device: DeviceRef) =>
+  clockOperation(deps, actor, device, 'Finish', (state, a): FinishAnswer => {
+    const s = latestOf(state);
+    if (s.status !== 'reporting') throw new Error(`a finished session is ${s.status}`);
+    return { ...a, clockOutAt: new Date(s.clockOutAt), expiresAt: new Date(s.expiresAt) };
+  });
+
 /**
  * POST /api/reports: the worker confirms the report of `sessionId` (spec 4.6, decisions.md "Reports and
- * review"). Throws 401 ROLE_REVOKED, 404 SESSION_NOT_FOUND (also for another worker's session), 409
- * REPORT_WINDOW_EXPIRED, REPORT_ALREADY_SUBMITTED, SESSION_ABANDONED, CLOCK_STATE_CONFLICT (not clocked out),
- * 422 (report-lines.ts).
+ * review"). Throws ROLE_REVOKED, SESSION_NOT_FOUND (also for another worker's session), REPORT_WINDOW_EXPIRED,
+ * REPORT_ALREADY_SUBMITTED, SESSION_ABANDONED, CLOCK_STATE_CONFLICT (not clocked out), and the lines' errors
+ * (report-lines.ts).
  */
-export async function submitReport(ctx: AppContext, actor: Actor, input: { sessionId: string; lines: LineInput[] }): Promise<SubmitAnswer> {
+export async function submitReport(deps: ClockDeps, actor: Actor, input: { sessionId: string; lines: LineInput[] }): Promise<SubmitAnswer> {
   const reportId = randomUUID();
-  return runWorkerCommand(ctx, actor, {
-    from: { sessionId: input.sessionId },
-    productIds: input.lines.map((l) => l.productId).filter((id) => Number.isSafeInteger(id)),
-    command: (products, now) => ({
+  return runCommand(deps.commands, actor, {
+    decider: workerDecider(deps.clockSettings),
+    stream: {
+      ...workerStream(deps, actor.phone),
+      // The section from the named session's ClockedIn (when it is the worker's own).
+      locate: {
+        find: async (q) =>
+          (await q.query(`SELECT opened_version FROM sessions WHERE session_id = $1 AND employee_phone = $2`, [input.sessionId, actor.phone])).rows[0]
+            ?.opened_version,
+        covers: (state) => state.latest?.sessionId === input.sessionId,
+      },
+    },
+    missing: sessionNotFound,
+    facts: { productIds: input.lines.map((l) => l.productId).filter((id) => Number.isSafeInteger(id)) },
+    command: (facts, now): WorkerCommand => ({
       type: 'Submit',
       employeePhone: actor.phone,
       now: now.toISOString(),
       sessionId: input.sessionId,
       reportId,
       lines: input.lines,
-      products,
+      products: [...facts.products],
     }),
+    newStreamOf: (e) => (e.type === 'ReportSubmitted' ? streams.report(e.data.reportId) : undefined),
     answer: (_, events) => {
-      const submitted = events.find((e) => e.type === 'ReportSubmitted') as Extract<WorkerDecision, { type: 'ReportSubmitted' }>;
+      const submitted = events.find((e): e is Extract<WorkerDecision, { type: 'ReportSubmitted' }> => e.type === 'ReportSubmitted');
+      if (!submitted) throw new Error('a submission without ReportSubmitted');
       return { reportId: submitted.data.reportId, reportDate: submitted.data.reportDate, status: 'pending' };
     },
   });
 }
 
 /**
- * Closes `sessionId` of `phone` as abandoned if it is still open and over age at the clock's now, inside the
- * caller's transaction `tx` (the abandonment job's). Returns true when it appended SessionAbandoned.
- * Throws StreamVersionConflict when the worker acted meanwhile (the caller skips that session).
+ * Closes `sessionId` of `phone` as abandoned if it is still open and over age at the clock's now; `deps.commands`
+ * reads and writes in the job's transaction. Returns true when it appended SessionAbandoned. Throws
+ * StreamVersionConflict when the worker acted meanwhile (the job skips that session).
  */
-export async function abandonSession(tx: pg.PoolClient, ctx: AppContext, phone: string, sessionId: string, reason: string): Promise<boolean> {
-  const { section } = await loadWorkerFacts(tx, ctx, { phone, from: { latest: true } });
-  const { appends } = decideOn(ctx, section!, { type: 'Abandon', employeePhone: phone, now: ctx.clock.now().toISOString(), sessionId, reason });
-  if (appends.length === 0) return false;
-  const stored = await ctx.store.append(tx, appends, { actorName: 'system', role: 'system' }, ctx.clock.now());
-  await ctx.commands.projectInline(tx, stored);
-  return true;
+export async function abandonSession(deps: ClockDeps, phone: string, sessionId: string, reason: string): Promise<boolean> {
+  return runCommand(
+    deps.commands,
+    SYSTEM,
+    {
+      decider: workerDecider(deps.clockSettings),
+      stream: workerStream(deps, phone),
+      command: (_, now): WorkerCommand => ({ type: 'Abandon', employeePhone: phone, now: now.toISOString(), sessionId, reason }),
+      answer: (_, events) => events.length > 0,
+    },
+    { maxAttempts: 1 },
+  );
 }

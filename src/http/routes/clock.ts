@@ -7,12 +7,11 @@
  */
 import { z } from 'zod';
 import { access } from '../../auth/roles.ts';
-import type { AppContext } from '../../context.ts';
-import { finishClock, startClock, switchDevice, type Actor } from '../../commands/clock/handlers.ts';
-import { ALL_LABELS } from '../../commands/clock/rules.ts';
+import { finishClock, startClock, switchDevice } from '../../commands/clock/handlers.ts';
+import { ALL_LABELS } from '../../domain/labels.ts';
 import { clockState } from '../../queries/clock-state.ts';
-import { toZonedIso } from '../../time.ts';
-import { defineRoute, type CurrentUser, type ErrorDoc } from '../route.ts';
+import { zonedIso as iso } from '../dates.ts';
+import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
 
 /** A scanned device: its number (exact string, spaces and Chinese allowed) or the short key of its code. */
 export const deviceRefSchema = z
@@ -42,9 +41,6 @@ const CONFLICT: ErrorDoc = {
   description: '操作与当前状态不符；details.label 是当前应点击的标签，details.sessionId 是相关的上班记录',
 };
 
-/** The Actor of a request: the token's person (phone, role) and the request id. */
-export const actorOf = (user: CurrentUser, req: { id: string }): Actor => ({ phone: user.phone, role: user.role, requestId: req.id });
-const iso = (ctx: AppContext, d: Date) => toZonedIso(d, ctx.config.timeZone);
 
 export const clockStateRoute = defineRoute({
   method: 'get',
@@ -58,7 +54,7 @@ export const clockStateRoute = defineRoute({
   response: z.object({ label: labelSchema, deviceNo: z.string(), sessionId: z.string().optional(), expiresAt: instant.optional() }),
   errors: DEVICE_ERRORS,
   async handler({ query, user }, ctx) {
-    const s = await clockState(ctx, user.phone, user.role, query);
+    const s = await clockState(ctx.db.pool, ctx.clockSettings, ctx.clock.now(), user, query);
     return {
       label: s.label,
       deviceNo: s.deviceNo,

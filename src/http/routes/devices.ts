@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { access } from '../../auth/roles.ts';
 import { listDevices } from '../../products/store.ts';
-import { pageOf, pageQuery, toPage } from '../pagination.ts';
+import { pageOf, pageQuery } from '../pagination.ts';
+import { toPage } from '../../shared/page.ts';
 import { defineRoute } from '../route.ts';
 
 export const deviceListRoute = defineRoute({

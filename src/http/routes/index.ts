@@ -2,7 +2,7 @@
  * Every route of the service, in the order they are matched. Each area keeps its routes in its own file.
  */
 import type { AnyRoute } from '../route.ts';
-import { docsRoute, healthRoute, openApiRoute } from './system.ts';
+import { documentRoutes, healthRoute } from './system.ts';
 import { productRoutes } from './products.ts';
 import { peopleRoutes } from './people.ts';
 import { deviceRoutes } from './devices.ts';
@@ -16,8 +16,7 @@ import { dashboardRoutes } from './dashboard.ts';
 
 export const routes: AnyRoute[] = [
   healthRoute,
-  openApiRoute,
-  docsRoute,
+  ...documentRoutes(() => routes),
   ...productRoutes,
   ...peopleRoutes,
   ...deviceRoutes,

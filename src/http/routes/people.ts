@@ -8,7 +8,8 @@ import { importRoutes } from './import-routes.ts';
 import { peopleImport } from '../../people/import.ts';
 import { removePersonRole, savePerson } from '../../people/service.ts';
 import { listPeople } from '../../people/store.ts';
-import { pageOf, pageQuery, toPage } from '../pagination.ts';
+import { pageOf, pageQuery } from '../pagination.ts';
+import { toPage } from '../../shared/page.ts';
 import { defineRoute } from '../route.ts';
 
 const role = z.enum(ROLES);

@@ -8,7 +8,8 @@ import { importRoutes } from './import-routes.ts';
 import { productImport } from '../../products/import.ts';
 import { removeProduct, saveProduct } from '../../products/service.ts';
 import { listProducts } from '../../products/store.ts';
-import { pageOf, pageQuery, toPage } from '../pagination.ts';
+import { pageOf, pageQuery } from '../pagination.ts';
+import { toPage } from '../../shared/page.ts';
 import { defineRoute } from '../route.ts';
 
 const text = z.string().max(200);

@@ -9,8 +9,8 @@ import { access } from '../../auth/roles.ts';
 import { changeBreakMinutes } from '../../commands/review/handlers.ts';
 import { auditLogs } from '../../queries/audit-logs.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
-import { defineRoute } from '../route.ts';
-import { reviewAnswerSchema } from './review-schemas.ts';
+import { actorOf, defineRoute } from '../route.ts';
+import { reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
 
 const reportIdParams = z.object({ reportId: z.string() });
 const NOT_FOUND = { status: 404, code: 'REPORT_NOT_FOUND', description: '没有这份报工单' };
@@ -32,7 +32,7 @@ export const breakMinutesRoute = defineRoute({
     { status: 422, code: 'INVALID_BREAK_MINUTES | BREAK_EXCEEDS_WORKING_TIME | INVALID_REASON', description: '休息时间不合法或超过上班时长' },
   ],
   async handler({ params, body, req, user }, ctx) {
-    return changeBreakMinutes(ctx, user, params.reportId, body, req.id);
+    return reviewAnswer(ctx, await changeBreakMinutes(ctx.commands, actorOf(user, req), params.reportId, body));
   },
 });
 

@@ -9,36 +9,17 @@
  */
 import { z } from 'zod';
 import { access } from '../../auth/roles.ts';
-import type { AppContext } from '../../context.ts';
 import { submitReport } from '../../commands/clock/handlers.ts';
-import { MAX_LINES } from '../../commands/report-lines.ts';
+import { MAX_LINES, productSnapshotSchema as candidateSchema, reportLineSchema as lineSchema } from '../../domain/report-line.ts';
 import { unprocessable } from '../../errors.ts';
 import { reportDraft } from '../../queries/report-draft.ts';
 import { myReports } from '../../queries/my-reports.ts';
-import { toZonedIso } from '../../time.ts';
-import { optionalLocalDate } from '../dates.ts';
+import { optionalLocalDate, zonedIso as iso } from '../dates.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
-import { defineRoute, type ErrorDoc } from '../route.ts';
-import { actorOf } from './clock.ts';
+import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
 
 const instant = z.string().describe('ISO 8601，带 APP_TIMEZONE 时区偏移');
 const sessionId = z.uuid({ error: 'sessionId 不是有效的上班记录编号' }).describe('上班记录编号');
-const iso = (ctx: AppContext, d: Date) => toZonedIso(d, ctx.config.timeZone);
-
-const candidateSchema = z.object({
-  productId: z.number().int(),
-  projectNo: z.string(),
-  productName: z.string(),
-  deviceNo: z.string(),
-  processName: z.string(),
-  standardCycleSeconds: z.number().describe('标准节拍（秒）'),
-  standardWorkload: z.number().int().describe('标准工作量（件/天）'),
-});
-const lineSchema = candidateSchema.extend({
-  finishedQty: z.number().int().describe('成品数量'),
-  defectiveQty: z.number().int().describe('不良数量（报废计入不良）'),
-  outputQty: z.number().int().describe('产出数量 = 成品 + 不良'),
-});
 
 const WINDOW_ERRORS: ErrorDoc[] = [
   { status: 404, code: 'SESSION_NOT_FOUND', description: '没有这条上班记录（或不是本人的）' },
@@ -68,7 +49,7 @@ export const reportDraftRoute = defineRoute({
   }),
   errors: WINDOW_ERRORS,
   async handler({ query, user }, ctx) {
-    const d = await reportDraft(ctx, user.phone, user.role, query.sessionId);
+    const d = await reportDraft(ctx.db.pool, ctx.clockSettings, ctx.clock.now(), user, query.sessionId);
     return {
       ...d,
       clockInAt: iso(ctx, d.clockInAt),
@@ -149,7 +130,7 @@ export const myReportsRoute = defineRoute({
     if (query.startDate && query.endDate && query.startDate > query.endDate) {
       throw unprocessable('INVALID_DATE_RANGE', '开始日期不能晚于结束日期');
     }
-    const page = await myReports(ctx, user.phone, query);
+    const page = await myReports(ctx.db.pool, user.phone, query);
     return {
       ...page,
       items: page.items.map((r) => ({

@@ -1,18 +1,9 @@
-/** Response schemas shared by the review and report-administration routes (OpenAPI and documentation). */
+/** The answer shared by the review and report-administration routes: its schema (OpenAPI) and its mapping. */
 import { z } from 'zod';
-
-export const reportLineSchema = z.object({
-  productId: z.number().int(),
-  projectNo: z.string(),
-  productName: z.string(),
-  deviceNo: z.string(),
-  processName: z.string(),
-  standardCycleSeconds: z.number().describe('提交时的标准节拍（秒）'),
-  standardWorkload: z.number().int().describe('提交时的标准工作量（件/天）'),
-  finishedQty: z.number().int(),
-  defectiveQty: z.number().int(),
-  outputQty: z.number().int(),
-});
+import type { ReviewAnswer } from '../../commands/review/handlers.ts';
+import type { AppContext } from '../../context.ts';
+import { reportLineSchema } from '../../domain/report-line.ts';
+import { zonedIso } from '../dates.ts';
 
 /** The report after a review or break-interval command. */
 export const reviewAnswerSchema = z.object({
@@ -25,3 +16,6 @@ export const reviewAnswerSchema = z.object({
   rejectReason: z.string().optional(),
   at: z.string().describe('操作时间，ISO 8601 带时区'),
 });
+
+/** A review command's answer as the API gives it (`at` in APP_TIMEZONE). */
+export const reviewAnswer = (ctx: AppContext, a: ReviewAnswer) => ({ ...a, at: zonedIso(ctx, a.at) });

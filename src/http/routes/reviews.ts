@@ -10,8 +10,9 @@ import { myReviews, pendingReviews } from '../../queries/reviews.ts';
 import { optionalLocalDate } from '../dates.ts';
 import { unprocessable } from '../../errors.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
-import { defineRoute, type ErrorDoc } from '../route.ts';
-import { reportLineSchema, reviewAnswerSchema } from './review-schemas.ts';
+import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
+import { reportLineSchema } from '../../domain/report-line.ts';
+import { reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
 
 const reportIdParams = z.object({ reportId: z.string() });
 
@@ -76,7 +77,7 @@ export const approveRoute = defineRoute({
     { status: 422, code: 'NO_LINES | INVALID_QUANTITY | OUTPUT_QTY_MISMATCH | DUPLICATE_PRODUCT | PRODUCT_NOT_ALLOWED | TOO_MANY_LINES', description: '修正的明细行不符合要求' },
   ],
   async handler({ params, body, req, user }, ctx) {
-    return approveReport(ctx, user, params.reportId, body.lines, req.id);
+    return reviewAnswer(ctx, await approveReport(ctx.commands, actorOf(user, req), params.reportId, body.lines));
   },
 });
 
@@ -91,7 +92,7 @@ export const rejectRoute = defineRoute({
   response: reviewAnswerSchema,
   errors: [NOT_FOUND, ALREADY, RACE, { status: 422, code: 'INVALID_REASON', description: '驳回原因为空或超过 200 字' }],
   async handler({ params, body, req, user }, ctx) {
-    return rejectReport(ctx, user, params.reportId, body.reason, req.id);
+    return reviewAnswer(ctx, await rejectReport(ctx.commands, actorOf(user, req), params.reportId, body.reason));
   },
 });
 

@@ -1,6 +1,6 @@
 /** System endpoints: health and the API document. */
 import { z } from 'zod';
-import { defineRoute } from '../route.ts';
+import { defineRoute, type AnyRoute } from '../route.ts';
 import { buildOpenApi } from '../openapi.ts';
 import { renderDocsPage } from '../docs-page.ts';
 import { RawBody } from '../route.ts';
@@ -19,27 +19,31 @@ export const healthRoute = defineRoute({
   },
 });
 
-export const openApiRoute = defineRoute({
-  method: 'get',
-  path: '/api/openapi.json',
-  tag: 'system',
-  summary: 'OpenAPI 3.1 接口文档（机器可读）',
-  access: 'public',
-  async handler() {
-    const { routes } = await import('./index.ts');
-    return buildOpenApi(routes);
-  },
-});
-
-export const docsRoute = defineRoute({
-  method: 'get',
-  path: '/api/docs',
-  tag: 'system',
-  summary: '接口文档（网页）',
-  access: 'public',
-  responseContentType: 'text/html',
-  async handler() {
-    const { routes } = await import('./index.ts');
-    return new RawBody('text/html; charset=utf-8', Buffer.from(renderDocsPage(buildOpenApi(routes) as any)));
-  },
-});
+/**
+ * The API document's routes: `/api/openapi.json` (OpenAPI 3.1) and `/api/docs` (the same for a person), built
+ * from `all()`, every route of the service (routes/index.ts hands its own list, which includes these).
+ */
+export function documentRoutes(all: () => readonly AnyRoute[]): AnyRoute[] {
+  const openApiRoute = defineRoute({
+    method: 'get',
+    path: '/api/openapi.json',
+    tag: 'system',
+    summary: 'OpenAPI 3.1 接口文档（机器可读）',
+    access: 'public',
+    async handler() {
+      return buildOpenApi(all());
+    },
+  });
+  const docsRoute = defineRoute({
+    method: 'get',
+    path: '/api/docs',
+    tag: 'system',
+    summary: '接口文档（网页）',
+    access: 'public',
+    responseContentType: 'text/html',
+    async handler() {
+      return new RawBody('text/html; charset=utf-8', Buffer.from(renderDocsPage(buildOpenApi(all()) as any)));
+    },
+  });
+  return [openApiRoute, docsRoute];
+}

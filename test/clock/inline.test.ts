@@ -1,14 +1,15 @@
 /**
- * Inline projection ahead of the append (src/projections/ahead.ts; issue #5): the rows a worker's command writes
- * in its one statement are computed before the events are stored, from the loaded stream section.
- * - pure: events ahead of the append refuse to give a global position; a new event touching a row the section
- *   does not hold is a defect, not a silent skip; rows known to exist are marked for an in-place update;
+ * Inline projection (src/projections/inline.ts; issues #5, #15): the rows a command writes in its one statement
+ * are computed before the events are stored, from the loaded stream section.
+ * - pure: new events apply over the rows the section's events build; a new event touching a row the section does
+ *   not hold is a defect, not a silent skip; rows known to exist are marked for an in-place update;
  * - over HTTP on the real database: after a whole flow (start, switch, finish, 重新报工, submit, an abandoned
- *   session closed by a new start) the sessions, reports and audit rows written ahead are exactly the rows a
- *   replay of the events builds.
+ *   session closed by a new start, a review with a correction, a break change) the sessions, reports and audit
+ *   rows the commands wrote are exactly the rows a replay of the events builds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aheadOfAppend, rowsAhead, rowsOf } from '../../src/projections/ahead.ts';
+import { rowsAfter, rowsOf } from '../../src/projections/inline.ts';
+import type { ProjectedEvent } from '../../src/projections/projection.ts';
 import { sessionsProjection } from '../../src/projections/sessions.ts';
 import { reportsProjection } from '../../src/projections/reports.ts';
 import { auditLogProjection } from '../../src/projections/audit-log.ts';
@@ -17,41 +18,29 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { addProduct, MIN, workerClient } from './helpers.ts';
 
 const at = '2026-03-02T00:00:00.000Z';
-const meta = { actorPhone: '13800000901' };
-const clockedIn = { type: 'ClockedIn', data: { sessionId: 's-1', employeePhone: '13800000901', deviceNo: 'A', at }, streamVersion: 1, metadata: meta, recordedAt: new Date(at) };
+const streamId = 'worker-13800000901';
+const event = (type: string, data: object, streamVersion: number): ProjectedEvent => ({
+  streamId,
+  streamVersion,
+  type,
+  data,
+  metadata: { actorPhone: '13800000901' },
+  recordedAt: new Date(at),
+});
+const clockedIn = event('ClockedIn', { sessionId: 's-1', employeePhone: '13800000901', deviceNo: 'A', at }, 1);
 
-describe('rows ahead of the append (pure)', () => {
-  it('an event ahead of its append has a stream version but no global position or transaction id', () => {
-    const e = aheadOfAppend('worker-13800000901', clockedIn);
-    expect([e.streamId, e.streamVersion, e.type]).toEqual(['worker-13800000901', 1, 'ClockedIn']);
-    expect(() => e.globalPosition).toThrow(/not known before the append/);
-    expect(() => e.transactionId).toThrow(/not known before the append/);
-  });
-
+describe('rows of new events (pure)', () => {
   it('applies new events over the rows of the section, marking rows that exist for an update in place', () => {
-    const known = rowsOf([sessionsProjection], 'worker-13800000901', [clockedIn]);
-    const rows = rowsAhead(
-      [sessionsProjection],
-      known,
-      [{ streamId: 'worker-13800000901', expectedVersion: 1, events: [{ type: 'DeviceSwitched', data: { sessionId: 's-1', employeePhone: '13800000901', deviceNo: 'B', at } }] }],
-      meta,
-      new Date(at),
-    );
+    const known = rowsOf([sessionsProjection], [clockedIn]);
+    const rows = rowsAfter([sessionsProjection], known, [event('DeviceSwitched', { sessionId: 's-1', employeePhone: '13800000901', deviceNo: 'B', at }, 2)]);
     const [change] = rows.get('sessions')!.changes.values();
     expect(change.existed).toBe(true);
     expect(change.row).toMatchObject({ session_id: 's-1', devices: ['A', 'B'], opened_version: 1, status: 'active' });
   });
 
   it('refuses a new event that touches a row the loaded section does not hold', () => {
-    expect(() =>
-      rowsAhead(
-        [sessionsProjection],
-        new Map(),
-        [{ streamId: 'worker-13800000901', expectedVersion: 5, events: [{ type: 'ClockedOut', data: { sessionId: 's-9', employeePhone: '13800000901', deviceNo: 'A', at, expiresAt: at, reopened: false } }] }],
-        meta,
-        new Date(at),
-      ),
-    ).toThrow(/outside the loaded stream section/);
+    const out = event('ClockedOut', { sessionId: 's-9', employeePhone: '13800000901', deviceNo: 'A', at, expiresAt: at, reopened: false }, 6);
+    expect(() => rowsAfter([sessionsProjection], new Map(), [out])).toThrow(/outside the loaded stream section/);
   });
 });
 
@@ -62,7 +51,7 @@ describe('rows written ahead equal the rows a replay builds', () => {
   });
   afterAll(() => app?.close());
 
-  it('after a whole flow, an abandoned session and a correction-free review', async () => {
+  it('after a whole flow, an abandoned session, a corrected approval and a break change', async () => {
     const pool = app.service.ctx.db.pool;
     const p = await addProduct(app, 'AH-1', { name: '前置件' });
     await addProduct(app, 'AH-2', { name: '后置件' });
@@ -83,6 +72,15 @@ describe('rows written ahead equal the rows a replay builds', () => {
     const next = await w.start('AH-1');
     expect(next.status).toBe(200);
     expect(next.body.sessionId).not.toBe(old);
+
+    // A review with a corrected line and a break change: the report stream's commands project inline too.
+    const reportId = (await pool.query(`SELECT report_id FROM reports WHERE employee_phone = '13800000902'`)).rows[0].report_id;
+    const admin = await app.login('13800000903', 'admin');
+    const manager = await app.login('13800000904', 'manager');
+    const approved = await app.request('POST', `/api/reviews/${reportId}/approve`, { token: admin, body: { lines: [{ productId: p, finishedQty: 41, defectiveQty: 1 }] } });
+    expect([approved.status, approved.body.corrected]).toEqual([200, true]);
+    const changed = await app.request('PATCH', `/api/reports/${reportId}/break-minutes`, { token: manager, body: { breakMinutes: 30, reason: '核对' } });
+    expect(changed.status).toBe(200);
 
     const snapshot = async () => ({
       sessions: (await pool.query(`SELECT * FROM sessions ORDER BY session_id`)).rows,

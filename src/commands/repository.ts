@@ -1,0 +1,203 @@
+/**
+ * Loading what a command decides on (issue #15; the first step of command.ts): a section of the command's stream
+ * folded into the decider's state, with its version (the expected version of the append) and the inline
+ * projections' rows of it (what the new events' rows are computed from), and the facts the command asks
+ * (facts.ts).
+ * - `StreamRepository` reads them from the database every time.
+ * - `CachingRepository` keeps, per process, the section each stream's last command ended with, the person names
+ *   and the product snapshots it read (each bounded, least recently used forgotten first), so that a worker's next
+ *   command usually reads nothing. What comes from the cache is a hint, never trusted alone: the append checks it
+ *   (the expected version, the facts guard), and command.ts confirms refusals and no-ops on a fresh load. Several
+ *   API instances may therefore each cache the same stream.
+ */
+import type { Queryable } from '../db/transaction.ts';
+import type { ProductSnapshot } from '../domain/report-line.ts';
+import type { EventStore, SectionStart } from '../events/store.ts';
+import { overlay, rowsOf, type KnownRows } from '../projections/inline.ts';
+import type { ProjectedEvent, Projection } from '../projections/projection.ts';
+import { loadFacts, type FactQuery, type Facts } from './facts.ts';
+
+/** How a stream's events fold into a decider's state. */
+export interface Fold<S> {
+  readonly initialState: S;
+  evolve(state: S, event: { type: string; data: unknown }): S;
+}
+
+/** The stream a command decides on, and which section of it to read. */
+export interface StreamQuery<S> {
+  readonly streamId: string;
+  readonly fold: Fold<S>;
+  /**
+   * The stream is read in sections that begin at its last event of this type (the worker stream: ClockedIn, so a
+   * worker's state is that of the latest session); absent: the whole stream.
+   */
+  readonly sectionType?: string;
+  /**
+   * For a command about an earlier section (a submission names its session): `find` gives the stream version the
+   * section begins at (undefined: no such section for this caller), and `covers(state)` whether a cached section
+   * serves the command.
+   */
+  readonly locate?: { find(q: Queryable): Promise<number | undefined>; covers(state: S): boolean };
+}
+
+/** A loaded stream section: the folded state, the stream's version, the inline projections' rows of it. */
+export interface Section<S> {
+  readonly state: S;
+  readonly version: number;
+  readonly rows: KnownRows;
+}
+
+export interface Loaded<S> {
+  /** Undefined when `locate` found no section for this caller. */
+  readonly section?: Section<S>;
+  readonly facts: Facts;
+  /** True when any of it came from the cache. */
+  readonly cached: boolean;
+}
+
+/** Loads commands' sections and facts (module docstring). */
+export interface Repository {
+  /** The section of `stream` and the facts of `query`, through `q`; from the database only when `fresh`. */
+  load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean): Promise<Loaded<S>>;
+  /** Keeps what a command ended with (after its append, or a no-op confirmed on fresh state). */
+  remember<S>(stream: StreamQuery<S>, section: Section<S>, query: FactQuery, facts: Facts): void;
+  /** Drops what `stream` and `query` cached (a hint proved stale). */
+  forget(stream: StreamQuery<unknown>, query: FactQuery): void;
+}
+
+/**
+ * The section of `stream` after a command appended `appended` (its own events, with their stream versions),
+ * reaching `state` and writing `written` (their inline rows): a new section from the last appended event of the
+ * stream's section type when there is one, else `before` extended.
+ */
+export function sectionAfter<S>(
+  stream: StreamQuery<S>,
+  inline: readonly Projection[],
+  before: Section<S>,
+  appended: readonly ProjectedEvent[],
+  state: S,
+  written: KnownRows,
+): Section<S> {
+  const version = appended.length ? appended[appended.length - 1].streamVersion : before.version;
+  const restart = stream.sectionType ? appended.map((e) => e.type).lastIndexOf(stream.sectionType) : -1;
+  if (restart < 0) return { state, version, rows: overlay(before.rows, written) };
+  const section = appended.slice(restart);
+  return { state: section.reduce(stream.fold.evolve, stream.fold.initialState), version, rows: rowsOf(inline, section) };
+}
+
+/** Reads sections and facts from the database, every time. */
+export class StreamRepository implements Repository {
+  constructor(
+    private readonly store: EventStore,
+    private readonly inline: readonly Projection[],
+  ) {}
+
+  async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery): Promise<Loaded<S>> {
+    const facts = await loadFacts(q, query);
+    return { section: await this.readSection(q, stream), facts, cached: false };
+  }
+
+  remember(): void {}
+
+  forget(): void {}
+
+  private async readSection<S>(q: Queryable, stream: StreamQuery<S>): Promise<Section<S> | undefined> {
+    let from: SectionStart = stream.sectionType ? { lastOf: stream.sectionType } : 1;
+    if (stream.locate) {
+      const at = await stream.locate.find(q);
+      if (at === undefined) return undefined;
+      from = at;
+    }
+    const events = await this.store.readStream(q, stream.streamId, from);
+    return {
+      state: events.reduce(stream.fold.evolve, stream.fold.initialState),
+      version: events.length ? events[events.length - 1].streamVersion : 0,
+      rows: rowsOf(this.inline, events),
+    };
+  }
+}
+
+/** A bounded map that forgets the least recently used entry. */
+class Lru<K, V> {
+  private readonly m = new Map<K, V>();
+  constructor(private readonly max: number) {}
+  get(k: K): V | undefined {
+    const v = this.m.get(k);
+    if (v !== undefined) {
+      this.m.delete(k);
+      this.m.set(k, v);
+    }
+    return v;
+  }
+  set(k: K, v: V): void {
+    this.m.delete(k);
+    this.m.set(k, v);
+    if (this.m.size > this.max) this.m.delete(this.m.keys().next().value as K);
+  }
+  delete(k: K): void {
+    this.m.delete(k);
+  }
+}
+
+const personKey = (p: { phone: string; role: string }) => `${p.phone} ${p.role}`;
+
+/** A StreamRepository with a per-process cache in front (module docstring). */
+export class CachingRepository implements Repository {
+  private readonly fromDatabase: StreamRepository;
+  private readonly sections: Lru<string, Section<unknown>>;
+  private readonly people: Lru<string, string>;
+  private readonly products: Lru<number, ProductSnapshot>;
+
+  constructor(store: EventStore, inline: readonly Projection[], limits = { sections: 20_000, people: 20_000, products: 50_000 }) {
+    this.fromDatabase = new StreamRepository(store, inline);
+    this.sections = new Lru(limits.sections);
+    this.people = new Lru(limits.people);
+    this.products = new Lru(limits.products);
+  }
+
+  async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean): Promise<Loaded<S>> {
+    const section = fresh ? undefined : (this.sections.get(stream.streamId) as Section<S> | undefined);
+    if (section && (!stream.locate || stream.locate.covers(section.state))) {
+      let facts = this.cachedFacts(query);
+      if (!facts) this.keepFacts(query, (facts = await loadFacts(q, query)));
+      return { section, facts, cached: true };
+    }
+    const loaded = await this.fromDatabase.load(q, stream, query);
+    this.keepFacts(query, loaded.facts);
+    return loaded;
+  }
+
+  remember<S>(stream: StreamQuery<S>, section: Section<S>, query: FactQuery, facts: Facts): void {
+    this.sections.set(stream.streamId, section);
+    this.keepFacts(query, facts);
+  }
+
+  forget(stream: StreamQuery<unknown>, query: FactQuery): void {
+    this.sections.delete(stream.streamId);
+    if (query.person) this.people.delete(personKey(query.person));
+    for (const id of query.productIds ?? []) this.products.delete(id);
+  }
+
+  /** What the cache holds for `streamId` (for inspection). */
+  cachedSection(streamId: string): Section<unknown> | undefined {
+    return this.sections.get(streamId);
+  }
+
+  /** The facts of `query` from the cache (the device assumed in use: the append checks it), or undefined. */
+  cachedFacts(query: FactQuery): Facts | undefined {
+    const personName = query.person ? this.people.get(personKey(query.person)) : undefined;
+    if (query.person && personName === undefined) return undefined;
+    const products: ProductSnapshot[] = [];
+    for (const id of new Set(query.productIds ?? [])) {
+      const p = this.products.get(id);
+      if (!p) return undefined;
+      products.push(p);
+    }
+    return { personName, deviceInUse: true, products };
+  }
+
+  private keepFacts(query: FactQuery, facts: Facts): void {
+    if (query.person && facts.personName !== undefined) this.people.set(personKey(query.person), facts.personName);
+    for (const p of facts.products) this.products.set(p.productId, p);
+  }
+}

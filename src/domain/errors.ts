@@ -1,0 +1,85 @@
+/**
+ * Domain errors (issue #15): what a decider, a domain rule or the command path refuses, as a typed value: a
+ * stable code, the `details` a client may act on (sent in the answer's `error.details`), and the `context` the
+ * sentence needs besides (never sent). There is no HTTP status and no sentence here: the HTTP edge maps each code
+ * to both in one table (src/http/domain-errors.ts), which the type checker keeps complete.
+ *
+ * `domainError(code, details?, context?)` makes one; `DomainErrorCatalog` lists every code with its shapes.
+ */
+import type { ClockLabel } from './labels.ts';
+
+/** What a worker tried when the clock state refused it (the sentence names it). */
+export type ClockAttempt = 'start' | 'switchDevice' | 'finish' | 'report';
+/** The quantity fields of a line (domain/report-line.ts). */
+export type QuantityField = 'finishedQty' | 'defectiveQty' | 'outputQty';
+type ReportStatus = 'pending' | 'approved' | 'rejected';
+type Line = { line: number; productId: number };
+
+/** Every domain error code → its public details and its context (for the sentence only); `never`: none. */
+export interface DomainErrorCatalog {
+  /** The token's person no longer holds its role (removed, or the role taken away). */
+  ROLE_REVOKED: { details: never; context: never };
+  /** No product uses the scanned (or named) device. */
+  DEVICE_NOT_FOUND: { details: never; context: never };
+  /** No such session of this worker (another worker's session is never revealed). */
+  SESSION_NOT_FOUND: { details: never; context: never };
+  /** The operation does not fit the clock state; `label` is the one that does (spec 3.1). */
+  CLOCK_STATE_CONFLICT: { details: { label: ClockLabel; sessionId?: string }; context: { attempt: ClockAttempt } };
+  /** The report window is over: scan again and use 重新报工 (spec 3.1 rule 2). */
+  REPORT_WINDOW_EXPIRED: { details: { label: ClockLabel; sessionId: string }; context: { windowMinutes: number } };
+  /** The session was closed by age (decisions.md "Clocking"). */
+  SESSION_ABANDONED: { details: { label: ClockLabel; sessionId: string }; context: { maxHours: number } };
+  /** One session gives at most one report. */
+  REPORT_ALREADY_SUBMITTED: { details: { sessionId: string; reportId?: string }; context: never };
+  /** A submitted line names a product that is not on the session's devices. */
+  PRODUCT_NOT_CANDIDATE: { details: Line; context: never };
+  /** A corrected line names a product neither on the report nor on its devices. */
+  PRODUCT_NOT_ALLOWED: { details: Line; context: never };
+  NO_LINES: { details: never; context: never };
+  TOO_MANY_LINES: { details: never; context: { max: number } };
+  INVALID_QUANTITY: { details: { line: number; field: QuantityField }; context: { max: number } };
+  OUTPUT_QTY_MISMATCH: { details: { line: number; expected: number }; context: { finishedQty: number; defectiveQty: number; given: number } };
+  DUPLICATE_PRODUCT: { details: Line; context: { productName: string; processName: string } };
+  REPORT_NOT_FOUND: { details: never; context: never };
+  REPORT_ALREADY_REVIEWED: { details: { status: ReportStatus }; context: never };
+  /** A reject reason (1–max characters) or a break change's reason (at most max). */
+  INVALID_REASON: { details: never; context: { purpose: 'reject' | 'breakChange'; max: number } };
+  REPORT_REJECTED: { details: { status: ReportStatus }; context: never };
+  INVALID_BREAK_MINUTES: { details: never; context: never };
+  BREAK_EXCEEDS_WORKING_TIME: { details: { maxBreakMinutes: number }; context: never };
+}
+
+export type DomainErrorCode = keyof DomainErrorCatalog;
+export type DetailsOf<C extends DomainErrorCode> = DomainErrorCatalog[C]['details'];
+export type ContextOf<C extends DomainErrorCode> = DomainErrorCatalog[C]['context'];
+
+type Args<C extends DomainErrorCode> = [DetailsOf<C>] extends [never]
+  ? [ContextOf<C>] extends [never]
+    ? []
+    : [details: undefined, context: ContextOf<C>]
+  : [ContextOf<C>] extends [never]
+    ? [details: DetailsOf<C>]
+    : [details: DetailsOf<C>, context: ContextOf<C>];
+
+/** A refusal of the domain (module docstring). `message` is the code: the sentence is the HTTP edge's. */
+export class DomainError<C extends DomainErrorCode = DomainErrorCode> extends Error {
+  constructor(
+    readonly code: C,
+    readonly details: DetailsOf<C> | undefined,
+    readonly context: ContextOf<C> | undefined,
+  ) {
+    super(code);
+    this.name = 'DomainError';
+  }
+}
+
+/** The domain error `code` with its details and context (typed by DomainErrorCatalog). */
+export function domainError<C extends DomainErrorCode>(code: C, ...args: Args<C>): DomainError<C> {
+  const [details, context] = args as [DetailsOf<C> | undefined, ContextOf<C> | undefined];
+  return new DomainError(code, details, context);
+}
+
+/** True when `err` is a domain error (of `code`, when given). */
+export function isDomainError<C extends DomainErrorCode>(err: unknown, code?: C): err is DomainError<C> {
+  return err instanceof DomainError && (code === undefined || err.code === code);
+}

@@ -1,0 +1,60 @@
+/**
+ * The report line (spec 2.4; decisions.md "Reports and review"), defined once: the product fields a line copies
+ * at submission (the product snapshot, so that later product edits never rewrite a report) and the quantities.
+ * The event payloads (events/catalog.ts), the types, the API's answer schemas (http/routes) and the SQL that
+ * reads and checks snapshots (products/snapshot.ts) all derive from these fields.
+ *
+ * Units: standard cycle time (标准节拍) in seconds (up to 3 decimals), standard workload (标准工作量) in pieces
+ * per 8-hour day, quantities in whole pieces.
+ */
+import { z } from 'zod';
+
+/** Upper bound of one quantity, pieces: far above a day's output, low enough to catch a slipped finger. */
+export const MAX_QTY = 10_000_000;
+/** Most lines one report may have. */
+export const MAX_LINES = 200;
+
+const qty = z.number().int().min(0);
+
+/** The product fields a line copies, each with its schema (the key order is the answer's field order). */
+export const productSnapshotFields = {
+  productId: z.number().int(),
+  projectNo: z.string(),
+  productName: z.string(),
+  deviceNo: z.string(),
+  processName: z.string(),
+  standardCycleSeconds: z.number().positive().describe('标准节拍（秒）'),
+  standardWorkload: z.number().int().min(0).describe('标准工作量（件/天）'),
+};
+
+/** The quantities of a line, pieces. */
+export const quantityFields = {
+  finishedQty: qty.describe('成品数量'),
+  defectiveQty: qty.describe('不良数量（报废计入不良）'),
+  outputQty: qty.describe('产出数量 = 成品 + 不良'),
+};
+
+export const productSnapshotSchema = z.object(productSnapshotFields);
+export const reportLineSchema = z.object({ ...productSnapshotFields, ...quantityFields });
+
+/** The product fields a line copies (from `products` when the line is written). */
+export type ProductSnapshot = z.infer<typeof productSnapshotSchema>;
+/** A line as stored in a report: the product snapshot and the quantities. */
+export type ReportLine = z.infer<typeof reportLineSchema>;
+export type SnapshotField = keyof ProductSnapshot;
+
+/** A line as a worker submits it (or an administrator corrects it): the product and its quantities. */
+export interface LineInput {
+  productId: number;
+  finishedQty: number;
+  defectiveQty: number;
+  /** finished + defective; computed when omitted. */
+  outputQty?: number;
+}
+
+/** The snapshot part of `line`. */
+export const snapshotOf = (line: ProductSnapshot): ProductSnapshot => {
+  const out = {} as Record<SnapshotField, unknown>;
+  for (const f of Object.keys(productSnapshotFields) as SnapshotField[]) out[f] = line[f];
+  return out as ProductSnapshot;
+};

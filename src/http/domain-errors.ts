@@ -1,0 +1,76 @@
+/**
+ * The HTTP answer of every domain error (issue #15; domain/errors.ts): its status and the Chinese sentence the
+ * person who gets it can act on, in one table. The type checker requires an entry for every code of
+ * DomainErrorCatalog. `domainAnswer(err)` → `{status, message}` (errors.ts makes the body).
+ */
+import { LABELS, type ClockLabel } from '../domain/labels.ts';
+import type { ClockAttempt, ContextOf, DetailsOf, DomainError, DomainErrorCode, QuantityField } from '../domain/errors.ts';
+
+type Entry<C extends DomainErrorCode> = {
+  readonly status: 401 | 404 | 409 | 422;
+  message(details: DetailsOf<C>, context: ContextOf<C>): string;
+};
+
+/** What a worker should tap now, by the label that fits (CLOCK_STATE_CONFLICT). */
+const LABEL_HINTS: Record<ClockLabel, string> = {
+  开始上班: '您当前没有进行中的上班记录，请点击“开始上班”',
+  换设备: '这台设备还不在本次上班记录中，请点击“换设备”',
+  下班报工: '这台设备已在本次上班记录中，请点击“下班报工”',
+  继续报工: '您已下班，报工单还在填写时限内，请点击“继续报工”完成提交',
+  重新报工: '报工单已超过填写时限，请点击“重新报工”',
+};
+
+/** What the worker tried, as the sentence opens (CLOCK_STATE_CONFLICT). */
+const ATTEMPTS: Record<ClockAttempt, string> = {
+  start: '现在不能开始上班：',
+  switchDevice: '现在不能换设备：',
+  finish: '现在不能下班报工：',
+  report: '还没有下班，不能填写报工单：',
+};
+
+const QUANTITY_NAMES: Record<QuantityField, string> = { finishedQty: '成品数量', defectiveQty: '不良数量', outputQty: '产出数量' };
+const STATUS_NAMES = { pending: '待审核', approved: '已通过', rejected: '已驳回' } as const;
+/** A number of minutes or hours as a person writes it (at most 2 decimals, no trailing zeros). */
+const amount = (n: number) => String(Number(n.toFixed(2)));
+
+const ANSWERS: { readonly [C in DomainErrorCode]: Entry<C> } = {
+  ROLE_REVOKED: { status: 401, message: () => '账号或角色已被移除，请重新登录' },
+  DEVICE_NOT_FOUND: { status: 404, message: () => '没有找到这台设备，请确认扫描的是本厂设备码' },
+  SESSION_NOT_FOUND: { status: 404, message: () => '没有找到这次上班记录，请重新扫描设备码' },
+  CLOCK_STATE_CONFLICT: {
+    status: 409,
+    message: (d, c) => ATTEMPTS[c.attempt] + (c.attempt === 'report' ? `请先扫描设备码并点击“${LABELS.finish}”` : LABEL_HINTS[d.label]),
+  },
+  REPORT_WINDOW_EXPIRED: {
+    status: 409,
+    message: (_, c) => `报工单已超过 ${amount(c.windowMinutes)} 分钟的填写时限，请重新扫描设备码并点击“${LABELS.reReport}”`,
+  },
+  SESSION_ABANDONED: {
+    status: 409,
+    message: (_, c) => `这次上班已超过 ${amount(c.maxHours)} 小时未完成报工，已自动结束，不能再提交；请扫描设备码重新“${LABELS.start}”`,
+  },
+  REPORT_ALREADY_SUBMITTED: { status: 409, message: () => '这次上班的报工单已经提交过了，不能重复提交；可在“我的报工”中查看' },
+  PRODUCT_NOT_CANDIDATE: { status: 422, message: (d) => `第 ${d.line} 行：所选产品不是本次上班所用设备的产品，请刷新报工单后重新选择` },
+  PRODUCT_NOT_ALLOWED: { status: 422, message: (d) => `第 ${d.line} 行的产品不是本报工单设备上的产品，不能填写` },
+  NO_LINES: { status: 422, message: () => '请至少填写一个产品的数量' },
+  TOO_MANY_LINES: { status: 422, message: (_, c) => `一张报工单最多 ${c.max} 行` },
+  INVALID_QUANTITY: { status: 422, message: (d, c) => `第 ${d.line} 行：${QUANTITY_NAMES[d.field]}必须是 0 到 ${c.max} 之间的整数` },
+  OUTPUT_QTY_MISMATCH: {
+    status: 422,
+    message: (d, c) => `第 ${d.line} 行：产出数量应等于成品数量加不良数量（${c.finishedQty} + ${c.defectiveQty} = ${d.expected}），填写的是 ${c.given}`,
+  },
+  DUPLICATE_PRODUCT: { status: 422, message: (d, c) => `第 ${d.line} 行：产品“${c.productName}”（${c.processName}）已经填写过，同一产品只能填一行` },
+  REPORT_NOT_FOUND: { status: 404, message: () => '没有找到这份报工单' },
+  REPORT_ALREADY_REVIEWED: { status: 409, message: (d) => `这份报工单${STATUS_NAMES[d.status]}，不能再次审核` },
+  INVALID_REASON: { status: 422, message: (_, c) => (c.purpose === 'reject' ? `请填写驳回原因（1–${c.max} 个字）` : `修改原因最多 ${c.max} 个字`) },
+  REPORT_REJECTED: { status: 409, message: () => '这份报工单已驳回，不能修改休息时间' },
+  INVALID_BREAK_MINUTES: { status: 422, message: () => '休息时间必须是不小于 0 的整数分钟' },
+  BREAK_EXCEEDS_WORKING_TIME: { status: 422, message: (d) => `休息时间不能超过上班到下班的时长，最多 ${d.maxBreakMinutes} 分钟` },
+};
+
+/** The status and sentence of domain error `err` (module docstring). */
+export function domainAnswer<C extends DomainErrorCode>(err: DomainError<C>): { status: number; message: string } {
+  const entry = ANSWERS[err.code] as Entry<C>;
+  return { status: entry.status, message: entry.message(err.details as DetailsOf<C>, err.context as ContextOf<C>) };
+}
+

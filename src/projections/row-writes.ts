@@ -1,0 +1,120 @@
+/**
+ * The SQL that writes a projection's changed rows (issue #2; issue #15: one definition for every way rows are
+ * written). Per table: a DELETE of the deleted keys, then an UPDATE of rows known to exist or an upsert (INSERT … ON
+ * CONFLICT DO UPDATE) of the others, with the rows bound as JSON (`jsonb_populate_record(set)`, so any column type
+ * works). Written either
+ * - as standalone statements (`writeChanges(q, changes)`: async catch-up and replay, runner.ts), or
+ * - as writes of a guarded write (`addRowWrites(w, changes)`): an inline projection's rows, written by the
+ *   command's own append statement only when its guards hold (db/guarded-write.ts).
+ */
+import type { GuardedWrite, WhenGuardsHold } from '../db/guarded-write.ts';
+import type { Queryable } from '../db/transaction.ts';
+import type { Row, TableSpec } from './projection.ts';
+
+/**
+ * The rows of one table a batch changed, by key id (keyId): a full row to write, or null to delete; `existed`
+ * when the view the batch was applied over held the row (so it is updated in place rather than upserted).
+ */
+export interface TableChanges {
+  readonly spec: TableSpec;
+  readonly changes: ReadonlyMap<string, { readonly key: readonly unknown[]; readonly row: Row | null; readonly existed: boolean }>;
+}
+
+/** One write of a table's changes: its rows as JSON, and its SQL given the placeholder bound to them. */
+interface RowStatement {
+  readonly json: string;
+  sql(placeholder: string, when?: WhenGuardsHold): string;
+}
+
+/** `name` when it is a plain SQL identifier (table and column names come from code, never from input). */
+export function ident(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad identifier ${name}`);
+  return name;
+}
+
+/** The identity of a row key inside a table (key values as JSON; Dates as ISO text). */
+export const keyId = (key: readonly unknown[]) => JSON.stringify(key.map((k) => (k instanceof Date ? k.toISOString() : k)));
+
+/** The key of `spec` as a row (column → value). */
+export function keyRecord(spec: TableSpec, key: readonly unknown[]): Row {
+  const rec: Row = {};
+  spec.key.forEach((col, i) => (rec[col] = key[i]));
+  return rec;
+}
+
+/**
+ * The FROM item of rows given as JSON in `placeholder`: one row as `jsonb_populate_record` (estimated at one row,
+ * so the plan looks it up by key), several as `jsonb_populate_recordset` (estimated at 100, which for one row made
+ * the cached generic plan hash-join a sequential scan of the whole table). `json` is what the placeholder binds.
+ */
+export function rowsFrom(table: string, rows: readonly Row[], alias: string): { json: string; from: (placeholder: string) => string } {
+  if (rows.length === 1) return { json: JSON.stringify(rows[0]), from: (p) => `jsonb_populate_record(NULL::${table}, ${p}::jsonb) ${alias}` };
+  return { json: JSON.stringify(rows), from: (p) => `jsonb_populate_recordset(NULL::${table}, ${p}::jsonb) ${alias}` };
+}
+
+/** The join condition of table alias `t` with the rows of `alias` on the key of `spec`. */
+export const keyJoin = (spec: TableSpec, alias: string): string => spec.key.map((c) => `t.${ident(c)} = ${alias}.${ident(c)}`).join(' AND ');
+
+/** The statements writing `t`'s changes (module docstring). */
+function statementsOf(t: TableChanges): RowStatement[] {
+  const table = ident(t.spec.name);
+  const cols = t.spec.columns;
+  const all = [...t.changes.values()];
+  const dels = all.filter((c) => c.row === null).map((c) => keyRecord(t.spec, c.key));
+  const nonKey = cols.filter((c) => !t.spec.key.includes(c));
+  const writes = all.flatMap((c) => (c.row === null ? [] : [{ row: c.row, existed: c.existed }]));
+  // UPDATE in place only when every written row exists: an UPDATE and an INSERT of one table are two
+  // sub-statements whose order PostgreSQL does not promise, and a unique index may need the update first (a
+  // worker's abandoned session closed before the new one opens); one upsert applies its rows in order.
+  const inPlace = nonKey.length > 0 && writes.every((c) => c.existed);
+  const rows = writes.map((c) => c.row);
+  const from = (when?: WhenGuardsHold) => (when ? `, ${when.from}` : '');
+  const and = (when?: WhenGuardsHold) => (when ? ` AND ${when.condition}` : '');
+  const out: RowStatement[] = [];
+  if (dels.length) {
+    const k = rowsFrom(table, dels, 'k');
+    out.push({ json: k.json, sql: (p, when) => `DELETE FROM ${table} t USING ${k.from(p)}${from(when)} WHERE ${keyJoin(t.spec, 'k')}${and(when)}` });
+  }
+  if (rows.length && inPlace) {
+    const r = rowsFrom(table, rows, 'r');
+    out.push({
+      json: r.json,
+      sql: (p, when) =>
+        `UPDATE ${table} t SET ${nonKey.map((c) => `${ident(c)} = r.${ident(c)}`).join(', ')}
+           FROM ${r.from(p)}${from(when)}
+          WHERE ${keyJoin(t.spec, 'r')}${and(when)}`,
+    });
+  } else if (rows.length) {
+    const onConflict = nonKey.length ? `DO UPDATE SET ${nonKey.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')}` : 'DO NOTHING';
+    const r = rowsFrom(table, rows, 'r');
+    out.push({
+      json: r.json,
+      sql: (p, when) =>
+        `INSERT INTO ${table} (${cols.map(ident).join(', ')})
+         SELECT ${cols.map((c) => `r.${ident(c)}`).join(', ')} FROM ${r.from(p)}${from(when)}
+         ${when ? `WHERE ${when.condition}` : ''}
+         ON CONFLICT (${t.spec.key.map(ident).join(', ')}) ${onConflict}`,
+    });
+  }
+  return out;
+}
+
+/** Writes `changes` through `q`, one statement per kind and table. Returns the number of rows changed. */
+export async function writeChanges(q: Queryable, changes: Iterable<TableChanges>): Promise<number> {
+  let written = 0;
+  for (const t of changes) {
+    for (const s of statementsOf(t)) await q.query(s.sql('$1'), [s.json]);
+    written += t.changes.size;
+  }
+  return written;
+}
+
+/** Adds the writes of `changes` to the guarded write `w`: they run only when its guards hold. */
+export function addRowWrites(w: GuardedWrite, changes: Iterable<TableChanges>): void {
+  for (const t of changes) {
+    for (const s of statementsOf(t)) {
+      const p = w.param(s.json);
+      w.write((when) => s.sql(p, when));
+    }
+  }
+}
