@@ -38,25 +38,26 @@ import type { BenchSuite } from './suites.ts';
 import { cpuMeter, processTree } from './cpu.ts';
 import { HttpClient } from './http-load.ts';
 
-const WORKERS = 200;
+export const WORKERS = 200;
 /**
  * Processes of the service (API_PROCESSES) and of the ceiling alike. 1 by default: on 2 cores shared with
  * PostgreSQL and this load generator, a second API process costs more CPU per request than it brings (measured).
  */
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
-const CYCLES = 8;
+export const CYCLES = 8;
 /** Cycles per client in each paced phase (BENCH_PACED_CYCLES, default 10: 10,000 requests per phase). */
-const PACED_CYCLES = Number(process.env.BENCH_PACED_CYCLES ?? 10);
+export const PACED_CYCLES = Number(process.env.BENCH_PACED_CYCLES ?? 10);
 const DEVICES = 20;
-const STEPS = ['start', 'switch-device', 'finish', 'draft', 'submit'] as const;
-const TARGET_RATE = 1500;
+export const STEPS = ['start', 'switch-device', 'finish', 'draft', 'submit'] as const;
+export const TARGET_RATE = 1500;
 
 /**
- * The node arguments of `npm start` (package.json's start script, `node <flags> --import tsx src/main.ts`), so
- * that the benchmark runs the service exactly as it is started, V8 flags included.
+ * The node arguments of `npm start` (package.json's start script, `node <flags> --import tsx src/main.ts`) of the
+ * checkout in `dir` (default this one), so that the benchmark runs the service exactly as it is started, V8 flags
+ * included.
  */
-function startScriptArgs(): string[] {
-  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { scripts: { start: string } };
+function startScriptArgs(dir = fileURLToPath(new URL('..', import.meta.url))): string[] {
+  const pkg = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { scripts: { start: string } };
   const [node, ...args] = pkg.scripts.start.split(/\s+/);
   if (node !== 'node' || args.at(-1) !== 'src/main.ts') throw new Error(`bench: unexpected start script "${pkg.scripts.start}"`);
   return args.slice(0, -1);
@@ -65,17 +66,30 @@ function startScriptArgs(): string[] {
 /**
  * Starts the service (`src/main.ts` with the node flags of `npm start`: background work included, API_PROCESSES
  * processes) or the ceiling (bench/clock-server.ts, as many processes) on a fresh port; resolves when every
- * process listens.
+ * process listens. `options.env` adds environment variables; `options.dir` runs the service of another checkout
+ * (its own src/main.ts, package.json and node_modules).
  */
-async function startServer(mode: 'service' | 'baseline', url: string): Promise<{ base: string; child: ChildProcess }> {
+export async function startServer(
+  mode: 'service' | 'baseline',
+  url: string,
+  options: { env?: Record<string, string>; dir?: string } = {},
+): Promise<{ base: string; child: ChildProcess }> {
   const nodeArgs = [
     ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}/${mode}`] : []),
     ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
   ];
-  const script = fileURLToPath(new URL(mode === 'service' ? '../src/main.ts' : './clock-server.ts', import.meta.url));
-  const args = mode === 'service' ? [...startScriptArgs(), script] : ['--import', 'tsx', script, url, String(PROCESSES)];
-  const env = { ...process.env, DATABASE_URL: url, PORT: '0', API_PROCESSES: String(PROCESSES), JWT_SECRET: 'bench-secret', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent' };
-  const child = spawn(process.execPath, [...nodeArgs, ...args], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const script = options.dir ? `${options.dir}/src/main.ts` : fileURLToPath(new URL(mode === 'service' ? '../src/main.ts' : './clock-server.ts', import.meta.url));
+  const args = mode === 'service' ? [...startScriptArgs(options.dir), script] : ['--import', 'tsx', script, url, String(PROCESSES)];
+  const env = {
+    ...process.env,
+    DATABASE_URL: url,
+    PORT: '0',
+    API_PROCESSES: String(PROCESSES),
+    JWT_SECRET: 'bench-secret',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+    ...options.env,
+  };
+  const child = spawn(process.execPath, [...nodeArgs, ...args], { env, cwd: options.dir, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
     child.on('message', (m: { type?: string; port?: number }) => m.type === 'ready' && resolve(m.port!));
@@ -83,7 +97,7 @@ async function startServer(mode: 'service' | 'baseline', url: string): Promise<{
   return { base: `http://127.0.0.1:${port}`, child };
 }
 
-async function stopServer(child: ChildProcess): Promise<void> {
+export async function stopServer(child: ChildProcess): Promise<void> {
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
@@ -129,7 +143,7 @@ function pacer(rate: number, i: number, n: number) {
   };
 }
 
-interface Figures {
+export interface Figures {
   /** CPU milliseconds per request of the server's processes, of its PostgreSQL backends and of this load generator (phases one server runs alone). */
   cpu?: { server: number; database: number; generator: number };
   requests: number;
@@ -183,7 +197,7 @@ async function commitMeter(url: string): Promise<{ next(): Promise<number>; end(
  * (each checkpoint at the last event, in commit-safe order), so that a phase of the ceiling does not share the
  * machine with the projection of the service's previous phase.
  */
-async function consumersCaughtUp(url: string): Promise<void> {
+export async function consumersCaughtUp(url: string): Promise<void> {
   const db = await connect(url);
   try {
     for (const until = Date.now() + 30_000; Date.now() < until; await sleep(100)) {
@@ -203,7 +217,7 @@ async function consumersCaughtUp(url: string): Promise<void> {
  * Runs `phase` while measuring the CPU time of the server's process tree and of the PostgreSQL backends connected
  * to the benchmark database; returns its figures with `cpu` per request.
  */
-async function measured(url: string, server: ChildProcess, phase: () => Promise<Figures>): Promise<Figures> {
+export async function measured(url: string, server: ChildProcess, phase: () => Promise<Figures>): Promise<Figures> {
   const db = await connect(url);
   try {
     const backends = async () =>
@@ -224,7 +238,7 @@ async function measured(url: string, server: ChildProcess, phase: () => Promise<
   }
 }
 
-async function seed(url: string): Promise<string[]> {
+export async function seed(url: string): Promise<string[]> {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   await runMigrations(pool);
   const phones = Array.from({ length: WORKERS }, (_, i) => `139${String(i).padStart(8, '0')}`);
@@ -359,7 +373,7 @@ class Fleet {
 }
 
 /** `cycles` whole cycles of every client (Fleet: begin, run, end); `rate` and `inStep` as there. */
-async function clockCycles(base: string, tokens: string[], cycles: number, rate = 0, inStep = false): Promise<Figures> {
+export async function clockCycles(base: string, tokens: string[], cycles: number, rate = 0, inStep = false): Promise<Figures> {
   const fleet = new Fleet(base, tokens, inStep);
   await fleet.begin();
   const f = await fleet.run(cycles * STEPS.length, rate);
@@ -453,6 +467,11 @@ async function run(): Promise<void> {
     paced(`paced at ${fmt(TARGET_RATE)} req/s, clients in step (all 200 take the same step within ${fmt((1000 * WORKERS) / TARGET_RATE)} ms: a burst of each step in turn):`, bTarget, cInStep, '');
     paced(`paced at ${fmt(sustained)} req/s offered (half the saturation rate, ${n} requests; clients spread over the cycle):`, bHalf, cHalf, '');
   });
+  closeClients();
+}
+
+/** Closes every client connection of the run (servers stopped, or the run over). */
+export function closeClients(): void {
   for (const c of clients.values()) c.http.close();
   clients.clear();
 }

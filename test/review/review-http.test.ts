@@ -20,6 +20,15 @@ const approve = (id: string, body: unknown = {}, token = admin) => app.request('
 const reject = (id: string, reason: unknown, token = admin) => app.request('POST', `/api/reviews/${id}/reject`, { token, body: { reason } });
 const patchBreak = (id: string, body: unknown, token = manager) => app.request('PATCH', `/api/reports/${id}/break-minutes`, { token, body });
 const audit = (id: string, token = manager) => app.request('GET', `/api/reports/${id}/audit-logs`, { token });
+/** The report stream's events after the submission: type, payload and who (metadata), in order. */
+const newEvents = async (id: string) =>
+  (
+    await app.service.ctx.db.pool.query(
+      `SELECT event_type AS type, data, metadata->>'actorPhone' AS phone, metadata->>'actorName' AS name, metadata->>'role' AS role
+         FROM events WHERE stream_id = $1 AND stream_version > 1 ORDER BY stream_version`,
+      [`report-${id}`],
+    )
+  ).rows;
 
 beforeAll(async () => {
   app = await startTestApp({}, '2026-03-02T18:00:00+08:00');
@@ -73,6 +82,15 @@ describe('approve and reject', () => {
       expect(again.status).toBe(409);
       expect(again.body.error.code).toBe('REPORT_ALREADY_REVIEWED');
     }
+    expect(await newEvents(id)).toEqual([
+      {
+        type: 'ReportApproved',
+        data: { reportId: id, employeePhone: WORKER, reportDate: '2026-03-02', at: '2026-03-02T10:00:00.000Z' },
+        phone: '13900000001',
+        name: '审核员甲',
+        role: 'admin',
+      },
+    ]);
   });
 
   it('rejects with a reason; missing, blank or too long reasons are 422', async () => {
@@ -84,6 +102,9 @@ describe('approve and reject', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: 'rejected', rejectReason: '数量不对，请重新报工' });
     expect((await patchBreak(id, { breakMinutes: 0 })).body.error.code).toBe('REPORT_REJECTED');
+    expect(await newEvents(id)).toEqual([
+      { type: 'ReportRejected', data: expect.objectContaining({ reportId: id, reason: '数量不对，请重新报工' }), phone: '13900000001', name: '审核员甲', role: 'admin' },
+    ]);
   });
 
   it('validates corrected lines like a submission and accepts a candidate of the report’s devices', async () => {
@@ -100,9 +121,12 @@ describe('approve and reject', () => {
       expect(r.body.error.code).toBe(code);
     }
     expect((await approve(id, { lines: [{ productId: 901, finishedQty: '3' }] })).status).toBe(422);
+    expect(await newEvents(id)).toEqual([]); // refusals append nothing
     const ok = await approve(id, { lines: [{ productId: 901, finishedQty: 8, defectiveQty: 2 }, { productId: candidateId, finishedQty: 5, defectiveQty: 0, outputQty: 5 }] });
     expect(ok.status).toBe(200);
     expect(ok.body.lines[1]).toMatchObject({ productId: candidateId, projectNo: 'P9', productName: '支架', standardCycleSeconds: 15.5, standardWorkload: 1858, outputQty: 5 });
+    const [approved] = await newEvents(id);
+    expect(approved.data.correction).toEqual({ before: [line(901, 10, 2880, 10, 0)], after: ok.body.lines });
   });
 
   it('lets one of two administrators approving at once win; the other gets 409', async () => {
@@ -133,6 +157,12 @@ describe('break minutes', () => {
     expect((await patchBreak(id, { breakMinutes: -1 })).status).toBe(422);
     expect((await patchBreak(id, { breakMinutes: 2.5 })).status).toBe(422);
     expect((await patchBreak(id, {})).status).toBe(422);
+    expect((await patchBreak(id, { breakMinutes: 540 })).status).toBe(200); // the same value: nothing to record
+    const changes = (await newEvents(id)).filter((e) => e.type === 'BreakChanged');
+    expect(changes.map((e) => [e.data.before, e.data.after, e.data.reason, e.name, e.role])).toEqual([
+      [60, 45, '午休只有 45 分钟', '经理乙', 'manager'],
+      [45, 540, undefined, '经理乙', 'manager'],
+    ]);
   });
 });
 
