@@ -9,10 +9,11 @@ import type { ProjectedEvent, Projection } from '../../src/projections/projectio
 import { rowsOf } from '../../src/projections/inline.ts';
 import { auditLogProjection } from '../../src/projections/audit-log.ts';
 import { dashboardProjection, CONTRIBUTIONS, DAILY, DAYS } from '../../src/projections/dashboard.ts';
-import { line, submittedEvent, WORKER } from './fixtures.ts';
+import { line, submitted, WORKER } from './fixtures.ts';
 
-const sub = submittedEvent({ reportDate: '2026-03-02', lines: [line(1, 10, 2880, 100, 5), line(2, 12.5, 2304, 40, 0)] });
-const ref = { reportId: sub.data.reportId, employeePhone: sub.data.employeePhone, reportDate: sub.data.reportDate };
+const data = submitted({ reportDate: '2026-03-02', lines: [line(1, 10, 2880, 100, 5), line(2, 12.5, 2304, 40, 0)] });
+const sub: ReportEvent = { type: 'ReportSubmitted', data };
+const ref = { reportId: data.reportId, employeePhone: data.employeePhone, reportDate: data.reportDate };
 const worker = { actorPhone: WORKER, actorName: '张三', role: 'worker' };
 const admin = { actorPhone: '13900000001', actorName: '审核员甲', role: 'admin' };
 const manager = { actorPhone: '13900000002', actorName: '经理乙', role: 'manager' };
@@ -27,7 +28,7 @@ const rows = (p: Projection, events: ProjectedEvent[]) =>
 
 const approvedWithCorrection: ReportEvent = {
   type: 'ReportApproved',
-  data: { ...ref, correction: { before: sub.data.lines, after: [line(1, 10, 2880, 98, 7)] }, at: '2026-03-02T11:00:00.000Z' },
+  data: { ...ref, correction: { before: data.lines, after: [line(1, 10, 2880, 98, 7)] }, at: '2026-03-02T11:00:00.000Z' },
 };
 const breakChanged: ReportEvent = { type: 'BreakChanged', data: { ...ref, before: 60, after: 30, reason: '考勤更正', at: '2026-03-03T01:30:00.000Z' } };
 
