@@ -4,8 +4,8 @@
  * projections' rows of it (what the new events' rows are computed from), and the facts the command asks
  * (facts.ts).
  * - `StreamRepository` reads them from the database every time.
- * - `CachingRepository` keeps, per process, the section each stream's last command ended with, the person names
- *   and the product snapshots it read (each bounded, least recently used forgotten first), so that a worker's next
+ * - `CachingRepository` keeps, per process, the section each kept stream's last command ended with (the worker
+ *   streams: StreamQuery.keep), the person names and the product snapshots it read (each bounded, least recently used forgotten first), so that a worker's next
  *   command usually reads nothing. What comes from the cache is a hint, never trusted alone: the append checks it
  *   (the expected version, the facts guard), and command.ts confirms refusals and no-ops on a fresh load. Several
  *   API instances may therefore each cache the same stream.
@@ -38,6 +38,11 @@ export interface StreamQuery<S> {
    * serves the command.
    */
   readonly locate?: { find(q: Queryable): Promise<number | undefined>; covers(state: S): boolean };
+  /**
+   * Whether a caching repository keeps the section between commands: for streams whose next command comes soon
+   * and is frequent (a worker's clocking); a report's few reviews would only fill memory.
+   */
+  readonly keep?: boolean;
 }
 
 /** A loaded stream section: the folded state, the stream's version, the inline projections' rows of it. */
@@ -168,7 +173,7 @@ export class CachingRepository implements Repository {
   }
 
   remember<S>(stream: StreamQuery<S>, section: Section<S>, query: FactQuery, facts: Facts): void {
-    this.sections.set(stream.streamId, section);
+    if (stream.keep) this.sections.set(stream.streamId, section);
     this.keepFacts(query, facts);
   }
 

@@ -55,6 +55,7 @@ const workerStream = (deps: ClockDeps, phone: string): StreamQuery<WorkerState> 
   streamId: streams.worker(phone),
   fold: workerDecider(deps.clockSettings),
   sectionType: 'ClockedIn',
+  keep: true,
 });
 
 /** The latest session of `state`, which a clock operation has just left in place (else a defect). */
