@@ -4,7 +4,8 @@
  *
  * PGlite is a single backend: its socket server multiplexes connections message by message, so unnamed
  * extended-protocol statements of two connections could interleave. The pool is therefore one connection
- * on PGlite (every query and transaction runs in turn); `dedicatedClient()` gives extra connections for
+ * on PGlite (every query and transaction runs in turn; it alone prepares statements, which are then the backend's
+ * only named ones); `dedicatedClient()` gives extra connections for
  * simple-protocol work only (advisory-lock leadership).
  */
 import { mkdtempSync, mkdirSync, openSync, writeSync, closeSync, readFileSync, rmSync } from 'node:fs';
@@ -22,8 +23,9 @@ export interface Database {
   readonly kind: 'postgres' | 'pglite';
   readonly pool: pg.Pool;
   /**
-   * Where single-statement writes outside transactions go (the commands' appends): on PostgreSQL the group commit
-   * over `pool` (group-commit.ts), on PGlite the pool itself (one connection: nothing to group).
+   * Where single-statement writes outside transactions go (the commands' appends): the group commit over `pool`
+   * (group-commit.ts), on PGlite too (one batch at a time on its one connection), so that every test runs the
+   * write path production runs.
    */
   readonly writes: StatementRunner;
   /** A new connection outside the pool (caller ends it); for session-level advisory locks. */
@@ -86,12 +88,15 @@ async function openPglite(dataDir: string | undefined, log?: Logger): Promise<Da
     const server = new PGLiteSocketServer({ db, path: join(sockDir, '.s.PGSQL.5432'), maxConnections: 32 });
     await server.start();
     const clientConfig = { host: sockDir, port: 5432, user: 'postgres', database: 'postgres' };
-    const pool = new pg.Pool({ ...clientConfig, max: 1 });
+    // The one connection is kept (no idle timeout); a new one (after a failure) first drops the named statements
+    // its predecessor prepared in the shared backend, so that it can prepare them again.
+    const pool = new pg.Pool({ ...clientConfig, max: 1, idleTimeoutMillis: 0, Client: PreparingClient });
+    pool.on('connect', (client) => void client.query('DEALLOCATE ALL').catch(() => {}));
     pool.on('error', (err) => log?.error({ err }, 'idle database connection failed'));
     return {
       kind: 'pglite',
       pool,
-      writes: pool,
+      writes: new GroupCommit(pool, { maxInFlight: 1 }),
       async dedicatedClient() {
         const c = new pg.Client(clientConfig);
         await c.connect();

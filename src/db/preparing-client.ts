@@ -30,8 +30,8 @@ export function statementName(text: string, values: readonly unknown[]): string 
  * server parses and plans each distinct statement once per connection instead of on every call.
  * Parameterised queries are single statements, which is what a prepared statement needs; queries without
  * parameters (migrations, multi-statement scripts) go as they are. SQL texts must not embed values (use
- * parameters), or each value would make a new statement; a cap bounds the damage. Not for PGlite, whose
- * connections share one backend where statement names would collide.
+ * parameters), or each value would make a new statement; a cap bounds the damage. On PGlite, whose
+ * connections share one backend (where statement names would collide), only the pool's one connection prepares.
  */
 export class PreparingClient extends pg.Client {
   override query(config: any, values?: any, callback?: any): any {
