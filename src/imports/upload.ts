@@ -4,7 +4,8 @@
  *
  * Returns `{buffer, fileName}`. Throws AppError 400 NOT_MULTIPART (another content type), 400 FILE_REQUIRED
  * (no `file` part), 400 MALFORMED_UPLOAD (broken multipart), 413 FILE_TOO_LARGE. After a refusal the rest
- * of the request is left to Node, which discards an unread body once the answer is sent.
+ * of the request is left to Node, which discards an unread body once the answer is sent. Every stream read
+ * here (the request, each part) has its `error` listened to: a body cut short is an answer, never an exception.
  */
 import busboy from 'busboy';
 import type { Request } from 'express';
@@ -15,6 +16,8 @@ export interface Upload {
   buffer: Buffer;
   fileName: string;
 }
+
+const malformed = () => new AppError(400, 'MALFORMED_UPLOAD', '上传内容不完整或格式不正确，请重新上传');
 
 const tooLarge = (maxBytes: number) =>
   new AppError(413, 'FILE_TOO_LARGE', `文件超过 ${Math.round(maxBytes / 1024 / 1024)} MB，请删除多余的工作表或分成几个文件导入`, { maxBytes });
@@ -54,6 +57,9 @@ export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<U
     let file: Upload | undefined;
     let reading: Promise<void> | undefined;
     bb.on('file', (field, stream, info) => {
+      // Every part stream reports a body cut before its closing boundary as an 'error' of its own, besides
+      // busboy's: unheard, Node would throw it and end the process (issue #14).
+      stream.on('error', () => fail(malformed()));
       if (field !== 'file' || reading) {
         stream.resume();
         return;
@@ -68,7 +74,7 @@ export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<U
         });
       });
     });
-    bb.on('error', () => fail(new AppError(400, 'MALFORMED_UPLOAD', '上传内容不完整或格式不正确，请重新上传')));
+    bb.on('error', () => fail(malformed()));
     bb.on('close', () => {
       void (reading ?? Promise.resolve()).then(() => {
         if (settled) return;
@@ -77,7 +83,9 @@ export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<U
         resolve(file);
       });
     });
-    req.on('aborted', () => fail(new AppError(400, 'MALFORMED_UPLOAD', '上传被中断，请重新上传')));
+    const interrupted = () => fail(new AppError(400, 'MALFORMED_UPLOAD', '上传被中断，请重新上传'));
+    req.on('aborted', interrupted);
+    req.on('error', interrupted);
     req.pipe(bb);
   });
 }
