@@ -2,8 +2,11 @@
  * Mapping any failure to the error answer (decisions.md "HTTP conventions"):
  * `{"error": {"code", "message", "details"?}}`. AppError keeps its status; zod failures are 422
  * VALIDATION_FAILED with the issues; unparseable JSON 400 MALFORMED_JSON; a body cut short 400 MALFORMED_REQUEST;
- * oversized bodies 413; a charset or Content-Encoding body-parser cannot read 415 UNSUPPORTED_ENCODING; a lost
- * database 503; anything else 500 INTERNAL_ERROR, logged with its stack, never shown.
+ * oversized bodies 413; a charset or Content-Encoding body-parser cannot read 415 UNSUPPORTED_ENCODING; a body
+ * that does not inflate by its Content-Encoding, a path parameter with a broken percent-escape and any other
+ * client error express or body-parser raise (an http-errors 4xx) 400 MALFORMED_REQUEST (issue #14 classes 3, 4);
+ * a lost database connection 503 DATABASE_UNAVAILABLE (src/db/failures.ts); anything else 500 INTERNAL_ERROR,
+ * logged with its stack, never shown.
  */
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
@@ -37,7 +40,7 @@ export function toErrorAnswer(err: unknown): [number, ErrorBody] {
       },
     ];
   }
-  const e = err as { type?: string; status?: number; code?: string; message?: string };
+  const e = err as { type?: string; status?: number; expose?: boolean; code?: string; message?: string };
   if (e?.type === 'entity.parse.failed') return [400, { error: { code: 'MALFORMED_JSON', message: '请求内容不是有效的 JSON' } }];
   if (e?.type === 'entity.too.large') return [413, { error: { code: 'PAYLOAD_TOO_LARGE', message: '请求内容过大' } }];
   if (e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') {
@@ -45,6 +48,14 @@ export function toErrorAnswer(err: unknown): [number, ErrorBody] {
   }
   if (e?.type === 'request.size.invalid' || e?.type === 'request.aborted') {
     return [400, { error: { code: 'MALFORMED_REQUEST', message: '请求不完整，请重试' } }];
+  }
+  if (err instanceof URIError && e.status === 400) {
+    return [400, { error: { code: 'MALFORMED_REQUEST', message: '请求地址中的百分号编码（%xx）不正确，请检查链接' } }];
+  }
+  // body-parser's inflation failures (zlib's Z_DATA_ERROR, brotli's ERR__ERROR_FORMAT_*) and any other client
+  // error of express or body-parser come as http-errors with a 4xx status (and `expose`).
+  if (e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+    return [e.status, { error: { code: 'MALFORMED_REQUEST', message: '请求内容无法读取（压缩数据损坏或格式不正确），请重试' } }];
   }
   if (e?.code && DB_DOWN_CODES.has(e.code)) {
     return [503, { error: { code: 'DATABASE_UNAVAILABLE', message: '数据库暂时不可用，请稍后重试' } }];
