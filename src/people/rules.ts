@@ -19,7 +19,8 @@ import { errorCellProblem, type Problem } from '../imports/problems.ts';
 
 export const MAX_NAME_LENGTH = 50;
 
-const ROLE_ALIASES: Readonly<Record<string, Role>> = {
+// A Map, not an object: a role text such as `constructor` or `__proto__` must find nothing (issue #14 class 6).
+const ROLE_ALIASES: ReadonlyMap<string, Role> = new Map(Object.entries({
   worker: 'worker',
   员工: 'worker',
   工人: 'worker',
@@ -31,11 +32,11 @@ const ROLE_ALIASES: Readonly<Record<string, Role>> = {
   经理: 'manager',
   主管: 'manager',
   管理者: 'manager',
-};
+} satisfies Record<string, Role>));
 
 /** The stored role for a role text (stored value or Chinese alias), or undefined. */
 export function roleOf(text: string): Role | undefined {
-  return ROLE_ALIASES[text.trim().toLowerCase()];
+  return ROLE_ALIASES.get(text.trim().toLowerCase());
 }
 
 const ROLE_HINT = `可填：${Object.values(ROLE_LABELS).join('、')}（或 worker、admin、manager）`;
