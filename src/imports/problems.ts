@@ -6,6 +6,7 @@
  * first problem's code, `reason` every problem's sentence.
  */
 import { CellError, UNCOMPUTED_FORMULA, type CellValue } from '../spreadsheet/cells.ts';
+import { isValidText } from '../text.ts';
 
 export interface Problem {
   readonly code: string;
@@ -30,8 +31,15 @@ export function rowError(row: number, problems: readonly Problem[], values: Reco
   return { row, code: problems[0].code, reason: problems.map((p) => p.reason).join('；'), values };
 }
 
-/** The problem of an error cell in column `label`, or undefined when the value is not an error cell. */
-export function errorCellProblem(label: string, field: string, v: CellValue): Problem | undefined {
+/**
+ * The problem of a cell in column `label` that no rule can read, or undefined: an error cell (`error_cell`,
+ * `uncomputed_formula`), or text that is not valid Unicode (`invalid_characters`: NUL or a lone surrogate,
+ * src/text.ts; issue #14 class 5), so that such a cell is an error row, never a failure in the database.
+ */
+export function cellProblem(label: string, field: string, v: CellValue): Problem | undefined {
+  if (typeof v === 'string' && !isValidText(v)) {
+    return { code: 'invalid_characters', field, reason: `${label}含有无法识别的字符（空字符或残缺的表情等），请在表格中删除后重新导入` };
+  }
   if (!(v instanceof CellError)) return undefined;
   if (v.text === UNCOMPUTED_FORMULA) {
     return { code: 'uncomputed_formula', field, reason: `${label}是公式，但文件里没有保存计算结果，请用 Excel 打开、保存后再导入` };

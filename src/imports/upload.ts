@@ -3,13 +3,14 @@
  * (decisions.md "Spreadsheet import"), streamed through busboy into memory up to `maxBytes` (10 MB).
  *
  * Returns `{buffer, fileName}`. Throws AppError 400 NOT_MULTIPART (another content type), 400 FILE_REQUIRED
- * (no `file` part), 400 MALFORMED_UPLOAD (broken multipart), 413 FILE_TOO_LARGE. After a refusal the rest
+ * (no `file` part), 400 MALFORMED_UPLOAD (broken multipart), 413 FILE_TOO_LARGE, 422 INVALID_CHARACTERS. After a refusal the rest
  * of the request is left to Node, which discards an unread body once the answer is sent. Every stream read
  * here (the request, each part) has its `error` listened to: a body cut short is an answer, never an exception.
  */
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { AppError } from '../errors.ts';
+import { AppError, unprocessable } from '../errors.ts';
+import { isValidText } from '../text.ts';
 import { MAX_UPLOAD_BYTES } from './limits.ts';
 
 export interface Upload {
@@ -25,7 +26,8 @@ const tooLarge = (maxBytes: number) =>
 /**
  * Reads the `file` part of a multipart request into memory, up to `maxBytes` (default 10 MB) → `{buffer, fileName}`.
  * Throws AppError 400 NOT_MULTIPART, FILE_REQUIRED, MALFORMED_UPLOAD (broken multipart, no boundary), and
- * 413 FILE_TOO_LARGE (also when Content-Length announces more than `maxBytes` + 64 KiB).
+ * 413 FILE_TOO_LARGE (also when Content-Length announces more than `maxBytes` + 64 KiB), 422 INVALID_CHARACTERS (a
+ * file name with NUL or a lone surrogate).
  */
 export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<Upload> {
   const type = req.headers['content-type'] ?? '';
@@ -72,6 +74,8 @@ export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<U
           file = { buffer: Buffer.concat(chunks), fileName: info.filename ?? '' };
           done();
         });
+        // The file name is stored with the preview: the rule of every text of a request (src/text.ts).
+        if (!isValidText(info.filename ?? '')) fail(unprocessable('INVALID_CHARACTERS', '文件名含有无法识别的字符，请改名后重新上传'));
       });
     });
     bb.on('error', () => fail(malformed()));
