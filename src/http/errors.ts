@@ -10,16 +10,13 @@
  */
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
+import { connectionFailed } from '../db/failures.ts';
 import { AppError } from '../errors.ts';
 import { logFailure } from './pipeline.ts';
 
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
 }
-
-// Connection failures and PostgreSQL's admin shutdown (57P0x), connection exceptions (08xxx) and
-// too many connections (53300).
-const DB_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
 
 /** Converts an error into [status, body]. */
 export function toErrorAnswer(err: unknown): [number, ErrorBody] {
@@ -57,7 +54,7 @@ export function toErrorAnswer(err: unknown): [number, ErrorBody] {
   if (e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
     return [e.status, { error: { code: 'MALFORMED_REQUEST', message: '请求内容无法读取（压缩数据损坏或格式不正确），请重试' } }];
   }
-  if (e?.code && DB_DOWN_CODES.has(e.code)) {
+  if (connectionFailed(err)) {
     return [503, { error: { code: 'DATABASE_UNAVAILABLE', message: '数据库暂时不可用，请稍后重试' } }];
   }
   return [500, { error: { code: 'INTERNAL_ERROR', message: '服务器内部错误，请稍后重试' } }];
