@@ -19,16 +19,24 @@ export interface ErrorRow {
   row: number;
   code: string;
   reason: string;
-  /** The row's cells by Chinese column name, as read. */
+  /** The row's cells by Chinese column name, as read (as rowError shows them). */
   values: Record<string, CellValue>;
 }
 
+/** Longest text of a cell an error row shows (the longest text any import rule accepts); longer is cut with …. */
+export const SHOWN_TEXT_LENGTH = 200;
+
 /**
  * The preview's error row for sheet row `row`: `code` of the first problem, `reason` every problem's sentence
- * joined by `；`, and the row's `values`.
+ * joined by `；`, and the row's `values` as shown: error cells as their text, texts cut to SHOWN_TEXT_LENGTH
+ * (a file repeating one huge shared text in every cell must not make a preview of gigabytes; issue #14).
  */
 export function rowError(row: number, problems: readonly Problem[], values: Record<string, CellValue>): ErrorRow {
-  return { row, code: problems[0].code, reason: problems.map((p) => p.reason).join('；'), values };
+  const shown: Record<string, CellValue> = {};
+  for (const [k, v] of Object.entries(values)) {
+    shown[k] = v instanceof CellError ? v.text : typeof v === 'string' && v.length > SHOWN_TEXT_LENGTH ? v.slice(0, SHOWN_TEXT_LENGTH) + '…' : v;
+  }
+  return { row, code: problems[0].code, reason: problems.map((p) => p.reason).join('；'), values: shown };
 }
 
 /**
