@@ -55,7 +55,7 @@ const TARGET_RATE = 1500;
  * The node arguments of `npm start` (package.json's start script, `node <flags> --import tsx src/main.ts`), so
  * that the benchmark runs the service exactly as it is started, V8 flags included.
  */
-function startScriptArgs(): string[] {
+export function startScriptArgs(): string[] {
   const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { scripts: { start: string } };
   const [node, ...args] = pkg.scripts.start.split(/\s+/);
   if (node !== 'node' || args.at(-1) !== 'src/main.ts') throw new Error(`bench: unexpected start script "${pkg.scripts.start}"`);

@@ -23,8 +23,8 @@ import { createLogger } from '../logger.ts';
 import type { ErrorRow } from './problems.ts';
 import type { ParseOutcome, ParseTask } from './parse-worker.ts';
 
-/** Old-generation heap of the parse thread, in MB: an honest 50,000-row list needs about 150. */
-export const WORKER_HEAP_MB = 192;
+/** Old-generation heap of the parse thread, in MB: an honest 50,000-row list needs about 100. */
+export const WORKER_HEAP_MB = 256;
 /** A parse still running after this many milliseconds (waiting included) is ended. */
 export const PARSE_TIME_LIMIT_MS = 15_000;
 /** Uploads that may wait for the parse thread; one more is 503 IMPORT_BUSY. */

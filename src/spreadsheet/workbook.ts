@@ -8,7 +8,9 @@
  *   them), so it never inflates anything itself;
  * - its XML parts may declare no DTD (`<!DOCTYPE`, `<!ENTITY`): SheetJS expands no entity and fetches nothing,
  *   and no spreadsheet program writes one, so such a file is refused (422 UNREADABLE_SPREADSHEET) rather than
- *   read; its shared-strings table may hold at most MAX_SHARED_STRINGS entries (422 SPREADSHEET_TOO_LARGE);
+ *   read; its shared-strings table may hold at most MAX_SHARED_STRINGS entries and its sheets at most MAX_CELLS
+ *   cells (422 SPREADSHEET_TOO_LARGE): counted in the bytes before SheetJS builds anything, so that such a file
+ *   is refused at once rather than by the parse thread's memory limit, seconds later;
  * - SheetJS reads at most `sheetRows` rows of a sheet and nothing of styles, formulas' text or HTML; the size a
  *   sheet declares (`<dimension>`) allocates nothing.
  * A legacy `.xls` holds no compression: it is at most the upload (10 MB), and the worker thread's memory and
@@ -22,7 +24,12 @@ import { unprocessable } from '../errors.ts';
 import { unzipWorkbook } from './zip.ts';
 
 /** Most entries a workbook's shared-strings table may hold (each costs the reader ~150 bytes of memory). */
-export const MAX_SHARED_STRINGS = 1_000_000;
+export const MAX_SHARED_STRINGS = 300_000;
+/**
+ * Most cells all sheets of an `.xlsx` may hold (each costs the reader ~100 bytes of memory): 1,000,000; an honest
+ * 50,000-row list of spec 2.1's 13 columns has 650,000.
+ */
+export const MAX_CELLS = 1_000_000;
 
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
 const OLE2 = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
@@ -82,8 +89,9 @@ export async function readWorkbook(buffer: Uint8Array, opts: { sheetRows: number
 const DOCTYPE = Buffer.from('<!DOCTYPE');
 const ENTITY = Buffer.from('<!ENTITY');
 
-/** Refuses XML parts that declare a DTD, and a shared-strings table over MAX_SHARED_STRINGS (module docstring). */
+/** Refuses XML parts that declare a DTD, more than MAX_SHARED_STRINGS shared strings or MAX_CELLS cells (module docstring). */
 function checkXmlParts(entries: ReadonlyMap<string, Buffer>): void {
+  let cells = 0;
   for (const [name, bytes] of entries) {
     if (!/\.(xml|rels|vml)$/i.test(name)) continue;
     if (bytes.includes(DOCTYPE) || bytes.includes(ENTITY)) {
@@ -96,18 +104,24 @@ function checkXmlParts(entries: ReadonlyMap<string, Buffer>): void {
         { maxSharedStrings: MAX_SHARED_STRINGS },
       );
     }
+    if (/^xl\/worksheets\/[^/]+\.xml$/i.test(name)) cells += countElements(bytes, 'c');
+    if (cells > MAX_CELLS) {
+      throw unprocessable('SPREADSHEET_TOO_LARGE', `这个 Excel 文件的单元格超过 ${MAX_CELLS / 10_000} 万个，请删除多余的工作表、行或列后再导入`, {
+        maxCells: MAX_CELLS,
+      });
+    }
   }
 }
 
 /** How many start tags `<name…>` or `<prefix:name…>` the XML `bytes` hold (an upper bound is enough). */
 function countElements(bytes: Buffer, name: string): number {
-  const needle = Buffer.from(name);
   let n = 0;
-  for (let i = bytes.indexOf(needle); i >= 0; i = bytes.indexOf(needle, i + needle.length)) {
-    const before = bytes[i - 1];
-    const after = bytes[i + needle.length];
-    // `<si>`, `<si ` or `<x:si>` (and `</x:si>`: an upper bound); not `</si>`, not `sig`, not text.
-    if ((before === 0x3c || before === 0x3a) && (after === 0x3e || after === 0x20 || after === 0x2f)) n++;
+  // `<si>`, `<si ` or `<si/>`; and `:si` likewise, for `<x:si>` (also counting `</x:si>`: an upper bound).
+  for (const needle of [Buffer.from(`<${name}`), Buffer.from(`:${name}`)]) {
+    for (let i = bytes.indexOf(needle); i >= 0; i = bytes.indexOf(needle, i + needle.length)) {
+      const after = bytes[i + needle.length];
+      if (after === 0x3e || after === 0x20 || after === 0x2f) n++;
+    }
   }
   return n;
 }

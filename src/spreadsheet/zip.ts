@@ -15,10 +15,10 @@ import yauzl from 'yauzl';
 import { unprocessable } from '../errors.ts';
 
 /**
- * Most bytes the entries of one workbook may inflate to, in all: 64 MiB. An honest 50,000-row product list
+ * Most bytes the entries of one workbook may inflate to, in all: 48 MiB. An honest 50,000-row product list
  * (every column of spec 2.1) inflates to about 23 MB; a larger file is one that repeats itself to exhaust memory.
  */
-export const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
+export const MAX_INFLATED_BYTES = 48 * 1024 * 1024;
 
 export const tooLargeWhenInflated = () =>
   unprocessable(
