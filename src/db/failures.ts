@@ -44,10 +44,9 @@ export function connectionFailed(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const e = err as Error & { code?: unknown; severity?: unknown; syscall?: unknown };
   if (e.severity === 'FATAL' || e.severity === 'PANIC') return true;
-  if (typeof e.code === 'string') {
-    // ENOENT only from connect(): the Unix socket of a local server (or of PGlite) is gone.
-    if (e.code === 'ENOENT') return e.syscall === 'connect';
-    return SOCKET_CODES.has(e.code) || SERVER_CODES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code);
-  }
-  return CLIENT_MESSAGES.some((m) => m.test(e.message));
+  if (CLIENT_MESSAGES.some((m) => m.test(e.message))) return true;
+  if (typeof e.code !== 'string') return false;
+  // ENOENT only from connect(): the Unix socket of a local server (or of PGlite) is gone.
+  if (e.code === 'ENOENT') return e.syscall === 'connect';
+  return SOCKET_CODES.has(e.code) || SERVER_CODES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code);
 }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Service } from '../../src/app.ts';
 import { ManualClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
-const connectionFailed = (e: unknown) => false;
+import { connectionFailed } from '../../src/db/failures.ts';
 import { httpClient, type TestApp } from '../helpers/app.ts';
 import { proxiedTestDatabase, type CutProxy } from '../helpers/cut-proxy.ts';
 import { onPostgres } from '../helpers/db.ts';
