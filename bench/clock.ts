@@ -56,7 +56,7 @@ export const TARGET_RATE = 1500;
  * checkout in `dir` (default this one), so that the benchmark runs the service exactly as it is started, V8 flags
  * included.
  */
-function startScriptArgs(dir = fileURLToPath(new URL('..', import.meta.url))): string[] {
+export function startScriptArgs(dir = fileURLToPath(new URL('..', import.meta.url))): string[] {
   const pkg = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { scripts: { start: string } };
   const [node, ...args] = pkg.scripts.start.split(/\s+/);
   if (node !== 'node' || args.at(-1) !== 'src/main.ts') throw new Error(`bench: unexpected start script "${pkg.scripts.start}"`);

@@ -3,12 +3,21 @@
  * 项目号, every column of spec 2.1) through the HTTP endpoints, then a second preview and confirm of the same
  * sheet with every cycle time changed (10,000 updates). Beside them, baselines measured in the same run: SheetJS
  * reading the same file alone (the floor of a preview) and a plain one-statement INSERT of 10,000 rows into a
- * table of the same shape (the floor of a confirmation). The service runs in its own process (src/main.ts), so
- * its peak RSS (Linux VmHWM) is the service's alone.
+ * table of the same shape (the floor of a confirmation). The service runs in its own process (src/main.ts with
+ * the node flags of `npm start`), so its peak RSS (Linux VmHWM) is the service's alone.
  * Targets: preview ≤ 1.5 s, confirm ≤ 2 s, peak RSS ≤ 300 MB.
+ *
+ * Then every hostile file of test/helpers/hostile-workbooks.ts (issue #14), and an honest 50,000-row list beside
+ * them, each sent to a service process of its own, started for it and warmed by one small import (the parse
+ * thread started): the peak RSS the file raises the process to over its idle RSS (VmHWM, reset through
+ * /proc/<pid>/clear_refs once the process is idle), the time until its
+ * answer, and the longest answer time of `/api/health`, asked in a loop meanwhile from a thread of its own (its
+ * baseline: the same loop in the second before, nothing else sent). Targets: peak RSS ≤ idle + 300 MB, each refusal within 5 s, health never more than
+ * 50 ms.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -17,6 +26,8 @@ import { TokenService } from '../src/auth/tokens.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { fmt, timed, withBenchDatabase } from './db.ts';
 import type { BenchSuite } from './suites.ts';
+import { startScriptArgs } from './clock.ts';
+import { HOSTILE_FILES, PRODUCT_HEADER_XML, productRowsXml, sheetXml, xlsxOf } from '../test/helpers/hostile-workbooks.ts';
 
 const ROWS = 10_000;
 const HEADER = ['项目号', '型材号', '产品名称', '物料编码', '物料名称', '使用设备', '工序', '冲压方式', '操作人数', '不包含物料转运节拍', '标准节拍', '标准工作量', '备注'];
@@ -57,6 +68,17 @@ function peakRssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+/** Resident set size of a process now (Linux VmRSS), in MB. */
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** Resets the peak RSS of a process to its current RSS (Linux ≥ 4.0, writing 5 to /proc/<pid>/clear_refs). */
+function resetPeakRss(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = createServer().listen(0, () => {
@@ -70,7 +92,7 @@ async function freePort(): Promise<number> {
 async function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
   const script = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...startScriptArgs(), script], {
     env: { ...process.env, DATABASE_URL: url, PORT: String(port), JWT_SECRET: 'bench', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -151,7 +173,103 @@ async function run(): Promise<void> {
       await new Promise((r) => child.once('exit', r));
       await pool.end();
     }
+    await hostileFiles(url, token);
   });
+}
+
+/** `/api/health` of the service at `base` once → its answer time in milliseconds. */
+async function health(base: string): Promise<number> {
+  const t = process.hrtime.bigint();
+  const r = await fetch(`${base}/api/health`);
+  await r.arrayBuffer();
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}
+
+// The health loop runs in a thread of its own, so that what the benchmark's own event loop does (sending a
+// 5 MB upload) never counts as the service's delay.
+const PROBE = `
+const { parentPort, workerData } = require('node:worker_threads');
+let stop = false;
+parentPort.on('message', () => (stop = true));
+(async () => {
+  let longest = 0, n = 0;
+  while (!stop) {
+    const t = performance.now();
+    const r = await fetch(workerData.url);
+    await r.arrayBuffer();
+    longest = Math.max(longest, performance.now() - t);
+    n++;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  parentPort.postMessage({ longest, n });
+})();`;
+
+/** Asks `/api/health` in a loop (in a thread of its own) until `until` settles → the longest answer time (ms). */
+async function probeHealth(base: string, until: Promise<unknown>): Promise<{ longest: number; n: number }> {
+  const worker = new Worker(PROBE, { eval: true, workerData: { url: `${base}/api/health` } });
+  const result = new Promise<{ longest: number; n: number }>((resolve) => worker.once('message', resolve));
+  await until.catch(() => undefined);
+  worker.postMessage('stop');
+  const r = await result;
+  await worker.terminate();
+  return r;
+}
+
+/** The hostile files and an honest 50,000-row list, each on a service process of its own (module docstring). */
+async function hostileFiles(url: string, token: string): Promise<void> {
+  const honest = {
+    name: 'honest list: 50,000 rows (reference, not hostile)',
+    fileName: 'products.xlsx',
+    build: () => xlsxOf({ 'xl/worksheets/sheet1.xml': sheetXml(PRODUCT_HEADER_XML + productRowsXml(50_000)) }),
+  };
+  console.log(`\nhostile files, each on a fresh service process`);
+  console.log(`${'file'.padEnd(80)} ${'answer'.padEnd(28)} ${'time'.padStart(8)} ${'peak − idle'.padStart(12)} ${'health max'.padStart(11)} ${'(1 s before)'.padStart(12)}`);
+  const worst = { rss: 0, time: 0, health: 0 };
+  let worstQuiet = 0;
+  for (const file of [...HOSTILE_FILES, honest]) {
+    const data = file.build();
+    const { child, base } = await startServer(url);
+    try {
+      // Warm: first requests, the first upload (busboy, the parse thread, the preview's statements) cost once.
+      for (let i = 0; i < 20; i++) await health(base);
+      const warm = new FormData();
+      warm.append('file', new Blob([xlsxOf({})]), 'warm.xlsx');
+      await fetch(`${base}/api/products/import`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: warm }).then((r) => r.arrayBuffer());
+      for (let i = 0; i < 20; i++) await health(base);
+      await new Promise((r) => setTimeout(r, 300));
+      const quiet = (await probeHealth(base, new Promise((r) => setTimeout(r, 1000)))).longest;
+      const pid = child.pid!;
+      const idle = rssMb(pid);
+      resetPeakRss(pid);
+      const body = new FormData();
+      body.append('file', new Blob([data]), file.fileName);
+      const t = process.hrtime.bigint();
+      const answer = fetch(`${base}/api/products/import`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body }).then(async (res) => {
+        const json: any = await res.json();
+        const seconds = Number(process.hrtime.bigint() - t) / 1e9;
+        return { seconds, refused: res.status !== 200, text: res.status === 200 ? `200 (${json.counts.create} new rows)` : `${res.status} ${json.error.code}` };
+      });
+      const [a, h] = await Promise.all([answer, probeHealth(base, answer)]);
+      const over = peakRssMb(pid) - idle;
+      if (file !== honest) {
+        worstQuiet = Math.max(worstQuiet, quiet);
+        worst.rss = Math.max(worst.rss, over);
+        if (a.refused) worst.time = Math.max(worst.time, a.seconds);
+        worst.health = Math.max(worst.health, h.longest);
+      }
+      const label = `${file.name} (${fmt(data.length / 1024)} KB)`;
+      console.log(
+        `${label.padEnd(80)} ${a.text.padEnd(28)} ${fmt(a.seconds, 2).padStart(6)} s ${fmt(over).padStart(9)} MB ${fmt(h.longest, 1).padStart(8)} ms ${fmt(quiet, 1).padStart(9)} ms`,
+      );
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  }
+  console.log(
+    `worst hostile file: peak RSS ${fmt(worst.rss)} MB over idle (target ≤ 300), refusal ${fmt(worst.time, 2)} s (target ≤ 5), ` +
+      `health ${fmt(worst.health, 1)} ms (target ≤ 50; the same loop in the second before each file, nothing else sent: up to ${fmt(worstQuiet, 1)} ms)`,
+  );
 }
 
 export const importBench: BenchSuite = { name: 'import', run };

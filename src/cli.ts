@@ -9,7 +9,7 @@ import { cliCommands } from './cli/commands.ts';
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
-  const cmd = name ? cliCommands[name] : undefined;
+  const cmd = name && Object.hasOwn(cliCommands, name) ? cliCommands[name] : undefined;
   if (!cmd) {
     console.error('usage: npm run cli -- <command>\n' + Object.values(cliCommands).map((c) => `  ${c.usage}`).join('\n'));
     return 2;

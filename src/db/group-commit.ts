@@ -22,6 +22,7 @@
  *   named prepared statement (statementName), since a batch sends no Parse.
  */
 import pg from 'pg';
+import { connectionFailed } from './failures.ts';
 import { statementName } from './preparing-client.ts';
 import { StatementBatch } from './statement-batch.ts';
 import type { Statement, StatementRunner } from './transaction.ts';
@@ -186,10 +187,10 @@ export class GroupCommit implements StatementRunner {
 
 /**
  * Whether `err` means the connection is gone (not a statement's own error): anything but the server's error
- * answer, or an answer of severity FATAL or PANIC (the server ends the session: terminated backend, shutdown).
+ * answer, or an answer that ends the session (failures.ts: FATAL or PANIC, a terminated backend, a shutdown).
  */
 function connectionLost(err: unknown): boolean {
-  return !(err instanceof pg.DatabaseError) || err.severity === 'FATAL' || err.severity === 'PANIC';
+  return !(err instanceof pg.DatabaseError) || connectionFailed(err);
 }
 
 /** Runs `statements` as one StatementBatch on `client`: their results in order, or the first error. */

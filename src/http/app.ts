@@ -12,7 +12,7 @@ import './request.ts';
 
 /**
  * Builds the express app for `routes` (module docstring): request ids (a valid `x-request-id` is kept, else a UUID),
- * JSON bodies up to 256 kB, 422 INVALID_CHARACTERS for NUL characters, authentication and zod validation per route,
+ * JSON bodies up to 256 kB, 422 INVALID_CHARACTERS for NUL characters and lone surrogates, authentication and zod validation per route,
  * 404 NOT_FOUND for unknown routes, then the error middleware. A handler's result is sent as JSON (`route.status`
  * or 200), a RawBody as is, and nothing as 204.
  */

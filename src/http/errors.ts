@@ -3,11 +3,15 @@
  * `{"error": {"code", "message", "details"?}}`. Domain errors answer as their table says (domain-errors.ts); a race
  * lost on every attempt (StreamVersionConflict) is 409 CONCURRENT_MODIFICATION; AppError keeps its status; zod failures are 422
  * VALIDATION_FAILED with the issues; unparseable JSON 400 MALFORMED_JSON; a body cut short 400 MALFORMED_REQUEST;
- * oversized bodies 413; a charset or Content-Encoding body-parser cannot read 415 UNSUPPORTED_ENCODING; a lost
- * database 503; anything else 500 INTERNAL_ERROR, logged with its stack, never shown.
+ * oversized bodies 413; a charset or Content-Encoding body-parser cannot read 415 UNSUPPORTED_ENCODING; a body
+ * that does not inflate by its Content-Encoding, a path parameter with a broken percent-escape and any other
+ * client error express or body-parser raise (an http-errors 4xx) 400 MALFORMED_REQUEST (issue #14 classes 3, 4);
+ * a lost database connection 503 DATABASE_UNAVAILABLE (src/db/failures.ts); anything else 500 INTERNAL_ERROR,
+ * logged with its stack, never shown.
  */
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
+import { connectionFailed } from '../db/failures.ts';
 import { AppError } from '../errors.ts';
 import { DomainError } from '../domain/errors.ts';
 import { StreamVersionConflict } from '../events/store.ts';
@@ -17,10 +21,6 @@ import { logFailure } from './pipeline.ts';
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
 }
-
-// Connection failures and PostgreSQL's admin shutdown (57P0x), connection exceptions (08xxx) and
-// too many connections (53300).
-const DB_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
 
 /** Converts an error into [status, body]. */
 export function toErrorAnswer(err: unknown): [number, ErrorBody] {
@@ -48,7 +48,7 @@ export function toErrorAnswer(err: unknown): [number, ErrorBody] {
       },
     ];
   }
-  const e = err as { type?: string; status?: number; code?: string; message?: string };
+  const e = err as { type?: string; status?: number; expose?: boolean; code?: string; message?: string };
   if (e?.type === 'entity.parse.failed') return [400, { error: { code: 'MALFORMED_JSON', message: '请求内容不是有效的 JSON' } }];
   if (e?.type === 'entity.too.large') return [413, { error: { code: 'PAYLOAD_TOO_LARGE', message: '请求内容过大' } }];
   if (e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') {
@@ -57,7 +57,15 @@ export function toErrorAnswer(err: unknown): [number, ErrorBody] {
   if (e?.type === 'request.size.invalid' || e?.type === 'request.aborted') {
     return [400, { error: { code: 'MALFORMED_REQUEST', message: '请求不完整，请重试' } }];
   }
-  if (e?.code && DB_DOWN_CODES.has(e.code)) {
+  if (err instanceof URIError && e.status === 400) {
+    return [400, { error: { code: 'MALFORMED_REQUEST', message: '请求地址中的百分号编码（%xx）不正确，请检查链接' } }];
+  }
+  // body-parser's inflation failures (zlib's Z_DATA_ERROR, brotli's ERR__ERROR_FORMAT_*) and any other client
+  // error of express or body-parser come as http-errors with a 4xx status (and `expose`).
+  if (e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+    return [e.status, { error: { code: 'MALFORMED_REQUEST', message: '请求内容无法读取（压缩数据损坏或格式不正确），请重试' } }];
+  }
+  if (connectionFailed(err)) {
     return [503, { error: { code: 'DATABASE_UNAVAILABLE', message: '数据库暂时不可用，请稍后重试' } }];
   }
   return [500, { error: { code: 'INTERNAL_ERROR', message: '服务器内部错误，请稍后重试' } }];

@@ -1,7 +1,7 @@
 /**
  * The lean dispatcher: serves the routes marked `lean` (the worker's hot path: clock state, start, switch, finish,
  * report draft and submission) straight on node:http, in front of the express app, through the same pipeline
- * (pipeline.ts: request id, NUL check, authentication, zod validation, handler) and the same error mapping
+ * (pipeline.ts: request id, character check, authentication, zod validation, handler) and the same error mapping
  * (errors.ts). Why: express's per-request machinery (prototype swap of request and response, router walk,
  * body-parser streams, `res.json`/`res.send`) measured ~0.2 ms of CPU per request on the benchmark machine, as
  * much as the rest of a clock command; `npm run bench -- clock` shows the figures.

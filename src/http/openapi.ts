@@ -7,11 +7,13 @@ import type { AnyRoute, ErrorDoc } from './route.ts';
 
 const COMMON_ERRORS: ErrorDoc[] = [
   { status: 400, code: 'MALFORMED_JSON', description: '请求体不是有效 JSON' },
-  { status: 400, code: 'MALFORMED_REQUEST', description: '请求体不完整（与 Content-Length 不符或中途断开）' },
+  { status: 400, code: 'MALFORMED_REQUEST', description: '请求不完整或无法读取（请求体与 Content-Length 不符、压缩数据损坏、路径中的 %xx 编码错误、不是 HTTP）' },
+  { status: 408, code: 'REQUEST_TIMEOUT', description: '请求发送超时' },
+  { status: 431, code: 'HEADERS_TOO_LARGE', description: '请求头超过 16 KB' },
   { status: 413, code: 'PAYLOAD_TOO_LARGE', description: '请求体超过 256 kB' },
   { status: 415, code: 'UNSUPPORTED_ENCODING', description: '请求体的字符集或 Content-Encoding 不受支持（请用 UTF-8 JSON）' },
   { status: 422, code: 'VALIDATION_FAILED', description: '参数校验失败' },
-  { status: 422, code: 'INVALID_CHARACTERS', description: '内容含有 NUL 字符' },
+  { status: 422, code: 'INVALID_CHARACTERS', description: '内容含有 NUL 字符或不成对的 UTF-16 代理字符' },
   { status: 500, code: 'INTERNAL_ERROR', description: '服务器内部错误' },
   { status: 503, code: 'DATABASE_UNAVAILABLE', description: '数据库不可用' },
 ];

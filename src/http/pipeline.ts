@@ -2,7 +2,7 @@
  * One route's request pipeline, shared by the express app (http/app.ts) and the lean dispatcher of the worker's
  * hot routes (http/lean.ts), so that both apply the same rules in the same order:
  * 1. `requestIdOf(header)`: a valid `x-request-id` is kept, else a new UUID (sent back in the same header);
- * 2. `runRoute(ctx, route, req, res, raw)`: NUL characters refused (422 INVALID_CHARACTERS), authentication and
+ * 2. `runRoute(ctx, route, req, res, raw)`: NUL characters and lone surrogates refused (422 INVALID_CHARACTERS), authentication and
  *    role guard (auth.ts: 401/403), zod validation of params, query and body (422 VALIDATION_FAILED), then the
  *    handler, whose result it returns;
  * 3. `logRequest` / `logFailure`: the request log line (at info) and the refusal (info) or failure (error) line.
@@ -12,6 +12,7 @@ import type { Request, Response } from 'express';
 import type { AppContext } from '../context.ts';
 import { unprocessable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { isValidText } from '../text.ts';
 import { authenticate } from './auth.ts';
 import type { AnyRoute } from './route.ts';
 
@@ -39,7 +40,7 @@ export interface RawInput {
  * whatever the handler throws.
  */
 export async function runRoute(ctx: AppContext, route: AnyRoute, req: Request, res: Response, raw: RawInput): Promise<unknown> {
-  rejectNulCharacters(raw);
+  rejectInvalidCharacters(raw);
   const user = await authenticate(ctx, req, route);
   req.user = user;
   const input = {
@@ -53,24 +54,34 @@ export async function runRoute(ctx: AppContext, route: AnyRoute, req: Request, r
   return route.handler(input, ctx);
 }
 
-/** True when `v` (a string, or arrays/objects of them) holds a NUL character. */
-function hasNul(v: unknown, depth = 0): boolean {
-  if (typeof v === 'string') return v.includes('\u0000');
-  if (depth > 20 || v === null || typeof v !== 'object') return false;
-  for (const k in v) {
-    if (k.includes('\u0000') || hasNul((v as Record<string, unknown>)[k], depth + 1)) return true;
+/**
+ * PostgreSQL text cannot hold a NUL character, and a lone UTF-16 surrogate (`"\ud800"` in JSON) is no text
+ * at all (PostgreSQL refuses it in jsonb, and drivers replace it with U+FFFD in text): no input of this service
+ * can contain either. Refused here, for every route, before validation (422 INVALID_CHARACTERS), in path
+ * parameters, queries, bodies and their keys at any depth, rather than failing in the database (issue #14
+ * class 5; spreadsheet cells: src/imports/problems.ts).
+ */
+function rejectInvalidCharacters(raw: RawInput): void {
+  if (holdsInvalidText(raw.params) || holdsInvalidText(raw.query) || holdsInvalidText(raw.body)) {
+    throw unprocessable('INVALID_CHARACTERS', '提交的内容含有无法识别的字符（空字符或残缺的表情等），请删除后重新输入');
   }
-  return false;
 }
 
-/**
- * PostgreSQL text cannot hold a NUL character, so no input of this service can contain one: refused here, for
- * every route, before validation (422 INVALID_CHARACTERS), rather than failing in the database.
- */
-function rejectNulCharacters(raw: RawInput): void {
-  if (hasNul(raw.params) || hasNul(raw.query) || hasNul(raw.body)) {
-    throw unprocessable('INVALID_CHARACTERS', '提交的内容含有无效字符（\\0），请检查后重新输入');
+/** True when `v` (a string, or arrays/objects of them, at any depth, keys included) holds text that isValidText refuses. */
+function holdsInvalidText(v: unknown): boolean {
+  const stack: unknown[] = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (typeof x === 'string') {
+      if (!isValidText(x)) return true;
+    } else if (x !== null && typeof x === 'object') {
+      for (const k in x) {
+        if (!isValidText(k)) return true;
+        stack.push((x as Record<string, unknown>)[k]);
+      }
+    }
   }
+  return false;
 }
 
 /** The request log line (info): method, URL, status and milliseconds since `started` (process.hrtime.bigint()). */

@@ -18,8 +18,11 @@ export interface Classified<TRow> {
 
 export interface ImportKind<TRow extends { row: number }, TStored> {
   readonly name: 'products' | 'people';
-  /** Parses and checks the file. Throws AppError 422 for problems of the whole file (not a spreadsheet, headers…). */
-  parse(buffer: Uint8Array, maxRows: number): { valid: TRow[]; errors: ErrorRow[] };
+  /**
+   * Parses and checks the file, off the event loop (src/imports/parse-pool.ts). Rejects with AppError 422 for
+   * problems of the whole file (not a spreadsheet, too large, headers…) and the pool's 422/503.
+   */
+  parse(buffer: Uint8Array, maxRows: number): Promise<{ valid: TRow[]; errors: ErrorRow[] }>;
   /** The stored records the rows touch, by key; read inside the confirming transaction too. */
   loadStored(q: Queryable, rows: readonly TRow[], timeZone: string): Promise<Map<string, TStored>>;
   /** The part of a stored record whose change makes a preview stale (JSON-serialisable, stable). */

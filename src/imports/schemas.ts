@@ -43,9 +43,11 @@ export const IMPORT_ERRORS = [
   { status: 413, code: 'FILE_TOO_LARGE', description: '文件超过 10 MB' },
   {
     status: 422,
-    code: 'EMPTY_FILE | NOT_A_SPREADSHEET | SPREADSHEET_TOO_LARGE | UNREADABLE_SPREADSHEET | EMPTY_SHEET | MISSING_HEADERS | DUPLICATE_HEADER | NO_DATA_ROWS | TOO_MANY_ROWS',
-    description: '文件不是可读的 Excel 表格、没有所需表头或数据，或超过 50000 行',
+    code: 'EMPTY_FILE | NOT_A_SPREADSHEET | SPREADSHEET_TOO_LARGE | UNREADABLE_SPREADSHEET | EMPTY_SHEET | MISSING_HEADERS | DUPLICATE_HEADER | NO_DATA_ROWS | TOO_MANY_ROWS | INVALID_CHARACTERS',
+    description:
+      '文件不是可读的 Excel 表格、没有所需表头或数据，超过 50000 行，解压后超过 48 MB、单元格超过 100 万个、共享文本超过 30 万条、读取所需内存或时间超过上限，或文件名含有无效字符',
   },
+  { status: 503, code: 'IMPORT_BUSY', description: '正在处理其他导入文件，请稍后重试' },
 ] as const;
 
 export const CONFIRM_ERRORS = [

@@ -84,7 +84,7 @@ export async function previewImport<TRow extends { row: number }, TStored>(
   actor: Actor,
 ): Promise<PreviewAnswer<TRow>> {
   if (file.buffer.length === 0) throw unprocessable('EMPTY_FILE', '上传的文件是空的，请选择要导入的 Excel 文件');
-  const parsed = kind.parse(file.buffer, MAX_IMPORT_ROWS);
+  const parsed = await kind.parse(file.buffer, MAX_IMPORT_ROWS);
   const tz = ctx.config.timeZone;
   const { stored, hash } = await fingerprint(ctx.db.pool, kind, parsed.valid, tz);
   const c = kind.classify(parsed.valid, stored);

@@ -3,12 +3,14 @@
  * (decisions.md "Spreadsheet import"), streamed through busboy into memory up to `maxBytes` (10 MB).
  *
  * Returns `{buffer, fileName}`. Throws AppError 400 NOT_MULTIPART (another content type), 400 FILE_REQUIRED
- * (no `file` part), 400 MALFORMED_UPLOAD (broken multipart), 413 FILE_TOO_LARGE. After a refusal the rest
- * of the request is left to Node, which discards an unread body once the answer is sent.
+ * (no `file` part), 400 MALFORMED_UPLOAD (broken multipart), 413 FILE_TOO_LARGE, 422 INVALID_CHARACTERS. After a refusal the rest
+ * of the request is left to Node, which discards an unread body once the answer is sent. Every stream read
+ * here (the request, each part) has its `error` listened to: a body cut short is an answer, never an exception.
  */
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { AppError } from '../errors.ts';
+import { AppError, unprocessable } from '../errors.ts';
+import { isValidText } from '../text.ts';
 import { MAX_UPLOAD_BYTES } from './limits.ts';
 
 export interface Upload {
@@ -16,13 +18,16 @@ export interface Upload {
   fileName: string;
 }
 
+const malformed = () => new AppError(400, 'MALFORMED_UPLOAD', '上传内容不完整或格式不正确，请重新上传');
+
 const tooLarge = (maxBytes: number) =>
   new AppError(413, 'FILE_TOO_LARGE', `文件超过 ${Math.round(maxBytes / 1024 / 1024)} MB，请删除多余的工作表或分成几个文件导入`, { maxBytes });
 
 /**
  * Reads the `file` part of a multipart request into memory, up to `maxBytes` (default 10 MB) → `{buffer, fileName}`.
  * Throws AppError 400 NOT_MULTIPART, FILE_REQUIRED, MALFORMED_UPLOAD (broken multipart, no boundary), and
- * 413 FILE_TOO_LARGE (also when Content-Length announces more than `maxBytes` + 64 KiB).
+ * 413 FILE_TOO_LARGE (also when Content-Length announces more than `maxBytes` + 64 KiB), 422 INVALID_CHARACTERS (a
+ * file name with NUL or a lone surrogate).
  */
 export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<Upload> {
   const type = req.headers['content-type'] ?? '';
@@ -54,6 +59,9 @@ export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<U
     let file: Upload | undefined;
     let reading: Promise<void> | undefined;
     bb.on('file', (field, stream, info) => {
+      // Every part stream reports a body cut before its closing boundary as an 'error' of its own, besides
+      // busboy's: unheard, Node would throw it and end the process (issue #14).
+      stream.on('error', () => fail(malformed()));
       if (field !== 'file' || reading) {
         stream.resume();
         return;
@@ -66,9 +74,11 @@ export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<U
           file = { buffer: Buffer.concat(chunks), fileName: info.filename ?? '' };
           done();
         });
+        // The file name is stored with the preview: the rule of every text of a request (src/text.ts).
+        if (!isValidText(info.filename ?? '')) fail(unprocessable('INVALID_CHARACTERS', '文件名含有无法识别的字符，请改名后重新上传'));
       });
     });
-    bb.on('error', () => fail(new AppError(400, 'MALFORMED_UPLOAD', '上传内容不完整或格式不正确，请重新上传')));
+    bb.on('error', () => fail(malformed()));
     bb.on('close', () => {
       void (reading ?? Promise.resolve()).then(() => {
         if (settled) return;
@@ -77,7 +87,9 @@ export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<U
         resolve(file);
       });
     });
-    req.on('aborted', () => fail(new AppError(400, 'MALFORMED_UPLOAD', '上传被中断，请重新上传')));
+    const interrupted = () => fail(new AppError(400, 'MALFORMED_UPLOAD', '上传被中断，请重新上传'));
+    req.on('aborted', interrupted);
+    req.on('error', interrupted);
     req.pipe(bb);
   });
 }

@@ -6,15 +6,13 @@
  */
 import type { ImportKind } from '../imports/kind.ts';
 import { rowError, type ErrorRow } from '../imports/problems.ts';
-import { readTable } from '../spreadsheet/table.ts';
-import { PERSON_COLUMNS, peopleFromSheet, type PersonRecordRow } from './sheet.ts';
+import { parseInWorker } from '../imports/parse-pool.ts';
+import type { PersonRecordRow } from './sheet.ts';
 import { findPeople, insertPersonnel, type Person } from './store.ts';
 
 export const peopleImport: ImportKind<PersonRecordRow, Person> = {
   name: 'people',
-  parse(buffer, maxRows) {
-    return peopleFromSheet(readTable(buffer, PERSON_COLUMNS, { maxRows }).rows);
-  },
+  parse: (buffer, maxRows) => parseInWorker('people', buffer, maxRows) as Promise<{ valid: PersonRecordRow[]; errors: ErrorRow[] }>,
   loadStored: (q, rows) => findPeople(q, rows.map((r) => r.phone)),
   canonical: (p) => [p.name, p.roles],
   classify(rows, stored) {

@@ -10,16 +10,17 @@
  *   、 , ， / ; or spaces.
  *
  * Problem codes: no_phone, bad_phone, no_name, name_too_long, no_role, unknown_role, error_cell,
- * uncomputed_formula.
+ * uncomputed_formula, invalid_characters.
  */
 import type { Role } from '../auth/roles.ts';
 import { ROLE_LABELS } from '../auth/roles.ts';
 import { cellText, type CellValue } from '../spreadsheet/cells.ts';
-import { errorCellProblem, type Problem } from '../imports/problems.ts';
+import { cellProblem, type Problem } from '../imports/problems.ts';
 
 export const MAX_NAME_LENGTH = 50;
 
-const ROLE_ALIASES: Readonly<Record<string, Role>> = {
+// A Map, not an object: a role text such as `constructor` or `__proto__` must find nothing (issue #14 class 6).
+const ROLE_ALIASES: ReadonlyMap<string, Role> = new Map(Object.entries({
   worker: 'worker',
   员工: 'worker',
   工人: 'worker',
@@ -31,11 +32,11 @@ const ROLE_ALIASES: Readonly<Record<string, Role>> = {
   经理: 'manager',
   主管: 'manager',
   管理者: 'manager',
-};
+} satisfies Record<string, Role>));
 
 /** The stored role for a role text (stored value or Chinese alias), or undefined. */
 export function roleOf(text: string): Role | undefined {
-  return ROLE_ALIASES[text.trim().toLowerCase()];
+  return ROLE_ALIASES.get(text.trim().toLowerCase());
 }
 
 const ROLE_HINT = `可填：${Object.values(ROLE_LABELS).join('、')}（或 worker、admin、manager）`;
@@ -70,7 +71,7 @@ export function checkPerson(raw: PersonInput): PersonCheck {
   const problems: Problem[] = [];
 
   let phone: string | undefined;
-  const phoneCell = errorCellProblem('手机号', 'phone', raw.phone);
+  const phoneCell = cellProblem('手机号', 'phone', raw.phone);
   if (phoneCell) problems.push(phoneCell);
   else if (cellText(raw.phone) === null) problems.push({ code: 'no_phone', field: 'phone', reason: '手机号为空，请填写 11 位手机号' });
   else {
@@ -81,7 +82,7 @@ export function checkPerson(raw: PersonInput): PersonCheck {
   }
 
   let name: string | null = null;
-  const nameCell = errorCellProblem('姓名', 'name', raw.name);
+  const nameCell = cellProblem('姓名', 'name', raw.name);
   if (nameCell) problems.push(nameCell);
   else {
     name = cellText(raw.name);
@@ -90,7 +91,7 @@ export function checkPerson(raw: PersonInput): PersonCheck {
   }
 
   const roles: Role[] = [];
-  const roleCell = errorCellProblem('角色', 'role', raw.role);
+  const roleCell = cellProblem('角色', 'role', raw.role);
   const roleText = cellText(raw.role);
   if (roleCell) problems.push(roleCell);
   else if (roleText === null) problems.push({ code: 'no_role', field: 'role', reason: `角色为空，${ROLE_HINT}` });

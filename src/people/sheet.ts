@@ -8,7 +8,7 @@
  * cell).
  */
 import type { Role } from '../auth/roles.ts';
-import type { SheetRow } from '../spreadsheet/table.ts';
+import { readTable, type SheetRow } from '../spreadsheet/table.ts';
 import type { CellValue } from '../spreadsheet/cells.ts';
 import type { ColumnSpec } from '../spreadsheet/headers.ts';
 import { rowError, type ErrorRow } from '../imports/problems.ts';
@@ -78,4 +78,12 @@ export function peopleFromSheet(rows: readonly SheetRow<PersonField>[]): { valid
     }
   }
   return { valid, errors };
+}
+
+/**
+ * Reads and checks a personnel list file (src/spreadsheet/table.ts, then peopleFromSheet) → `{valid, errors}`.
+ * Run in the parse worker (src/imports/parse-worker.ts). Throws the reader's AppError 422s.
+ */
+export async function readPeopleSheet(buffer: Uint8Array, maxRows: number): Promise<{ valid: PersonRecordRow[]; errors: ErrorRow[] }> {
+  return peopleFromSheet((await readTable(buffer, PERSON_COLUMNS, { maxRows })).rows);
 }

@@ -12,6 +12,8 @@
  *   else is an error, so a JSON error can never be stored as an image.
  * - Subscription message values are cut to the platform's per-type limits (`message-values.ts`); errcode 43101
  *   (the user gave no grant) is normal: logged at info level and thrown for the caller to record.
+ * - An answer cut short, a connection reset mid-answer or an answer over MAX_ANSWER_BYTES is a transport failure
+ *   (axios handles the response stream's errors and stops reading at the limit), retried like one.
  * - Every platform error is logged with its API, errcode, errmsg and rid; the secret, the session key and the
  *   access token never reach a log line (request configs are never logged).
  */
@@ -41,6 +43,12 @@ export interface PlatformClientOptions {
   /** Called by close() (e.g. to stop the simulator this client talks to). */
   onClose?: () => Promise<void>;
 }
+
+/**
+ * The largest answer read from the platform, in bytes (8 MiB; a mini-program code image is some 100 kB): a larger
+ * one is a failure of the call (axios stops reading it), never a buffer as large as the sender likes (issue #14).
+ */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /** errcodes meaning "this access token is invalid or expired". */
 export const TOKEN_ERRCODES: ReadonlySet<number> = new Set([40001, 40014, 42001]);
@@ -84,6 +92,7 @@ export class WxPlatformClient implements PlatformApi {
       responseType: 'arraybuffer',
       validateStatus: () => true,
       maxRedirects: 0,
+      maxContentLength: MAX_ANSWER_BYTES,
     });
     this.tokens = new AccessTokenCache(async () => {
       const a = await this.call('stable_token', {

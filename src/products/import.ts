@@ -4,9 +4,9 @@
  * `update` otherwise (with the changed fields: `changes: [{field, label, from, to}]`).
  */
 import type { ImportKind } from '../imports/kind.ts';
-import { readTable } from '../spreadsheet/table.ts';
-import { PRODUCT_COLUMNS, PRODUCT_FIELDS, PRODUCT_FIELD_LABELS, productKeyString, type Product, type ProductData, type ProductField } from './model.ts';
-import { productsFromSheet } from './sheet.ts';
+import type { ErrorRow } from '../imports/problems.ts';
+import { parseInWorker } from '../imports/parse-pool.ts';
+import { PRODUCT_FIELDS, PRODUCT_FIELD_LABELS, productKeyString, type Product, type ProductData, type ProductField } from './model.ts';
 import { findProductsByKeys, upsertProducts } from './store.ts';
 
 export interface FieldChange {
@@ -35,11 +35,7 @@ const dataOf = (p: ProductData): ProductData => Object.fromEntries(PRODUCT_FIELD
 
 export const productImport: ImportKind<ProductPreviewRow, Product> = {
   name: 'products',
-  parse(buffer, maxRows) {
-    const table = readTable(buffer, PRODUCT_COLUMNS, { maxRows });
-    const { valid, errors } = productsFromSheet(table.rows);
-    return { valid: valid.map((v) => ({ row: v.row, ...v.product, workloadComputed: v.workloadComputed })), errors };
-  },
+  parse: (buffer, maxRows) => parseInWorker('products', buffer, maxRows) as Promise<{ valid: ProductPreviewRow[]; errors: ErrorRow[] }>,
   loadStored: (q, rows, timeZone) => findProductsByKeys(q, rows, timeZone),
   canonical: (p) => PRODUCT_FIELDS.map((f) => p[f]),
   classify(rows, stored) {

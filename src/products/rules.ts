@@ -9,10 +9,11 @@
  * - 标准工作量: optional whole number ≥ 1; when blank, floor(28800 / 标准节拍).
  *
  * Problem codes: no_project_no, no_name, no_device, no_process, too_long, no_cycle, text_cycle, zero_cycle,
- * negative_cycle, cycle_too_large, bad_people, negative_people, bad_workload, error_cell, uncomputed_formula.
+ * negative_cycle, cycle_too_large, bad_people, negative_people, bad_workload, error_cell, uncomputed_formula,
+ * invalid_characters.
  */
 import { cellNumber, cellText, numberText, type CellValue } from '../spreadsheet/cells.ts';
-import { errorCellProblem, type Problem } from '../imports/problems.ts';
+import { cellProblem, type Problem } from '../imports/problems.ts';
 import { PRODUCT_FIELD_LABELS as L, type ProductData, type ProductField } from './model.ts';
 
 /** Seconds in the daily standard (spec section 8): 8 hours. */
@@ -40,7 +41,7 @@ export function checkProduct(raw: RawProduct): ProductCheck {
   const problems: Problem[] = [];
   const text = (field: ProductField, required?: { code: string; reason: string }): string | null => {
     const v = raw[field] ?? null;
-    const bad = errorCellProblem(L[field], field, v);
+    const bad = cellProblem(L[field], field, v);
     if (bad) {
       problems.push(bad);
       return null;
@@ -96,7 +97,7 @@ function fail(problems: Problem[], p: Problem): null {
 }
 
 function checkOperators(v: CellValue, problems: Problem[]): number | null {
-  const bad = errorCellProblem(L.operatorCount, 'operatorCount', v);
+  const bad = cellProblem(L.operatorCount, 'operatorCount', v);
   if (bad) return fail(problems, bad);
   const n = cellNumber(v);
   const field = 'operatorCount';
@@ -110,7 +111,7 @@ function checkOperators(v: CellValue, problems: Problem[]): number | null {
 }
 
 function checkCycle(v: CellValue, problems: Problem[]): number | null {
-  const bad = errorCellProblem(L.standardCycleSeconds, 'standardCycleSeconds', v);
+  const bad = cellProblem(L.standardCycleSeconds, 'standardCycleSeconds', v);
   if (bad) return fail(problems, bad);
   const n = cellNumber(v);
   const field = 'standardCycleSeconds';
@@ -132,7 +133,7 @@ function checkCycle(v: CellValue, problems: Problem[]): number | null {
 }
 
 function checkWorkload(v: CellValue, problems: Problem[]): number | null {
-  const bad = errorCellProblem(L.standardWorkload, 'standardWorkload', v);
+  const bad = cellProblem(L.standardWorkload, 'standardWorkload', v);
   if (bad) return fail(problems, bad);
   const n = cellNumber(v);
   if (n.kind === 'blank') return null;

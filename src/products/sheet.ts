@@ -6,10 +6,10 @@
  * - The same unique key on several rows: the first of them is imported, every later one is an error row
  *   (`duplicate_key`) naming the first (the same rule as a phone repeated with another name, src/people/sheet.ts).
  */
-import type { SheetRow } from '../spreadsheet/table.ts';
+import { readTable, type SheetRow } from '../spreadsheet/table.ts';
 import type { CellValue } from '../spreadsheet/cells.ts';
 import { rowError, type ErrorRow } from '../imports/problems.ts';
-import { PRODUCT_FIELDS, PRODUCT_FIELD_LABELS, productKeyString, type ProductData, type ProductField } from './model.ts';
+import { PRODUCT_COLUMNS, PRODUCT_FIELDS, PRODUCT_FIELD_LABELS, productKeyString, type ProductData, type ProductField } from './model.ts';
 import { checkProduct } from './rules.ts';
 
 export interface SheetProduct {
@@ -68,4 +68,18 @@ export function productsFromSheet(rows: readonly SheetRow<ProductField>[]): { va
   }
   errors.sort((a, b) => a.row - b.row);
   return { valid, errors };
+}
+
+/**
+ * Reads and checks a product list file (src/spreadsheet/table.ts, then productsFromSheet) → `{valid, errors}`,
+ * each valid row as `{row, ...product, workloadComputed}` (the preview's row). Run in the parse worker
+ * (src/imports/parse-worker.ts). Throws the reader's AppError 422s.
+ */
+export async function readProductSheet(
+  buffer: Uint8Array,
+  maxRows: number,
+): Promise<{ valid: (ProductData & { row: number; workloadComputed: boolean })[]; errors: ErrorRow[] }> {
+  const table = await readTable(buffer, PRODUCT_COLUMNS, { maxRows });
+  const { valid, errors } = productsFromSheet(table.rows);
+  return { valid: valid.map((v) => ({ row: v.row, ...v.product, workloadComputed: v.workloadComputed })), errors };
 }

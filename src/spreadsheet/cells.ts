@@ -22,16 +22,17 @@ export type CellValue = string | number | boolean | null | CellError;
 /** Marker text of a formula cell saved without its result (files written by programs that do not calculate). */
 export const UNCOMPUTED_FORMULA = '#公式未计算';
 
-const ERROR_CODES: Record<number, string> = {
-  0x00: '#NULL!',
-  0x07: '#DIV/0!',
-  0x0f: '#VALUE!',
-  0x17: '#REF!',
-  0x1d: '#NAME?',
-  0x24: '#NUM!',
-  0x2a: '#N/A',
-  0x2b: '#GETTING_DATA',
-};
+// A Map: a hostile file's error cell may carry any value (`constructor` …), which must find nothing (issue #14).
+const ERROR_CODES: ReadonlyMap<unknown, string> = new Map<unknown, string>([
+  [0x00, '#NULL!'],
+  [0x07, '#DIV/0!'],
+  [0x0f, '#VALUE!'],
+  [0x17, '#REF!'],
+  [0x1d, '#NAME?'],
+  [0x24, '#NUM!'],
+  [0x2a, '#N/A'],
+  [0x2b, '#GETTING_DATA'],
+]);
 
 /** Minimal view of a SheetJS cell object. */
 export interface RawCell {
@@ -66,7 +67,7 @@ export function fromSheetCell(cell: RawCell | undefined): CellValue {
     case 'd':
       return cell.v instanceof Date ? cell.v.toISOString().slice(0, 10) : String(cell.v);
     case 'e':
-      return new CellError(cell.v === undefined ? UNCOMPUTED_FORMULA : (ERROR_CODES[cell.v as number] ?? '#ERROR'));
+      return new CellError(cell.v === undefined ? UNCOMPUTED_FORMULA : (ERROR_CODES.get(cell.v) ?? '#ERROR'));
     default:
       return cell.v === undefined || cell.v === null ? null : String(cell.v);
   }

@@ -2,7 +2,8 @@
  * Reads the data table of an uploaded spreadsheet (decisions.md "Spreadsheet import"; issue #3).
  *
  * `readTable(buffer, columns, {maxRows})` accepts `.xlsx` (and other zip workbooks SheetJS reads) and legacy
- * `.xls` (OLE2), recognised by their content, never by the file name. It takes the first sheet whose header row
+ * `.xls` (OLE2), recognised by their content, never by the file name, and read with every size bounded
+ * (workbook.ts: issue #14). It takes the first sheet whose header row
  * — found by column names within the first 20 rows, so title rows above it are fine — has every required
  * column; columns may come in any order and unknown ones are ignored. Merged cells give every cell they cover
  * the value of their top-left cell. Formulas count with the value the file saved for them.
@@ -10,24 +11,28 @@
  * Returns `{sheetName, headerRow, rows}`; each row carries its sheet row number as the spreadsheet program
  * shows it (1-based) and the cells of the specified columns (rows whose own cells are all blank are skipped).
  *
- * Throws AppError 422: NOT_A_SPREADSHEET, SPREADSHEET_TOO_LARGE (an .xlsx declaring more than 200 MB
- * unzipped), UNREADABLE_SPREADSHEET, EMPTY_SHEET, MISSING_HEADERS,
- * DUPLICATE_HEADER, NO_DATA_ROWS, TOO_MANY_ROWS (more than `maxRows` data rows).
+ * Merged ranges are clipped to the rows read and the columns of `columns`; ranges that overlap (more merged
+ * cells than the clipped grid holds, which no spreadsheet program writes) are refused, so a hostile merge list
+ * costs at most one pass over that grid.
+ *
+ * Throws AppError 422: NOT_A_SPREADSHEET, SPREADSHEET_TOO_LARGE (workbook.ts; also more than MAX_TABLE_TEXT
+ * characters in the read columns), UNREADABLE_SPREADSHEET (workbook.ts; also
+ * overlapping merges), EMPTY_SHEET, MISSING_HEADERS, DUPLICATE_HEADER, NO_DATA_ROWS, TOO_MANY_ROWS (more than
+ * `maxRows` data rows).
  */
 import * as XLSX from 'xlsx';
 import { unprocessable } from '../errors.ts';
 import { fromSheetCell, cellText, type CellValue, type RawCell } from './cells.ts';
 import { matchHeaders, type ColumnSpec, type HeaderMatch } from './headers.ts';
-import { zipDeclaredSize } from './zip.ts';
+import { readWorkbook } from './workbook.ts';
 
 /** Rows searched for the header row. */
 export const HEADER_SEARCH_ROWS = 20;
 /**
- * Most an `.xlsx` may expand to. An honest 50,000-row product list is some 50 MB of XML; more means a file
- * built to exhaust memory.
+ * Most characters the read columns of all data rows may hold together (10 million; an honest 50,000-row product
+ * list has about 4.5 million): what a preview carries, stores and answers is bounded by it (issue #14).
  */
-export const MAX_UNZIPPED_BYTES = 200 * 1024 * 1024;
-
+export const MAX_TABLE_TEXT = 10_000_000;
 export interface SheetRow<K extends string> {
   /** Row number as the spreadsheet program shows it (1-based). */
   readonly row: number;
@@ -41,17 +46,6 @@ export interface SheetTable<K extends string> {
   readonly rows: readonly SheetRow<K>[];
 }
 
-const ZIP = [0x50, 0x4b, 0x03, 0x04];
-const OLE2 = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
-const startsWith = (buf: Uint8Array, sig: number[]) => buf.length >= sig.length && sig.every((b, i) => buf[i] === b);
-
-/** 'xlsx' for zip workbooks, 'xls' for OLE2 compound files, undefined for anything else. */
-export function spreadsheetFormat(buf: Uint8Array): 'xlsx' | 'xls' | undefined {
-  if (startsWith(buf, ZIP)) return 'xlsx';
-  if (startsWith(buf, OLE2)) return 'xls';
-  return undefined;
-}
-
 type Grid = (RawCell | undefined)[][];
 
 /**
@@ -60,34 +54,20 @@ type Grid = (RawCell | undefined)[][];
  * UNREADABLE_SPREADSHEET, EMPTY_SHEET, MISSING_HEADERS, DUPLICATE_HEADER, NO_DATA_ROWS,
  * TOO_MANY_ROWS (more than `opts.maxRows` data rows).
  */
-export function readTable<K extends string>(
+export async function readTable<K extends string>(
   buffer: Uint8Array,
   columns: readonly ColumnSpec<K>[],
   opts: { maxRows: number },
-): SheetTable<K> {
-  const format = spreadsheetFormat(buffer);
-  if (!format) {
-    throw unprocessable('NOT_A_SPREADSHEET', '上传的文件不是 Excel 表格，请上传 .xlsx 或 .xls 文件');
-  }
-  if (format === 'xlsx' && (zipDeclaredSize(buffer) ?? 0) > MAX_UNZIPPED_BYTES) {
-    throw unprocessable('SPREADSHEET_TOO_LARGE', '这个 Excel 文件解压后过大，请删除多余的工作表、图片或空白格式后再导入');
-  }
+): Promise<SheetTable<K>> {
   // One more row than allowed tells "too many" apart from "exactly the limit".
-  const sheetRows = HEADER_SEARCH_ROWS + opts.maxRows + 1;
-  let wb: XLSX.WorkBook;
-  try {
-    wb = XLSX.read(buffer, { type: 'buffer', dense: true, sheetRows, cellFormula: false, cellHTML: false, cellText: false, cellStyles: false });
-  } catch {
-    throw unprocessable('UNREADABLE_SPREADSHEET', '无法读取这个 Excel 文件（文件损坏或已加密），请用 Excel 另存为 .xlsx 后再上传');
-  }
-  if (!wb.SheetNames?.length) {
-    throw unprocessable('UNREADABLE_SPREADSHEET', '无法读取这个 Excel 文件（没有工作表），请用 Excel 另存为 .xlsx 后再上传');
-  }
+  const wb = await readWorkbook(buffer, { sheetRows: HEADER_SEARCH_ROWS + opts.maxRows + 1 });
 
   let best: { sheet: string; row: number; match: HeaderMatch<K> } | undefined;
   let anyContent = false;
   for (const name of wb.SheetNames) {
-    const ws = wb.Sheets[name];
+    // Own properties only: a sheet may be named `__proto__` or `constructor`, or be listed without its part.
+    const ws = Object.hasOwn(wb.Sheets, name) ? wb.Sheets[name] : undefined;
+    if (!ws) continue;
     const grid = ((ws as { '!data'?: Grid })['!data'] ?? []) as Grid;
     for (let r = 0; r < Math.min(grid.length, HEADER_SEARCH_ROWS); r++) {
       const texts = (grid[r] ?? []).map((c) => cellText(fromSheetCell(c)));
@@ -130,17 +110,10 @@ function dataRows<K extends string>(
   maxRows: number,
 ): SheetRow<K>[] {
   const truncated = isTruncated(ws);
-  // Merged cells: every covered cell below the header shows the top-left value.
-  const merged = new Map<string, CellValue>();
-  for (const m of ws['!merges'] ?? []) {
-    if (m.e.r <= headerIdx) continue;
-    const value = fromSheetCell(grid[m.s.r]?.[m.s.c]);
-    for (let r = Math.max(m.s.r, headerIdx + 1); r <= m.e.r; r++) {
-      for (let c = m.s.c; c <= m.e.c; c++) merged.set(`${r}:${c}`, value);
-    }
-  }
+  const merged = mergedValues(ws, grid, headerIdx, Object.values(colOf) as number[]);
   const rows: SheetRow<K>[] = [];
   let lastDataIdx = headerIdx;
+  let text = 0;
   for (let r = headerIdx + 1; r < grid.length; r++) {
     const line = grid[r];
     const cells = {} as Record<K, CellValue>;
@@ -155,9 +128,16 @@ function dataRows<K extends string>(
       let own = fromSheetCell(line?.[c]);
       if (typeof own === 'string' && own.trim() === '') own = null;
       if (own !== null) blank = false;
-      cells[col.key] = merged.get(`${r}:${c}`) ?? own;
+      const value = merged.get(`${r}:${c}`) ?? own;
+      if (typeof value === 'string') text += value.length;
+      cells[col.key] = value;
     }
     if (blank) continue;
+    if (text > MAX_TABLE_TEXT) {
+      throw unprocessable('SPREADSHEET_TOO_LARGE', `表格中的文字超过 ${MAX_TABLE_TEXT / 10_000} 万字，请删除多余的内容或分成几个文件导入`, {
+        maxTableText: MAX_TABLE_TEXT,
+      });
+    }
     lastDataIdx = r;
     rows.push({ row: r + 1, cells });
   }
@@ -166,6 +146,30 @@ function dataRows<K extends string>(
   }
   if (rows.length === 0) throw unprocessable('NO_DATA_ROWS', `表头（第 ${headerIdx + 1} 行）下面没有数据行`);
   return rows;
+}
+
+/**
+ * Merged cells (module docstring): the value of its range's top-left cell for every covered cell below the
+ * header row, in the rows of `grid` and the `readColumns`, keyed `row:column`. Throws AppError 422
+ * UNREADABLE_SPREADSHEET when the clipped ranges cover more cells than that grid has (they overlap).
+ */
+function mergedValues(ws: XLSX.WorkSheet, grid: Grid, headerIdx: number, readColumns: readonly number[]): Map<string, CellValue> {
+  const merged = new Map<string, CellValue>();
+  const lastRow = grid.length - 1;
+  let budget = Math.max(0, lastRow - headerIdx) * readColumns.length;
+  for (const m of ws['!merges'] ?? []) {
+    const top = Math.max(m.s.r, headerIdx + 1);
+    const bottom = Math.min(m.e.r, lastRow);
+    if (bottom < top) continue;
+    const cols = readColumns.filter((c) => c >= m.s.c && c <= m.e.c);
+    budget -= (bottom - top + 1) * cols.length;
+    if (budget < 0) {
+      throw unprocessable('UNREADABLE_SPREADSHEET', '这个 Excel 文件的合并单元格互相重叠，请用 Excel 打开、另存为 .xlsx 后再上传');
+    }
+    const value = fromSheetCell(grid[m.s.r]?.[m.s.c]);
+    for (let r = top; r <= bottom; r++) for (const c of cols) merged.set(`${r}:${c}`, value);
+  }
+  return merged;
 }
 
 /** True when SheetJS stopped at `sheetRows` while the sheet's declared range goes further. */

@@ -1,0 +1,92 @@
+/**
+ * Spreadsheets are parsed off the event loop (issue #14 class 8): in a worker thread of a piscina pool, so that
+ * an import never delays a worker's clock-in, and with that thread's memory and time bounded, so that a runaway
+ * parse is ended without touching the service.
+ *
+ * - One thread (the service's other work keeps the second core), started on demand and stopped after
+ *   IDLE_TIMEOUT_MS unused; at most MAX_QUEUED uploads wait for it (more: 503 IMPORT_BUSY).
+ * - Its heap is limited (`resourceLimits`: WORKER_HEAP_MB old generation, 16 MB young): a parse that needs more
+ *   is ended by V8 (ERR_WORKER_OUT_OF_MEMORY) and answers 422 SPREADSHEET_TOO_LARGE; so is one still running
+ *   after PARSE_TIME_LIMIT_MS (the thread is terminated). The pool starts a fresh thread for the next upload.
+ * - The thread runs TypeScript through tsx: its `execArgv` imports tsx's loader explicitly, since a worker
+ *   inherits no loader under vitest (and V8 flags of `npm start` are not allowed in a worker's execArgv).
+ *
+ * `parseInWorker(kind, buffer, maxRows)` → the kind's `{valid, errors}` (parse-worker.ts). Rejects with the
+ * reader's AppError (422 …), AppError 422 SPREADSHEET_TOO_LARGE (memory or time limit), 503 IMPORT_BUSY, and
+ * AppError 422 UNREADABLE_SPREADSHEET for anything else the reader threw (logged with its stack).
+ */
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import { AppError, unprocessable } from '../errors.ts';
+import { createLogger } from '../logger.ts';
+import type { ErrorRow } from './problems.ts';
+import type { ParseOutcome, ParseTask } from './parse-worker.ts';
+
+/** Old-generation heap of the parse thread, in MB: an honest 50,000-row list needs about 100. */
+export const WORKER_HEAP_MB = 256;
+/** A parse still running after this many milliseconds (waiting included) is ended. */
+export const PARSE_TIME_LIMIT_MS = 15_000;
+/** Uploads that may wait for the parse thread; one more is 503 IMPORT_BUSY. */
+export const MAX_QUEUED = 4;
+const IDLE_TIMEOUT_MS = 30_000;
+let timeLimitMs = PARSE_TIME_LIMIT_MS;
+
+/** Sets the time limit of the parses started from now on, in milliseconds (tests; PARSE_TIME_LIMIT_MS otherwise). */
+export function setParseTimeLimit(ms: number): void {
+  timeLimitMs = ms;
+}
+
+const log = createLogger(process.env.LOG_LEVEL ?? 'info').child({ module: 'parse-pool' });
+
+let pool: Piscina<ParseTask, ParseOutcome> | undefined;
+
+function parsePool(): Piscina<ParseTask, ParseOutcome> {
+  pool ??= new Piscina<ParseTask, ParseOutcome>({
+    filename: fileURLToPath(new URL('./parse-worker.ts', import.meta.url)),
+    minThreads: 0,
+    maxThreads: 1,
+    maxQueue: MAX_QUEUED,
+    idleTimeout: IDLE_TIMEOUT_MS,
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+    execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href],
+  });
+  return pool;
+}
+
+const tooLarge = (why: string) =>
+  unprocessable('SPREADSHEET_TOO_LARGE', `这个 Excel 文件${why}，请删除多余的工作表或内容、分成几个文件后再导入`);
+
+/** Parses `buffer` as a `kind` list in the parse thread (module docstring). */
+export async function parseInWorker(kind: ParseTask['kind'], buffer: Uint8Array, maxRows: number): Promise<{ valid: unknown[]; errors: ErrorRow[] }> {
+  // A copy of its own, moved to the thread (an upload's Buffer may share its memory with others).
+  const copy = new Uint8Array(buffer);
+  let outcome: ParseOutcome;
+  try {
+    outcome = await parsePool().run(
+      { kind, buffer: copy, maxRows },
+      { transferList: [copy.buffer], signal: AbortSignal.timeout(timeLimitMs) },
+    );
+  } catch (err) {
+    const e = err as { code?: string; name?: string; message?: string };
+    if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') throw tooLarge(`读取时需要的内存超过上限（${WORKER_HEAP_MB} MB）`);
+    if (e?.name === 'AbortError') throw tooLarge(`读取超过了 ${Math.ceil(timeLimitMs / 1000)} 秒`);
+    if (e?.message === 'Task queue is at limit') {
+      throw new AppError(503, 'IMPORT_BUSY', '正在处理其他导入文件，请稍后重试');
+    }
+    throw err;
+  }
+  if (outcome.ok) return outcome;
+  if ('unexpected' in outcome) {
+    log.error({ kind, stack: outcome.unexpected }, 'spreadsheet reader failed');
+    throw unprocessable('UNREADABLE_SPREADSHEET', '无法读取这个 Excel 文件，请用 Excel 另存为 .xlsx 后再上传');
+  }
+  throw new AppError(outcome.status, outcome.code, outcome.message, outcome.details);
+}
+
+/** Ends the parse thread (tests, shutdown); a later parse starts a new one. */
+export async function closeParsePool(): Promise<void> {
+  const p = pool;
+  pool = undefined;
+  await p?.destroy();
+}
