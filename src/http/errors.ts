@@ -1,9 +1,11 @@
 /**
  * Mapping any failure to the error answer (decisions.md "HTTP conventions"):
- * `{"error": {"code", "message", "details"?}}`. AppError keeps its status; zod failures are 422
- * VALIDATION_FAILED with the issues; unparseable JSON 400 MALFORMED_JSON; a body cut short 400 MALFORMED_REQUEST;
- * oversized bodies 413; a charset or Content-Encoding body-parser cannot read 415 UNSUPPORTED_ENCODING; a lost
- * database 503; anything else 500 INTERNAL_ERROR, logged with its stack, never shown.
+ * `{"error": {"code", "message", "details"?, "requestId"}}`, the request id being the one of the `x-request-id`
+ * answer header (issue #16: a person reporting a problem quotes the body). AppError keeps its status; zod failures
+ * are 422 VALIDATION_FAILED, `message` the issues' Chinese sentences (http/validation.ts) joined by "；" and
+ * `details` the issues `[{path, message}]`; unparseable JSON 400 MALFORMED_JSON; a body cut short 400
+ * MALFORMED_REQUEST; oversized bodies 413; a charset or Content-Encoding body-parser cannot read 415
+ * UNSUPPORTED_ENCODING; a lost database 503; anything else 500 INTERNAL_ERROR, logged with its stack, never shown.
  */
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
@@ -11,15 +13,21 @@ import { AppError } from '../errors.ts';
 import { logFailure } from './pipeline.ts';
 
 export interface ErrorBody {
-  error: { code: string; message: string; details?: unknown };
+  error: { code: string; message: string; details?: unknown; requestId?: string };
 }
 
 // Connection failures and PostgreSQL's admin shutdown (57P0x), connection exceptions (08xxx) and
 // too many connections (53300).
 const DB_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
 
-/** Converts an error into [status, body]. */
-export function toErrorAnswer(err: unknown): [number, ErrorBody] {
+/** Converts an error into [status, body]; the body carries `requestId` when given. */
+export function toErrorAnswer(err: unknown, requestId?: string): [number, ErrorBody] {
+  const [status, body] = errorAnswer(err);
+  if (requestId !== undefined) body.error.requestId = requestId;
+  return [status, body];
+}
+
+function errorAnswer(err: unknown): [number, ErrorBody] {
   if (err instanceof AppError) {
     const body: ErrorBody = { error: { code: err.code, message: err.message } };
     if (err.details !== undefined) body.error.details = err.details;
@@ -31,7 +39,7 @@ export function toErrorAnswer(err: unknown): [number, ErrorBody] {
       {
         error: {
           code: 'VALIDATION_FAILED',
-          message: '提交的内容不符合要求：' + err.issues.map((i) => `${i.path.join('.') || '请求'} ${i.message}`).join('；'),
+          message: err.issues.map((i) => i.message).join('；'),
           details: err.issues.map((i) => ({ path: i.path, message: i.message })),
         },
       },
@@ -53,7 +61,7 @@ export function toErrorAnswer(err: unknown): [number, ErrorBody] {
 }
 
 export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
-  const [status, body] = toErrorAnswer(err);
+  const [status, body] = toErrorAnswer(err, req.id);
   logFailure(req.log, err, status, body.error.code);
   if (res.headersSent) return;
   res.status(status).json(body);

@@ -19,7 +19,7 @@ import { errorCellProblem, type Problem } from '../imports/problems.ts';
 
 export const MAX_NAME_LENGTH = 50;
 
-const ROLE_ALIASES: Readonly<Record<string, Role>> = {
+export const ROLE_ALIASES: Readonly<Record<string, Role>> = {
   worker: 'worker',
   员工: 'worker',
   工人: 'worker',
