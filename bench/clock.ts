@@ -3,7 +3,7 @@
  * device → finish → draft → submit over HTTP against the whole service on real PostgreSQL. Beside it, measured
  * in the same run with the same 200 clients: the ceiling, a bare express 5 + pg endpoint doing one INSERT per
  * request. Both run in their own processes, BENCH_PROCESSES of each (default 1, see PROCESSES): the service as
- * `npm start` runs it (src/main.ts with its node flags and API_PROCESSES, background work included), the ceiling from
+ * `npm run start:high-load` runs it (src/main.ts with the high-load node flags and API_PROCESSES, background work included), the ceiling from
  * bench/clock-server.ts. This process only generates the load (bench/http-load.ts: one keep-alive connection per
  * client, as light as it can be, since it shares the cores with the servers).
  * Two measures, each for the service and the ceiling:
@@ -52,13 +52,13 @@ const STEPS = ['start', 'switch-device', 'finish', 'draft', 'submit'] as const;
 const TARGET_RATE = 1500;
 
 /**
- * The node arguments of `npm start` (package.json's start script, `node <flags> --import tsx src/main.ts`), so
- * that the benchmark runs the service exactly as it is started, V8 flags included.
+ * The node arguments of `npm run start:high-load` (package.json, `node <flags> --import tsx src/main.ts`: the
+ * high-load V8 flags of README "Production"), so that the benchmark runs the service exactly as a busy factory does.
  */
 function startScriptArgs(): string[] {
-  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { scripts: { start: string } };
-  const [node, ...args] = pkg.scripts.start.split(/\s+/);
-  if (node !== 'node' || args.at(-1) !== 'src/main.ts') throw new Error(`bench: unexpected start script "${pkg.scripts.start}"`);
+  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { scripts: Record<string, string> };
+  const [node, ...args] = pkg.scripts['start:high-load'].split(/\s+/);
+  if (node !== 'node' || args.at(-1) !== 'src/main.ts') throw new Error(`bench: unexpected start:high-load script "${pkg.scripts['start:high-load']}"`);
   return args.slice(0, -1);
 }
 

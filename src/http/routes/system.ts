@@ -5,6 +5,17 @@ import { buildOpenApi } from '../openapi.ts';
 import { renderDocsPage } from '../docs-page.ts';
 import { RawBody } from '../route.ts';
 
+/** The document and its page, built once per process on first use (the routes do not change while it runs). */
+let built: { document: Record<string, unknown>; page: Buffer } | undefined;
+async function apiDocument() {
+  if (!built) {
+    const { routes } = await import('./index.ts');
+    const document = buildOpenApi(routes);
+    built = { document, page: Buffer.from(renderDocsPage(document as Parameters<typeof renderDocsPage>[0])) };
+  }
+  return built;
+}
+
 export const healthRoute = defineRoute({
   method: 'get',
   path: '/api/health',
@@ -36,8 +47,7 @@ export const openApiRoute = defineRoute({
     .describe('本文档'),
   example: { response: { openapi: '3.1.0', info: { title: '报工服务 Shift Reporting API', version: '0.1.0' }, paths: {} } },
   async handler() {
-    const { routes } = await import('./index.ts');
-    return buildOpenApi(routes);
+    return (await apiDocument()).document;
   },
 });
 
@@ -50,7 +60,6 @@ export const docsRoute = defineRoute({
   noDatabase: true,
   responseContentType: 'text/html',
   async handler() {
-    const { routes } = await import('./index.ts');
-    return new RawBody('text/html; charset=utf-8', Buffer.from(renderDocsPage(buildOpenApi(routes) as any)));
+    return new RawBody('text/html; charset=utf-8', (await apiDocument()).page);
   },
 });
