@@ -17,12 +17,12 @@ async function main(): Promise<void> {
   const config = loadConfig();
   if (!isClusterWorker()) {
     const log = createLogger(config.logLevel);
-    await waitForDatabase(config, log);
     if (config.production) {
       void probePlatform(config, log).then((p) => {
         if (!p.ok) log.error({ check: 'platform' }, `微信平台凭证检查失败，员工将无法登录 / platform credential check failed, logins will fail: ${p.detail}`);
       });
     }
+    await waitForDatabase(config, log);
     if (config.apiProcesses > 1) process.exit(await runPrimary(config, log));
   }
   const service = await startService(config);

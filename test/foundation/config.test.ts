@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, MIN_SECRET_BYTES, loadConfig } from '../../src/config.ts';
 import { createPgDatabase, onPostgres } from '../helpers/db.ts';
+import { systemClock } from '../../src/clock.ts';
+import { PlatformSimulator } from '../../src/platform/simulator.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
@@ -150,6 +152,29 @@ describe('the start', () => {
     expect(retries.map((l) => JSON.parse(l).retryInSeconds)).toEqual([1, 2]);
     expect(r.stderr.trim()).toMatch(/^数据库无法连接，已等待 \d+ 秒 \/ cannot reach the database after \d+ s: 127\.0\.0\.1:\d+\/x：ECONNREFUSED/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('in production, logs a clear error when the platform refuses the credentials (every login would fail)', async () => {
+    const simulator = new PlatformSimulator({ clock: systemClock });
+    const apiBase = await simulator.start();
+    try {
+      const port = await freePort();
+      const r = await start({
+        NODE_ENV: 'production',
+        JWT_SECRET: 'k'.repeat(32),
+        WX_APPID: simulator.appId,
+        WX_SECRET: 'not-the-secret',
+        WX_API_BASE: apiBase,
+        DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/x`,
+        DATABASE_WAIT_SECONDS: '2',
+        LOG_LEVEL: 'warn',
+      });
+      const line = r.stdout.split('\n').find((l) => l.includes('platform credential check failed'));
+      expect(line, r.stdout).toBeTruthy();
+      expect(JSON.parse(line!).msg).toMatch(/^微信平台凭证检查失败.*WX_SECRET 不正确/);
+    } finally {
+      await simulator.close();
+    }
   });
 
   // A real PostgreSQL behind a port that opens only after the service started: needs the server of TEST_DATABASE_URL.
