@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { routes } from '../../src/http/routes/index.ts';
 import { toOpenApiPath } from '../../src/http/openapi.ts';
+import { readFileSync } from 'node:fs';
 
 let app: TestApp;
 let doc: any;
@@ -129,4 +130,21 @@ describe('issue #16: the document says exactly what each operation takes and giv
     expect(page).not.toContain('$schema');
     expect(page).not.toMatch(/<td>200<\/td><td>OK<\/td>/);
   });
+});
+
+it("the README's guide for the mini-program's developer says what the page's guide says", () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const guide = readme.split("## For the mini-program's developer")[1].split('\n## ')[0];
+  for (const s of ['Authorization: Bearer <token>', 'TOKEN_TTL', 'choose_phone', 'choose_role', '`/complete` may answer `choose_role` again', 'details.label', 'Retry-After', '503', 'sim:13800138000#2']) {
+    expect(guide, s).toContain(s);
+  }
+  for (const [label, op] of [
+    ['开始上班', '/api/clock/start'],
+    ['换设备', '/api/clock/switch-device'],
+    ['下班报工', '/api/clock/finish'],
+    ['继续报工', '/api/reports/draft'],
+    ['重新报工', '/api/clock/finish'],
+  ]) {
+    expect(guide).toMatch(new RegExp(`\\| ${label} \\| [^\\n]*${op.replace(/\//g, '\\/')}`));
+  }
 });
