@@ -40,7 +40,7 @@ export const linesInput = (title: string) =>
           productId: z.number().int().meta({ title: '产品编号', description: '报工单草稿 candidates 中的 productId' }),
           finishedQty: quantity('成品数量', '不小于 0 的整数'),
           defectiveQty: quantity('不良数量', '不小于 0 的整数（报废计入不良）'),
-          outputQty: quantity('产出数量', '省略时按 成品 + 不良 计算，填写时必须相等').optional(),
+          outputQty: quantity('产出数量', `省略时按 成品 + 不良 计算；填写时必须等于 成品 + 不良（因此不超过 ${MAX_QTY}）`).optional(),
         }),
       )
       .meta({ title }),
