@@ -16,6 +16,7 @@ import { toOpenApiPath } from '../../src/http/openapi.ts';
 import type { Role } from '../../src/auth/roles.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { SchemaChecker } from '../helpers/contract.ts';
+import { seedRecords } from '../helpers/records.ts';
 
 const RUNS = 25;
 const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() : Number(process.env.FUZZ_SEED ?? 16);
@@ -33,26 +34,8 @@ beforeAll(async () => {
   app = await startTestApp();
   for (const role of ['worker', 'admin', 'manager'] as const) tokens.set(role, await app.login('13500000001', role, '测试'));
   doc = (await app.request('GET', '/api/openapi.json')).body;
-  const product = await app.service.ctx.db.pool.query(
-    `INSERT INTO products (project_no, product_name, device_no, process_name, standard_cycle_seconds, standard_workload)
-     VALUES ('P-1', '件', '冲床 01', '冲压', 24, 1200) RETURNING id`,
-  );
-  real.productId = product.rows[0].id;
-  const other = await app.login('13500000002', 'worker', '测试二');
-  const cycle = async (token: string) => {
-    const s = await app.request('POST', '/api/clock/start', { token, body: { deviceNo: '冲床 01' } });
-    app.clock.advance(3_600_000);
-    await app.request('POST', '/api/clock/finish', { token, body: { deviceNo: '冲床 01' } });
-    return s.body.sessionId as string;
-  };
-  const reported = await cycle(other);
-  const report = await app.request('POST', '/api/reports', {
-    token: other,
-    body: { sessionId: reported, lines: [{ productId: real.productId, finishedQty: 1, defectiveQty: 0 }] },
-  });
-  real.reportId = report.body.reportId;
-  real.sessionId = await cycle(tokens.get('worker')!);
-  real.deviceNo = '冲床 01';
+  const records = await seedRecords(app, tokens.get('worker')!, '13500000002');
+  Object.assign(real, records, { deviceNo: '冲床 01' });
 });
 afterAll(() => app.close());
 

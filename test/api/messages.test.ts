@@ -10,6 +10,7 @@ import { routes } from '../../src/http/routes/index.ts';
 import { toOpenApiPath } from '../../src/http/openapi.ts';
 import type { Role } from '../../src/auth/roles.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { seedRecords } from '../helpers/records.ts';
 
 let app: TestApp;
 let doc: any;
@@ -21,28 +22,11 @@ beforeAll(async () => {
   app = await startTestApp();
   for (const role of ['worker', 'admin', 'manager'] as const) tokens.set(role, await app.login('13700000001', role, '测试'));
   doc = (await app.request('GET', '/api/openapi.json')).body;
-  const product = await app.service.ctx.db.pool.query(
-    `INSERT INTO products (project_no, product_name, device_no, process_name, standard_cycle_seconds, standard_workload)
-     VALUES ('P-2026-01', '前围横梁', '冲床 01', '冲压', 24, 1200) RETURNING id`,
-  );
-  // Worker 1 clocked out with the report window open (the submission's checks); worker 2's report pending review.
-  const worker = tokens.get('worker')!;
-  const other = await app.login('13700000002', 'worker', '测试二');
-  const cycle = async (token: string) => {
-    const s = await app.request('POST', '/api/clock/start', { token, body: { deviceNo: '冲床 01' } });
-    app.clock.advance(4 * 3_600_000);
-    await app.request('POST', '/api/clock/finish', { token, body: { deviceNo: '冲床 01' } });
-    return s.body.sessionId as string;
-  };
-  const pendingSession = await cycle(other);
-  const submitted = await app.request('POST', '/api/reports', {
-    token: other,
-    body: { sessionId: pendingSession, lines: [{ productId: product.rows[0].id, finishedQty: 1, defectiveQty: 0 }] },
-  });
-  const openSession = await cycle(worker);
-  real.set('0b6f1f0e-3c1a-4d6e-9a57-2f1d2c3b4a59', openSession);
-  real.set('5f0c9a8e-7b1d-4f2a-8c3e-6d9b0a1e2f34', submitted.body.reportId);
-  real.set(12, product.rows[0].id);
+  // Worker 1 clocked out with the report window open (the submission's checks); another worker's report pending.
+  const records = await seedRecords(app, tokens.get('worker')!, '13700000002');
+  real.set('0b6f1f0e-3c1a-4d6e-9a57-2f1d2c3b4a59', records.sessionId);
+  real.set('5f0c9a8e-7b1d-4f2a-8c3e-6d9b0a1e2f34', records.reportId);
+  real.set(12, records.productId);
 });
 
 /** `v` with every example id replaced by the real one (module docstring of `real`). */
@@ -68,6 +52,18 @@ function fieldsOf(where: Field['where'], s: Schema, prefix: (string | number)[] 
     if (prop.type === 'array' && prop.items?.properties) out.push(...fieldsOf(where, prop.items, [...path, 0]));
   }
   return out;
+}
+
+/** Every request field of operation `op`: path and query parameters (an exploded object's properties) and body. */
+function requestFields(op: any): Field[] {
+  const fields: Field[] = [];
+  for (const p of op.parameters ?? []) {
+    if (p.schema.properties) fields.push(...fieldsOf('query', p.schema));
+    else fields.push({ where: p.in, path: [p.name], schema: p.schema, title: String(p.description).split('：')[0] });
+  }
+  const body = op.requestBody?.content?.['application/json']?.schema;
+  if (body) fields.push(...fieldsOf('body', body));
+  return fields;
 }
 
 /** Values of `s` that the document refuses; `wire`: as text (query and path values). */
@@ -119,13 +115,7 @@ describe('every field of every route, sent an invalid value', () => {
     for (const route of routes) {
       const op = doc.paths[toOpenApiPath(route.path)][route.method];
       const example = withRealIds(route.example ?? {});
-      const fields: Field[] = [];
-      for (const p of op.parameters ?? []) {
-        if (p.schema.properties) fields.push(...fieldsOf('query', p.schema));
-        else fields.push({ where: p.in, path: [p.name], schema: p.schema, title: String(p.description).split('：')[0] });
-      }
-      const body = op.requestBody?.content?.['application/json']?.schema;
-      if (body) fields.push(...fieldsOf('body', body));
+      const fields = requestFields(op);
       const token = route.access === 'public' ? undefined : tokens.get(route.access === 'authenticated' ? 'worker' : route.access[0]);
       for (const f of fields) {
         for (const bad of invalidValues(f.schema, f.where !== 'body')) {
@@ -163,14 +153,7 @@ describe('every field of every route, sent an invalid value', () => {
     const unlabelled: string[] = [];
     for (const [path, ops] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(ops)) {
-        const fields: Field[] = [];
-        for (const p of op.parameters ?? []) {
-          if (p.schema.properties) fields.push(...fieldsOf('query', p.schema));
-          else fields.push({ where: p.in, path: [p.name], schema: p.schema, title: String(p.description).split('：')[0] });
-        }
-        const body = op.requestBody?.content?.['application/json']?.schema;
-        if (body) fields.push(...fieldsOf('body', body));
-        for (const f of fields) if (!/^[\u4e00-\u9fff]/.test(f.title ?? '')) unlabelled.push(`${method.toUpperCase()} ${path} ${f.path.join('.')}`);
+        for (const f of requestFields(op)) if (!/^[\u4e00-\u9fff]/.test(f.title ?? '')) unlabelled.push(`${method.toUpperCase()} ${path} ${f.path.join('.')}`);
       }
     }
     expect(unlabelled).toEqual([]);

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, MIN_SECRET_BYTES, loadConfig } from '../../src/config.ts';
 import { createPgDatabase, onPostgres } from '../helpers/db.ts';
+import { freePort } from '../helpers/net.ts';
 import { systemClock } from '../../src/clock.ts';
 import { PlatformSimulator } from '../../src/platform/simulator.ts';
 
@@ -125,15 +126,6 @@ function start(
     child.once('exit', (code) => resolve({ code, stderr, stdout, ready }));
   });
 }
-
-/** A port nothing listens on. */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 describe('the start', () => {
   it('stops on a wrong configuration with one line per variable and no stack trace', async () => {

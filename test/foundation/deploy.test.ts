@@ -7,7 +7,6 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +16,7 @@ import { JSON_BODY_LIMIT } from '../../src/http/pipeline.ts';
 import { MAX_UPLOAD_BYTES } from '../../src/imports/limits.ts';
 import { PlatformSimulator } from '../../src/platform/simulator.ts';
 import { createPgDatabase, onPostgres } from '../helpers/db.ts';
+import { freePort } from '../helpers/net.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -68,12 +68,7 @@ describe('the systemd unit', () => {
   });
 
   it('starts the service as the unit does: healthy, then stopped by its KillSignal within TimeoutStopSec', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     let database: Record<string, string>;
     if (onPostgres) {
       const db = await createPgDatabase();

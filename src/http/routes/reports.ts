@@ -22,7 +22,7 @@ import { pageOf, pageQuery } from '../pagination.ts';
 import { defineRoute } from '../route.ts';
 import { actorOf } from './clock.ts';
 import { CONCURRENT_MODIFICATION, LINE_ERRORS, WINDOW_ERRORS } from './error-docs.ts';
-import { productSnapshotSchema, reportLineSchema, reportStatus } from './review-schemas.ts';
+import { PRODUCT_SNAPSHOT_EXAMPLE, productSnapshotSchema, reportLineSchema, reportStatus } from './review-schemas.ts';
 
 const sessionId = z.uuid().meta({ title: '上班记录编号', description: '打卡接口返回的 sessionId' });
 const iso = (ctx: AppContext, d: Date) => toZonedIso(d, ctx.config.timeZone);
@@ -48,15 +48,7 @@ export const linesInput = (title: string) =>
   );
 
 const SESSION_ID = '0b6f1f0e-3c1a-4d6e-9a57-2f1d2c3b4a59';
-const LINE_EXAMPLE = {
-  productId: 12,
-  projectNo: 'P-2026-01',
-  productName: '前围横梁',
-  deviceNo: '冲床 01',
-  processName: '冲压',
-  standardCycleSeconds: 24,
-  standardWorkload: 1200,
-};
+const LINE_EXAMPLE = PRODUCT_SNAPSHOT_EXAMPLE;
 
 export const reportDraftRoute = defineRoute({
   method: 'get',

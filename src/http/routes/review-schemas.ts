@@ -33,25 +33,23 @@ export const reviewAnswerSchema = z.object({
   at: instant.describe('操作时间'),
 });
 
+/** An example of `productSnapshotSchema`. */
+export const PRODUCT_SNAPSHOT_EXAMPLE = {
+  productId: 12,
+  projectNo: 'P-2026-01',
+  productName: '前围横梁',
+  deviceNo: '冲床 01',
+  processName: '冲压',
+  standardCycleSeconds: 24,
+  standardWorkload: 1200,
+};
+
 /** An example of `reviewAnswerSchema`. */
 export const REVIEW_ANSWER_EXAMPLE = {
   reportId: '5f0c9a8e-7b1d-4f2a-8c3e-6d9b0a1e2f34',
   status: 'approved',
   breakMinutes: 60,
   effectiveSeconds: 28800,
-  lines: [
-    {
-      productId: 12,
-      projectNo: 'P-2026-01',
-      productName: '前围横梁',
-      deviceNo: '冲床 01',
-      processName: '冲压',
-      standardCycleSeconds: 24,
-      standardWorkload: 1200,
-      finishedQty: 480,
-      defectiveQty: 25,
-      outputQty: 505,
-    },
-  ],
+  lines: [{ ...PRODUCT_SNAPSHOT_EXAMPLE, finishedQty: 480, defectiveQty: 25, outputQty: 505 }],
   at: '2026-03-02T18:01:00+08:00',
 };
