@@ -32,6 +32,10 @@ export const validationDetails = z.array(
   }),
 );
 
+/**
+ * The errors any route may answer besides its own, each with the routes it applies to (module docstring). A new
+ * refusal the HTTP layer makes for every route goes here, so that every operation documents it.
+ */
 export const COMMON_ERRORS: readonly CommonError[] = [
   { status: 400, code: 'MALFORMED_JSON', description: '请求体不是有效 JSON（或不是对象、数组）', appliesTo: hasJsonBody },
   { status: 400, code: 'MALFORMED_REQUEST', description: '请求体不完整（与 Content-Length 不符或中途断开）', appliesTo: hasJsonBody },
