@@ -3,7 +3,7 @@
  * device → finish → draft → submit over HTTP against the whole service on real PostgreSQL. Beside it, measured
  * in the same run with the same 200 clients: the ceiling, a bare express 5 + pg endpoint doing one INSERT per
  * request. Both run in their own processes, BENCH_PROCESSES of each (default 1, see PROCESSES): the service as
- * `npm start` runs it (src/main.ts with its node flags and API_PROCESSES, background work included), the ceiling from
+ * `npm run start:high-load` runs it (src/main.ts with the high-load node flags and API_PROCESSES, background work included), the ceiling from
  * bench/clock-server.ts. This process only generates the load (bench/http-load.ts: one keep-alive connection per
  * client, as light as it can be, since it shares the cores with the servers).
  * Two measures, each for the service and the ceiling:
@@ -52,19 +52,20 @@ export const STEPS = ['start', 'switch-device', 'finish', 'draft', 'submit'] as 
 export const TARGET_RATE = 1500;
 
 /**
- * The node arguments of `npm start` (package.json's start script, `node <flags> --import tsx src/main.ts`) of the
- * checkout in `dir` (default this one), so that the benchmark runs the service exactly as it is started, V8 flags
- * included.
+ * The node arguments of a start script of package.json (`node <flags> --import tsx src/main.ts`) of the checkout in
+ * `dir` (default this one): `start:high-load` by default (the high-load V8 flags of README "Production"; a checkout
+ * that has no such script: `start`), so that the benchmark runs the service exactly as a busy factory does.
  */
-export function startScriptArgs(dir = fileURLToPath(new URL('..', import.meta.url))): string[] {
-  const pkg = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { scripts: { start: string } };
-  const [node, ...args] = pkg.scripts.start.split(/\s+/);
-  if (node !== 'node' || args.at(-1) !== 'src/main.ts') throw new Error(`bench: unexpected start script "${pkg.scripts.start}"`);
+export function startScriptArgs(script = 'start:high-load', dir = fileURLToPath(new URL('..', import.meta.url))): string[] {
+  const scripts = (JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { scripts: Record<string, string | undefined> }).scripts;
+  const command = scripts[script] ?? scripts.start ?? '';
+  const [node, ...args] = command.split(/\s+/);
+  if (node !== 'node' || args.at(-1) !== 'src/main.ts') throw new Error(`bench: unexpected ${script} script "${command}"`);
   return args.slice(0, -1);
 }
 
 /**
- * Starts the service (`src/main.ts` with the node flags of `npm start`: background work included, API_PROCESSES
+ * Starts the service (`src/main.ts` with the node flags of `npm run start:high-load`: background work included, API_PROCESSES
  * processes) or the ceiling (bench/clock-server.ts, as many processes) on a fresh port; resolves when every
  * process listens. `options.env` adds environment variables; `options.dir` runs the service of another checkout
  * (its own src/main.ts, package.json and node_modules).
@@ -79,7 +80,7 @@ export async function startServer(
     ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
   ];
   const script = options.dir ? `${options.dir}/src/main.ts` : fileURLToPath(new URL(mode === 'service' ? '../src/main.ts' : './clock-server.ts', import.meta.url));
-  const args = mode === 'service' ? [...startScriptArgs(options.dir), script] : ['--import', 'tsx', script, url, String(PROCESSES)];
+  const args = mode === 'service' ? [...startScriptArgs('start:high-load', options.dir), script] : ['--import', 'tsx', script, url, String(PROCESSES)];
   const env = {
     ...process.env,
     DATABASE_URL: url,

@@ -92,7 +92,7 @@ async function freePort(): Promise<number> {
 async function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
   const script = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-  const child = spawn(process.execPath, [...startScriptArgs(), script], {
+  const child = spawn(process.execPath, [...startScriptArgs('start'), script], {
     env: { ...process.env, DATABASE_URL: url, PORT: String(port), JWT_SECRET: 'bench', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

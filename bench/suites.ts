@@ -10,6 +10,7 @@ import { authBench } from './auth.ts';
 import { dashboardBench } from './dashboard.ts';
 import { importBench } from './import.ts';
 import { speedPiecesBench } from './speed-pieces.ts';
+import { memoryBench } from './memory.ts';
 
 export const suites: BenchSuite[] = [
   eventStoreBench,
@@ -18,4 +19,5 @@ export const suites: BenchSuite[] = [
   dashboardBench,
   importBench,
   speedPiecesBench,
+  memoryBench,
 ];

@@ -9,6 +9,7 @@
  * 5 review (approve with a corrected line, reject with a reason, approve) and a manager's break change;
  * 6 dashboard rows (checked against the formulas of decisions.md "Calculations"), audit trail, workbook.
  */
+import { ROLE_LABELS, type Role } from '../src/auth/roles.ts';
 import { peopleSheet, productSheet } from './sheets.ts';
 
 export class DemoFailure extends Error {}
@@ -61,7 +62,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
   const admin = await login(ADMIN.phone);
   const me = await api.call('GET', '/api/auth/me', { token: admin });
   expect(me.body.role, 'admin', '管理员登录后的角色');
-  say(`   ${me.body.person.name} 已登录，角色 ${me.body.role}`);
+  say(`   ${me.body.person.name} 已登录，角色：${ROLE_LABELS[me.body.role as Role]}`);
 
   // 2. Imports: preview with its error rows, then confirm.
   say('2. 导入产品清单和人员清单（先预览，再确认）');
@@ -253,9 +254,9 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
         : e.action === 'corrected'
           ? `修正 ${qty(e.before)} → ${qty(e.after)}`
           : e.action === 'break_changed'
-            ? `休息 ${e.before.breakMinutes} → ${e.after.breakMinutes} 分钟`
-            : e.action;
-    say(`     ${e.at.slice(11, 16)}  ${e.actorName ?? e.actorPhone}（${e.role}） ${what}${e.reason ? `，原因：${e.reason}` : ''}`);
+            ? `修改休息时间 ${e.before.breakMinutes} → ${e.after.breakMinutes} 分钟`
+            : e.actionLabel;
+    say(`     ${e.at.slice(11, 16)}  ${e.actorName ?? e.actorPhone}（${e.roleLabel ?? e.role}） ${what}${e.reason ? `，原因：${e.reason}` : ''}`);
   }
   const xlsx = await fetch(`${o.baseUrl}/api/dashboard/reports.xlsx?startDate=${DAY}&endDate=${DAY}`, { headers: { authorization: `Bearer ${boss}` } });
   expect(xlsx.status, 200, '看板表格');

@@ -1,17 +1,21 @@
 /**
  * `npm run cli -- <command>`: maintenance from the shell (see src/cli/commands.ts for the commands).
- * Opens the configured database (with the embedded one, refuses while the server holds its folder).
+ * Opens the configured database (with the embedded one, refuses while the server holds its folder), except
+ * `doctor` (src/cli/doctor.ts), which checks the configuration and what the service depends on without opening
+ * anything for writing.
  */
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/database.ts';
 import { createContext } from './app.ts';
 import { cliCommands } from './cli/commands.ts';
+import { runDoctor } from './cli/doctor.ts';
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
+  if (name === 'doctor') return runDoctor(process.env, (line) => console.log(line));
   const cmd = name && Object.hasOwn(cliCommands, name) ? cliCommands[name] : undefined;
   if (!cmd) {
-    console.error('usage: npm run cli -- <command>\n' + Object.values(cliCommands).map((c) => `  ${c.usage}`).join('\n'));
+    console.error('usage: npm run cli -- <command>\n  doctor\n' + Object.values(cliCommands).map((c) => `  ${c.usage}`).join('\n'));
     return 2;
   }
   const config = loadConfig();
@@ -26,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
-    if (err instanceof ConfigError) console.error(`配置错误 / configuration error: ${err.message}`);
+    if (err instanceof ConfigError) console.error(`配置错误 / configuration error:\n${err.message.replace(/^/gm, '  ')}`);
     else if (err instanceof DataDirLockedError) console.error(err.message);
     else console.error(err instanceof Error ? err.message : err);
     process.exit(1);

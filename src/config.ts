@@ -1,77 +1,42 @@
 /**
- * Configuration from environment variables (decisions.md, "Runtime and configuration").
+ * Configuration from environment variables (decisions.md "Runtime and configuration"; issue #16: checked at
+ * start, every variable named with a Chinese and an English line).
  *
  * Every setting of the service is read here and nowhere else. `loadConfig(env)` is pure: it takes an
- * environment object (default `process.env`) and returns a frozen `Config`, or throws `ConfigError` with a
- * message naming the variable that is wrong.
+ * environment object (default `process.env`) and returns a frozen `Config`, or throws `ConfigError` listing every
+ * problem found (not only the first), each `{variable, zh, en}`. Values of secrets are never repeated in a problem.
+ * The variables, their meaning and defaults: README "Configuration" and deploy/.env.example.
  */
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import { isIP } from 'node:net';
+import jwt from 'jsonwebtoken';
+import { LOG_LEVELS } from './logger.ts';
+import { TEMPLATE_FIELDS, templateConfigs } from './notifications/templates.ts';
 
-/** A missing or invalid environment variable; the message names the variable. */
-export class ConfigError extends Error {}
+/** One wrong setting: the variable (with its value when not secret) and what is wrong, in Chinese and English. */
+export interface ConfigProblem {
+  readonly variable: string;
+  readonly zh: string;
+  readonly en: string;
+}
 
-const positiveNumber = (name: string, fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v.trim() === '') return fallback;
-      const n = Number(v);
-      if (!Number.isFinite(n) || n <= 0) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be a positive number, got "${v}"` });
-        return z.NEVER;
-      }
-      return n;
-    });
+/** The configuration is wrong; `problems` lists every wrong variable, the message one line per problem. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly ConfigProblem[]) {
+    super(problems.map(problemLine).join('\n'));
+    this.name = 'ConfigError';
+  }
+}
 
-const nonNegativeInt = (name: string, fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v.trim() === '') return fallback;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be a non-negative integer, got "${v}"` });
-        return z.NEVER;
-      }
-      return n;
-    });
+/** `VARIABLE: 中文 / English` */
+export const problemLine = (p: ConfigProblem) => `${p.variable}: ${p.zh} / ${p.en}`;
+
+/** The shortest JWT_SECRET accepted in production, in bytes (HS256 wants a key of at least its 256-bit output). */
+export const MIN_SECRET_BYTES = 32;
 
 /** The speed pieces that can be turned off, to measure what each brings (bench/README.md "Speed pieces"). */
 export const SPEED_PIECES = ['group-commit', 'lean', 'facts-cache', 'typed-appends', 'prepared-statements'] as const;
 export type SpeedPiece = (typeof SPEED_PIECES)[number];
-
-const envSchema = z.object({
-  NODE_ENV: z.string().optional(),
-  DATABASE_URL: z.string().optional(),
-  PGHOST: z.string().optional(),
-  PGLITE_DIR: z.string().optional(),
-  PORT: nonNegativeInt('PORT', 3000),
-  API_PROCESSES: positiveNumber('API_PROCESSES', 1),
-  JWT_SECRET: z.string().optional(),
-  TOKEN_TTL: z.string().optional(),
-  APP_TIMEZONE: z.string().optional(),
-  REPORT_WINDOW_MINUTES: positiveNumber('REPORT_WINDOW_MINUTES', 30),
-  SESSION_MAX_HOURS: positiveNumber('SESSION_MAX_HOURS', 16),
-  DEFAULT_BREAK_MINUTES: nonNegativeInt('DEFAULT_BREAK_MINUTES', 60),
-  WX_APPID: z.string().optional(),
-  WX_SECRET: z.string().optional(),
-  WX_API_BASE: z.string().optional(),
-  WX_ENV_VERSION: z.enum(['release', 'trial', 'develop']).optional(),
-  PUBLIC_BASE_URL: z.string().optional(),
-  LOG_LEVEL: z.string().optional(),
-  SPEED_PIECES_OFF: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      const names = (v ?? '').split(',').map((n) => n.trim()).filter(Boolean);
-      const unknown = names.filter((n) => !(SPEED_PIECES as readonly string[]).includes(n));
-      if (unknown.length) ctx.addIssue({ code: 'custom', message: `SPEED_PIECES_OFF: unknown ${unknown.join(', ')}; known: ${SPEED_PIECES.join(', ')}` });
-      return new Set(names as SpeedPiece[]);
-    }),
-});
 
 export interface Config {
   readonly production: boolean;
@@ -79,6 +44,8 @@ export interface Config {
   readonly database:
     | { readonly kind: 'postgres'; readonly connectionString?: string }
     | { readonly kind: 'pglite'; readonly dataDir: string };
+  /** How long a start waits for an unreachable PostgreSQL, retrying with backoff, in seconds (DATABASE_WAIT_SECONDS). */
+  readonly databaseWaitSeconds: number;
   readonly port: number;
   /** API processes sharing the port (node:cluster, src/cluster.ts); more than 1 needs PostgreSQL. */
   readonly apiProcesses: number;
@@ -103,61 +70,237 @@ export interface Config {
   /** Origin used to build absolute addresses (device code images); empty means relative addresses. */
   readonly publicBaseUrl: string;
   readonly logLevel: string;
+  /** express `trust proxy`: the proxies whose X-Forwarded-For gives the client address (TRUST_PROXY). */
+  readonly trustProxy: string | number | boolean;
   /** Speed pieces turned off (SPEED_PIECES_OFF, a comma-separated list; for the benchmark's comparisons). */
   readonly speedPiecesOff: ReadonlySet<SpeedPiece>;
 }
 
 export const WX_REAL_API_BASE = 'https://api.weixin.qq.com';
 
-/** Reads and validates the environment. Throws ConfigError naming the faulty variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+const ENV_VERSIONS = ['release', 'trial', 'develop'] as const;
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** Reads `env`, recording problems instead of stopping at the first. */
+class EnvReader {
+  readonly problems: ConfigProblem[] = [];
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  /** The trimmed value of `name`, or undefined when unset or blank. */
+  text(name: string): string | undefined {
+    const v = this.env[name]?.trim();
+    return v ? v : undefined;
   }
-  const e = parsed.data;
-  const production = e.NODE_ENV === 'production';
-  const timeZone = e.APP_TIMEZONE || 'Asia/Shanghai';
+
+  /** Records a problem with `name` (its value shown unless `secret`). */
+  bad(name: string, zh: string, en: string, secret = false): void {
+    const v = this.env[name];
+    this.problems.push({ variable: secret || v === undefined ? name : `${name}="${v}"`, zh, en });
+  }
+
+  /** A number in [min, max] (an integer when `integer`), `fallback` when unset. */
+  number(name: string, fallback: number, rule: { min: number; max?: number; integer?: boolean; above?: boolean }, zh: string, en: string): number {
+    const v = this.text(name);
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    const ok =
+      /^[+]?\d+(\.\d+)?$/.test(v) &&
+      Number.isFinite(n) &&
+      (rule.above ? n > rule.min : n >= rule.min) &&
+      (rule.max === undefined || n <= rule.max) &&
+      (!rule.integer || Number.isInteger(n));
+    if (!ok) {
+      this.bad(name, zh, en);
+      return fallback;
+    }
+    return n;
+  }
+
+  /** An http(s) URL, or undefined. */
+  url(name: string, zh: string): string | undefined {
+    const v = this.text(name);
+    if (v === undefined) return undefined;
+    try {
+      const u = new URL(v);
+      if (u.protocol === 'http:' || u.protocol === 'https:') return v;
+    } catch {
+      // reported below
+    }
+    this.bad(name, `${zh}应为 http:// 或 https:// 开头的地址`, 'must be an http:// or https:// URL');
+    return undefined;
+  }
+}
+
+/**
+ * The lifetime of a token signed as TokenService signs it (`expiresIn` = `ttl`, a string), in seconds, or undefined
+ * when jsonwebtoken refuses it.
+ */
+function tokenLifetimeSeconds(ttl: string): number | undefined {
+  try {
+    const token = jwt.sign({}, 'probe', { expiresIn: ttl as jwt.SignOptions['expiresIn'] });
+    const c = jwt.decode(token) as { exp?: number; iat?: number };
+    return c.exp !== undefined && c.iat !== undefined ? c.exp - c.iat : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `trust proxy` setting for TRUST_PROXY: a hop count, true/false, or names and addresses separated by commas. */
+function trustProxyOf(r: EnvReader): string | number | boolean {
+  const v = r.text('TRUST_PROXY');
+  if (v === undefined) return 'loopback';
+  if (v === 'true' || v === 'false') return v === 'true';
+  if (/^\d+$/.test(v)) return Number(v);
+  const parts = v.split(',').map((p) => p.trim());
+  const ok = parts.every((p) => PROXY_NAMES.has(p) || isIP(p.split('/')[0]) !== 0);
+  if (!ok) {
+    r.bad(
+      'TRUST_PROXY',
+      '应为代理的地址（如 127.0.0.1、10.0.0.0/8）、loopback、uniquelocal，或跳数',
+      'must be proxy addresses (e.g. 127.0.0.1, 10.0.0.0/8), loopback, uniquelocal, or a hop count',
+    );
+    return 'loopback';
+  }
+  return parts.join(',');
+}
+
+/** Reads and checks the environment (module docstring). Throws ConfigError listing every faulty variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const r = new EnvReader(env);
+  const production = env.NODE_ENV === 'production';
+
+  const databaseUrl = r.text('DATABASE_URL');
+  if (databaseUrl !== undefined) {
+    let ok = false;
+    try {
+      ok = ['postgres:', 'postgresql:'].includes(new URL(databaseUrl).protocol);
+    } catch {
+      ok = false;
+    }
+    // The URL may hold a password: never repeated.
+    if (!ok) r.bad('DATABASE_URL', '应为 postgres://用户:密码@主机:端口/数据库 形式的地址', 'must be a URL like postgres://user:password@host:5432/database', true);
+  }
+  r.number('PGPORT', 5432, { min: 1, max: 65535, integer: true }, 'PostgreSQL 端口应为 1–65535 的整数', 'must be a port number 1–65535');
+  const usePostgres = Boolean(databaseUrl || r.text('PGHOST'));
+  const databaseWaitSeconds = r.number(
+    'DATABASE_WAIT_SECONDS',
+    60,
+    { min: 0, max: 3600, integer: true },
+    '启动时等待数据库的秒数应为 0–3600 的整数',
+    'seconds to wait for the database at start must be a whole number 0–3600',
+  );
+
+  const port = r.number('PORT', 3000, { min: 0, max: 65535, integer: true }, 'HTTP 端口应为 0–65535 的整数', 'must be a port number 0–65535');
+  const apiProcesses = r.number(
+    'API_PROCESSES',
+    1,
+    { min: 1, max: 256, integer: true },
+    'API 进程数应为 1 以上的整数',
+    'must be a whole number of processes, at least 1',
+  );
+  if (apiProcesses > 1 && !usePostgres) {
+    r.bad('API_PROCESSES', '多个 API 进程需要 PostgreSQL（设置 DATABASE_URL）：嵌入式数据库只能由一个进程使用', 'more than 1 needs PostgreSQL (set DATABASE_URL): the embedded database serves one process');
+  }
+
+  const jwtSecret = r.text('JWT_SECRET');
+  if (production && !jwtSecret) {
+    r.bad('JWT_SECRET', '生产环境（NODE_ENV=production）必须设置令牌签名密钥', 'is required when NODE_ENV=production', true);
+  } else if (production && Buffer.byteLength(jwtSecret!, 'utf8') < MIN_SECRET_BYTES) {
+    r.bad(
+      'JWT_SECRET',
+      `生产环境的令牌签名密钥至少 ${MIN_SECRET_BYTES} 字节（例如 openssl rand -hex 32 的输出）`,
+      `must be at least ${MIN_SECRET_BYTES} bytes in production (e.g. the output of openssl rand -hex 32)`,
+      true,
+    );
+  }
+
+  const tokenTtl = r.text('TOKEN_TTL') ?? '7d';
+  const lifetime = tokenLifetimeSeconds(tokenTtl);
+  // Digits alone are milliseconds to jsonwebtoken ("3600" is 3.6 s): a unit is required, and at least a minute.
+  if (lifetime === undefined || lifetime < 60 || /^\d+$/.test(tokenTtl)) {
+    r.bad('TOKEN_TTL', '令牌有效期应为带单位的时长，至少 1 分钟，例如 7d、12h、90m', 'must be a duration with a unit, at least a minute, such as 7d, 12h or 90m');
+  }
+
+  const timeZone = r.text('APP_TIMEZONE') ?? 'Asia/Shanghai';
   try {
     new Intl.DateTimeFormat('en-CA', { timeZone });
   } catch {
-    throw new ConfigError(`APP_TIMEZONE: unknown time zone "${timeZone}"`);
+    r.bad('APP_TIMEZONE', '不是已知的时区，例如 Asia/Shanghai', 'is not a known IANA time zone, e.g. Asia/Shanghai');
   }
-  if (production && !e.JWT_SECRET) throw new ConfigError('JWT_SECRET is required when NODE_ENV=production');
-  if (production && !e.WX_APPID) {
-    throw new ConfigError('WX_APPID and WX_SECRET are required when NODE_ENV=production (the simulator is for development)');
+  const reportWindowMinutes = r.number('REPORT_WINDOW_MINUTES', 30, { min: 0, above: true }, '报工填写时限应为大于 0 的分钟数', 'must be a positive number of minutes');
+  const sessionMaxHours = r.number('SESSION_MAX_HOURS', 16, { min: 0, above: true }, '最长上班时长应为大于 0 的小时数', 'must be a positive number of hours');
+  const defaultBreakMinutes = r.number(
+    'DEFAULT_BREAK_MINUTES',
+    60,
+    { min: 0, integer: true },
+    '默认休息时间应为不小于 0 的整数分钟',
+    'must be a whole number of minutes, 0 or more',
+  );
+
+  const appId = r.text('WX_APPID');
+  const secret = r.text('WX_SECRET');
+  if (production && !appId) {
+    r.bad('WX_APPID', '生产环境必须设置小程序 AppID 与 AppSecret（模拟器只用于开发）', 'WX_APPID and WX_SECRET are required when NODE_ENV=production (the simulator is for development)');
   }
-  if (e.WX_APPID && !e.WX_SECRET) throw new ConfigError('WX_SECRET is required when WX_APPID is set');
+  if (appId && !secret) r.bad('WX_SECRET', '设置了 WX_APPID 时必须设置小程序的 AppSecret', 'is required when WX_APPID is set', true);
+  const apiBase = r.url('WX_API_BASE', '微信接口地址');
+  const envVersion = r.text('WX_ENV_VERSION') ?? 'release';
+  if (!(ENV_VERSIONS as readonly string[]).includes(envVersion)) {
+    r.bad('WX_ENV_VERSION', '小程序码版本应为 release、trial 或 develop', 'must be release, trial or develop');
+  }
   const templates: Record<string, string> = {};
+  const known = new Set(Object.keys(TEMPLATE_FIELDS).flatMap((n) => [n, `${n}_KEYS`]));
   for (const [k, v] of Object.entries(env)) {
-    if (k.startsWith('WX_TEMPLATE_') && v) templates[k.slice('WX_TEMPLATE_'.length)] = v;
+    if (!k.startsWith('WX_TEMPLATE_') || !v) continue;
+    const name = k.slice('WX_TEMPLATE_'.length);
+    if (!known.has(name)) {
+      r.bad(k, `不是本服务的通知模板，可用：${Object.keys(TEMPLATE_FIELDS).map((n) => `WX_TEMPLATE_${n}`).join('、')}`, 'is not a notification template of this service');
+      continue;
+    }
+    templates[name] = v;
   }
-  const usePostgres = Boolean(e.DATABASE_URL || e.PGHOST);
-  if (!Number.isInteger(e.API_PROCESSES)) throw new ConfigError(`API_PROCESSES must be a whole number, got "${env.API_PROCESSES}"`);
-  if (e.API_PROCESSES > 1 && !usePostgres) {
-    throw new ConfigError('API_PROCESSES > 1 needs PostgreSQL (set DATABASE_URL): the embedded database serves one process');
+  try {
+    templateConfigs(templates);
+  } catch (err) {
+    const [name, ...rest] = (err as Error).message.split(': ');
+    r.bad(name, '字段映射应为 字段=键 的列表，用逗号分隔，例如 result=phrase1,reportDate=date2', rest.join(': '));
   }
+
+  const publicBaseUrl = r.url('PUBLIC_BASE_URL', '对外地址') ?? '';
+  const logLevel = r.text('LOG_LEVEL') ?? (env.VITEST ? 'silent' : 'info');
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    r.bad('LOG_LEVEL', `日志级别应为 ${LOG_LEVELS.join('、')} 之一`, `must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const trustProxy = trustProxyOf(r);
+  const speedPiecesOff = new Set((r.text('SPEED_PIECES_OFF') ?? '').split(',').map((n) => n.trim()).filter(Boolean));
+  for (const name of speedPiecesOff) {
+    if (!(SPEED_PIECES as readonly string[]).includes(name)) {
+      r.bad('SPEED_PIECES_OFF', `可关闭的只有：${SPEED_PIECES.join('、')}（仅用于性能对比）`, `only ${SPEED_PIECES.join(', ')} can be turned off (for the benchmark's comparisons)`);
+    }
+  }
+
+  if (r.problems.length) throw new ConfigError(r.problems);
   return Object.freeze({
     production,
     database: usePostgres
-      ? { kind: 'postgres' as const, connectionString: e.DATABASE_URL || undefined }
-      : { kind: 'pglite' as const, dataDir: e.PGLITE_DIR || './data/pglite' },
-    port: e.PORT,
-    apiProcesses: e.API_PROCESSES,
-    jwtSecret: e.JWT_SECRET || randomBytes(32).toString('hex'),
-    jwtSecretGenerated: !e.JWT_SECRET,
-    tokenTtl: e.TOKEN_TTL || '7d',
+      ? { kind: 'postgres' as const, connectionString: databaseUrl }
+      : { kind: 'pglite' as const, dataDir: r.text('PGLITE_DIR') ?? './data/pglite' },
+    databaseWaitSeconds,
+    port,
+    apiProcesses,
+    jwtSecret: jwtSecret ?? randomBytes(32).toString('hex'),
+    jwtSecretGenerated: !jwtSecret,
+    tokenTtl,
     timeZone,
-    reportWindowMs: Math.round(e.REPORT_WINDOW_MINUTES * 60_000),
-    sessionMaxMs: Math.round(e.SESSION_MAX_HOURS * 3_600_000),
-    defaultBreakMinutes: e.DEFAULT_BREAK_MINUTES,
-    platform: e.WX_APPID
-      ? { appId: e.WX_APPID, secret: e.WX_SECRET!, apiBase: e.WX_API_BASE || WX_REAL_API_BASE }
-      : undefined,
-    wxEnvVersion: e.WX_ENV_VERSION ?? 'release',
+    reportWindowMs: Math.round(reportWindowMinutes * 60_000),
+    sessionMaxMs: Math.round(sessionMaxHours * 3_600_000),
+    defaultBreakMinutes,
+    platform: appId && secret ? { appId, secret, apiBase: apiBase ?? WX_REAL_API_BASE } : undefined,
+    wxEnvVersion: envVersion as Config['wxEnvVersion'],
     templates: Object.freeze(templates),
-    publicBaseUrl: (e.PUBLIC_BASE_URL ?? '').replace(/\/$/, ''),
-    logLevel: e.LOG_LEVEL || (env.VITEST ? 'silent' : 'info'),
-    speedPiecesOff: e.SPEED_PIECES_OFF,
+    publicBaseUrl: publicBaseUrl.replace(/\/$/, ''),
+    logLevel,
+    trustProxy,
+    speedPiecesOff: speedPiecesOff as ReadonlySet<SpeedPiece>,
   });
 }

@@ -1,18 +1,29 @@
 /**
- * `npm start`: the service. Reads the environment (src/config.ts), opens PostgreSQL or the embedded PGlite,
- * migrates, listens on PORT. SIGINT/SIGTERM shut it down gracefully. With API_PROCESSES > 1 this process is the
- * primary of that many API processes sharing the port (src/cluster.ts), each of which runs the service.
+ * `npm start`: the service. Reads and checks the environment (src/config.ts), waits for PostgreSQL when it is not
+ * reachable yet (src/startup-checks.ts, up to DATABASE_WAIT_SECONDS with backoff), opens it or the embedded
+ * PGlite, migrates, listens on PORT. In production it then checks the platform credentials (`stable_token`) and
+ * logs a clear error when they fail. SIGINT/SIGTERM shut it down gracefully. With API_PROCESSES > 1 this process
+ * is the primary of that many API processes sharing the port (src/cluster.ts), each of which runs the service.
+ * A start that cannot go on prints one Chinese + English line per problem (no stack trace) and exits with 1.
  */
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/database.ts';
 import { startService } from './app.ts';
 import { isClusterWorker, runPrimary } from './cluster.ts';
 import { createLogger } from './logger.ts';
+import { StartupError, probePlatform, waitForDatabase } from './startup-checks.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (config.apiProcesses > 1 && !isClusterWorker()) {
-    process.exit(await runPrimary(config, createLogger(config.logLevel)));
+  if (!isClusterWorker()) {
+    const log = createLogger(config.logLevel);
+    if (config.production) {
+      void probePlatform(config, log).then((p) => {
+        if (!p.ok) log.error({ check: 'platform' }, `微信平台凭证检查失败，员工将无法登录 / platform credential check failed, logins will fail: ${p.detail}`);
+      });
+    }
+    await waitForDatabase(config, log);
+    if (config.apiProcesses > 1) process.exit(await runPrimary(config, log));
   }
   const service = await startService(config);
   const { log } = service.ctx;
@@ -41,8 +52,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof ConfigError) console.error(`配置错误 / configuration error: ${err.message}`);
-  else if (err instanceof DataDirLockedError) console.error(err.message);
+  if (err instanceof ConfigError) console.error(`配置错误 / configuration error:\n${err.message.replace(/^/gm, '  ')}`);
+  else if (err instanceof StartupError || err instanceof DataDirLockedError) console.error(err.message);
   else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
     console.error(`端口已被占用 / port ${process.env.PORT ?? 3000} is in use: stop the other program or set PORT=<free port>`);
   else console.error(err);

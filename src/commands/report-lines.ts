@@ -6,7 +6,8 @@
  * Rules, each a domain error naming the line (1-based, as the form shows it):
  * - at least one line (NO_LINES), at most MAX_LINES (TOO_MANY_LINES);
  * - quantities are integers 0 … MAX_QTY pieces (INVALID_QUANTITY);
- * - outputQty = finishedQty + defectiveQty; computed when omitted (OUTPUT_QTY_MISMATCH when it differs);
+ * - outputQty = finishedQty + defectiveQty; computed when omitted (OUTPUT_QTY_MISMATCH when it differs), and at
+ *   most MAX_QTY like any quantity (OUTPUT_QTY_TOO_LARGE: finished + defective over it);
  * - the product is one the caller allows (submission: a candidate of the session's devices,
  *   PRODUCT_NOT_CANDIDATE; correction: review/lines.ts, PRODUCT_NOT_ALLOWED);
  * - a product at most once (DUPLICATE_PRODUCT).
@@ -40,6 +41,7 @@ export function buildReportLines(
     if (l.outputQty !== undefined && l.outputQty !== outputQty) {
       throw domainError('OUTPUT_QTY_MISMATCH', { line, expected: outputQty }, { finishedQty: l.finishedQty, defectiveQty: l.defectiveQty, given: l.outputQty });
     }
+    if (!isQty(outputQty)) throw domainError('OUTPUT_QTY_TOO_LARGE', { line, max: MAX_QTY }, { finishedQty: l.finishedQty, defectiveQty: l.defectiveQty });
     const p = productOf(l.productId);
     if (!p) throw refuse(line, l.productId);
     if (seen.has(l.productId)) {

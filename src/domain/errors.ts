@@ -39,6 +39,8 @@ export interface DomainErrorCatalog {
   TOO_MANY_LINES: { details: never; context: { max: number } };
   INVALID_QUANTITY: { details: { line: number; field: QuantityField }; context: { max: number } };
   OUTPUT_QTY_MISMATCH: { details: { line: number; expected: number }; context: { finishedQty: number; defectiveQty: number; given: number } };
+  /** finished + defective, the output, is over the limit of a quantity (a rule across fields). */
+  OUTPUT_QTY_TOO_LARGE: { details: { line: number; max: number }; context: { finishedQty: number; defectiveQty: number } };
   DUPLICATE_PRODUCT: { details: Line; context: { productName: string; processName: string } };
   REPORT_NOT_FOUND: { details: never; context: never };
   REPORT_ALREADY_REVIEWED: { details: { status: ReportStatus }; context: never };

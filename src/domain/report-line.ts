@@ -18,13 +18,13 @@ const qty = z.number().int().min(0);
 
 /** The product fields a line copies, each with its schema (the key order is the answer's field order). */
 export const productSnapshotFields = {
-  productId: z.number().int(),
-  projectNo: z.string(),
-  productName: z.string(),
-  deviceNo: z.string(),
-  processName: z.string(),
-  standardCycleSeconds: z.number().positive().describe('标准节拍（秒）'),
-  standardWorkload: z.number().int().min(0).describe('标准工作量（件/天）'),
+  productId: z.number().int().describe('产品编号'),
+  projectNo: z.string().describe('项目号'),
+  productName: z.string().describe('产品名称'),
+  deviceNo: z.string().describe('使用设备'),
+  processName: z.string().describe('工序'),
+  standardCycleSeconds: z.number().positive().describe('标准节拍（秒），提交时复制'),
+  standardWorkload: z.number().int().min(0).describe('标准工作量（件/天），提交时复制'),
 };
 
 /** The quantities of a line, pieces. */

@@ -1,6 +1,10 @@
 /**
  * The express application: request ids and logs, JSON body limits, every route of `routes/index.ts` with
  * its zod validation and role guard, JSON 404 for unknown routes, and the error mapping.
+ *
+ * Routing is strict and case-sensitive (issue #16): only the documented paths answer (`/api/health/` and
+ * `/API/HEALTH` are 404), and under `/api/` express's implicit HEAD and OPTIONS answers are 404 too, since the
+ * document lists neither. Other paths (the console's static files) keep express's defaults.
  */
 import express, { type Request, type Response, type NextFunction } from 'express';
 import type { AppContext } from '../context.ts';
@@ -12,14 +16,18 @@ import './request.ts';
 
 /**
  * Builds the express app for `routes` (module docstring): request ids (a valid `x-request-id` is kept, else a UUID),
- * JSON bodies up to 256 kB, 422 INVALID_CHARACTERS for NUL characters and lone surrogates, authentication and zod validation per route,
- * 404 NOT_FOUND for unknown routes, then the error middleware. A handler's result is sent as JSON (`route.status`
- * or 200), a RawBody as is, and nothing as 204.
+ * JSON bodies up to 256 kB on the routes that take one, 422 INVALID_CHARACTERS for NUL characters and lone
+ * surrogates, authentication and zod validation per route, 404 NOT_FOUND for unknown routes, then the error
+ * middleware. A handler's result is sent as JSON (`route.status` or 200), a RawBody as is, and nothing as 204. The
+ * client address (rate limits) comes from `X-Forwarded-For` when the request came through a proxy TRUST_PROXY
+ * trusts.
  */
 export function createHttpApp(ctx: AppContext, routes: readonly AnyRoute[]): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', ctx.config.trustProxy);
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
   app.set('query parser', 'simple');
   app.set('etag', false); // JSON answers of an API: a hash of every body for nothing
   // The request's logger (with its request id) is made when first used: most requests never log.
@@ -36,14 +44,19 @@ export function createHttpApp(ctx: AppContext, routes: readonly AnyRoute[]): exp
     res.setHeader('x-request-id', req.id);
     if (logRequests) {
       const started = process.hrtime.bigint();
-      res.on('finish', () => logRequest(req.log, req.method, req.originalUrl, res.statusCode, started));
+      res.on('finish', () => logRequest(req.log, req.method, req.originalUrl, res.statusCode, started, req.user));
     }
     next();
   });
-  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  app.use('/api', (req: Request, _res: Response, next: NextFunction) => {
+    if (req.method === 'HEAD' || req.method === 'OPTIONS') throw notFound('NOT_FOUND', `没有这个接口：${req.method} ${req.originalUrl.split('?')[0]}`);
+    next();
+  });
+  const json = express.json({ limit: JSON_BODY_LIMIT });
 
   for (const route of routes) {
-    app[route.method](route.path, async (req: Request, res: Response) => {
+    const parsers = route.body && !route.multipart ? [json] : [];
+    app[route.method](route.path, ...parsers, async (req: Request, res: Response) => {
       const out = await runRoute(ctx, route, req, res, { params: req.params, query: req.query, body: req.body });
       if (res.headersSent) return;
       if (out instanceof RawBody) {

@@ -59,6 +59,10 @@ const ANSWERS: { readonly [C in DomainErrorCode]: Entry<C> } = {
     status: 422,
     message: (d, c) => `第 ${d.line} 行：产出数量应等于成品数量加不良数量（${c.finishedQty} + ${c.defectiveQty} = ${d.expected}），填写的是 ${c.given}`,
   },
+  OUTPUT_QTY_TOO_LARGE: {
+    status: 422,
+    message: (d, c) => `第 ${d.line} 行：成品数量加不良数量（${c.finishedQty} + ${c.defectiveQty}）超过了 ${d.max}，请检查数量`,
+  },
   DUPLICATE_PRODUCT: { status: 422, message: (d, c) => `第 ${d.line} 行：产品“${c.productName}”（${c.processName}）已经填写过，同一产品只能填一行` },
   REPORT_NOT_FOUND: { status: 404, message: () => '没有找到这份报工单' },
   REPORT_ALREADY_REVIEWED: { status: 409, message: (d) => `这份报工单${STATUS_NAMES[d.status]}，不能再次审核` },

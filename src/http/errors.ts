@@ -1,13 +1,15 @@
 /**
  * Mapping any failure to the error answer (decisions.md "HTTP conventions"):
- * `{"error": {"code", "message", "details"?}}`. Domain errors answer as their table says (domain-errors.ts); a race
- * lost on every attempt (StreamVersionConflict) is 409 CONCURRENT_MODIFICATION; AppError keeps its status; zod failures are 422
- * VALIDATION_FAILED with the issues; unparseable JSON 400 MALFORMED_JSON; a body cut short 400 MALFORMED_REQUEST;
- * oversized bodies 413; a charset or Content-Encoding body-parser cannot read 415 UNSUPPORTED_ENCODING; a body
- * that does not inflate by its Content-Encoding, a path parameter with a broken percent-escape and any other
- * client error express or body-parser raise (an http-errors 4xx) 400 MALFORMED_REQUEST (issue #14 classes 3, 4);
- * a lost database connection 503 DATABASE_UNAVAILABLE (src/db/failures.ts); anything else 500 INTERNAL_ERROR,
- * logged with its stack, never shown.
+ * `{"error": {"code", "message", "details"?, "requestId"}}`, the request id being the one of the `x-request-id`
+ * answer header (issue #16: a person reporting a problem quotes the body). Domain errors answer as their table says
+ * (domain-errors.ts); a race lost on every attempt (StreamVersionConflict) is 409 CONCURRENT_MODIFICATION; AppError
+ * keeps its status; zod failures are 422 VALIDATION_FAILED, `message` the issues' Chinese sentences
+ * (http/validation.ts) joined by "；" and `details` the issues `[{path, message}]`; unparseable JSON 400
+ * MALFORMED_JSON; a body cut short 400 MALFORMED_REQUEST; oversized bodies 413; a charset or Content-Encoding
+ * body-parser cannot read 415 UNSUPPORTED_ENCODING; a body that does not inflate by its Content-Encoding, a path
+ * parameter with a broken percent-escape and any other client error express or body-parser raise (an http-errors
+ * 4xx) 400 MALFORMED_REQUEST (issue #14 classes 3, 4); a lost database connection 503 DATABASE_UNAVAILABLE
+ * (src/db/failures.ts); anything else 500 INTERNAL_ERROR, logged with its stack, never shown.
  */
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
@@ -19,11 +21,17 @@ import { domainAnswer } from './domain-errors.ts';
 import { logFailure } from './pipeline.ts';
 
 export interface ErrorBody {
-  error: { code: string; message: string; details?: unknown };
+  error: { code: string; message: string; details?: unknown; requestId?: string };
 }
 
-/** Converts an error into [status, body]. */
-export function toErrorAnswer(err: unknown): [number, ErrorBody] {
+/** Converts an error into [status, body]; the body carries `requestId` when given. */
+export function toErrorAnswer(err: unknown, requestId?: string): [number, ErrorBody] {
+  const [status, body] = errorAnswer(err);
+  if (requestId !== undefined) body.error.requestId = requestId;
+  return [status, body];
+}
+
+function errorAnswer(err: unknown): [number, ErrorBody] {
   if (err instanceof DomainError) {
     const { status, message } = domainAnswer(err);
     return [status, { error: { code: err.code, message, ...(err.details !== undefined ? { details: err.details } : {}) } }];
@@ -42,7 +50,7 @@ export function toErrorAnswer(err: unknown): [number, ErrorBody] {
       {
         error: {
           code: 'VALIDATION_FAILED',
-          message: '提交的内容不符合要求：' + err.issues.map((i) => `${i.path.join('.') || '请求'} ${i.message}`).join('；'),
+          message: err.issues.map((i) => i.message).join('；'),
           details: err.issues.map((i) => ({ path: i.path, message: i.message })),
         },
       },
@@ -72,7 +80,7 @@ export function toErrorAnswer(err: unknown): [number, ErrorBody] {
 }
 
 export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
-  const [status, body] = toErrorAnswer(err);
+  const [status, body] = toErrorAnswer(err, req.id);
   logFailure(req.log, err, status, body.error.code);
   if (res.headersSent) return;
   res.status(status).json(body);

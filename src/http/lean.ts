@@ -20,7 +20,7 @@ import type { AppContext } from '../context.ts';
 import type { Logger } from '../logger.ts';
 import { toErrorAnswer } from './errors.ts';
 import { JSON_BODY_LIMIT, logFailure, logRequest, requestIdOf, runRoute } from './pipeline.ts';
-import { RawBody, type AnyRoute } from './route.ts';
+import { RawBody, type AnyRoute, type CurrentUser } from './route.ts';
 
 /** Serves `req` when it is a plain request of a lean route and returns true; else returns false (express's). */
 export type LeanDispatcher = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -72,7 +72,7 @@ export function leanDispatcher(ctx: AppContext, routes: readonly AnyRoute[]): Le
         res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
         res.end(text);
       }
-      if (logRequests) logRequest(logger(), req.method, url, status, started);
+      if (logRequests) logRequest(logger(), req.method, url, status, started, (req as IncomingMessage & { user?: CurrentUser }).user);
     };
     /** Runs the route on the body `read()` gives (which throws for a malformed one) and answers. */
     const serve = async (read: () => unknown) => {
@@ -83,7 +83,7 @@ export function leanDispatcher(ctx: AppContext, routes: readonly AnyRoute[]): Le
         if (out instanceof RawBody) throw new Error(`lean route ${route.path} answered a RawBody`);
         send(out === undefined ? (route.status ?? 204) : (route.status ?? 200), out);
       } catch (err) {
-        const [status, answer] = toErrorAnswer(err);
+        const [status, answer] = toErrorAnswer(err, id);
         logFailure(logger(), err, status, answer.error.code);
         if (!res.headersSent) send(status, answer);
       }

@@ -14,7 +14,8 @@ import { unprocessable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { isValidText } from '../text.ts';
 import { authenticate } from './auth.ts';
-import type { AnyRoute } from './route.ts';
+import type { AnyRoute, CurrentUser } from './route.ts';
+import { parseInput } from './validation.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -44,9 +45,9 @@ export async function runRoute(ctx: AppContext, route: AnyRoute, req: Request, r
   const user = await authenticate(ctx, req, route);
   req.user = user;
   const input = {
-    params: route.params ? route.params.parse(raw.params) : undefined,
-    query: route.query ? route.query.parse(raw.query) : undefined,
-    body: route.body ? route.body.parse(raw.body ?? {}) : undefined,
+    params: route.params ? parseInput(route.params, raw.params, 'params') : undefined,
+    query: route.query ? parseInput(route.query, raw.query, 'query') : undefined,
+    body: route.body ? parseInput(route.body, raw.body ?? {}, 'body') : undefined,
     user: user!,
     req,
     res,
@@ -84,9 +85,14 @@ function holdsInvalidText(v: unknown): boolean {
   return false;
 }
 
-/** The request log line (info): method, URL, status and milliseconds since `started` (process.hrtime.bigint()). */
-export function logRequest(log: Logger, method: string | undefined, url: string | undefined, status: number, started: bigint): void {
-  log.info({ method, url, status, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+/**
+ * The request log line (info): method, URL, status, milliseconds since `started` (process.hrtime.bigint()) and,
+ * once authenticated, the actor's phone and role.
+ */
+export function logRequest(log: Logger, method: string | undefined, url: string | undefined, status: number, started: bigint, user?: CurrentUser): void {
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (user) log.info({ method, url, status, ms, phone: user.phone, role: user.role }, 'request');
+  else log.info({ method, url, status, ms }, 'request');
 }
 
 /** The log line of an error answer: 5xx as an error with the cause's stack, others as an info refusal. */

@@ -1,11 +1,17 @@
 /**
  * Route definitions: one declaration per endpoint gives express its handler, zod its validation and the
- * OpenAPI document its entry (one source of truth, issue #7). Routes stay thin: parse, call, map the answer.
+ * OpenAPI document its entry (one source of truth, issues #7 and #16). Routes stay thin: parse, call, map the answer.
  *
- * `defineRoute({method, path, summary, access, params?, query?, body?, response?, status?, errors?, handler})`
+ * `defineRoute({method, path, summary, access, params?, query?, body?, response?, status?, errors?, example, handler})`
  * - `path` in express form (`/api/reports/:reportId`).
  * - `access`: a role list from `auth/roles.ts` `access`, or 'public', or 'authenticated' (any role).
- * - `errors`: error codes the endpoint may answer besides the common ones (documented).
+ * - `params`, `query`, `body`: zod schemas; each field carries its Chinese label as `.meta({ title })`, which
+ *   validation messages (http/validation.ts) and the document use.
+ * - `response`: the zod schema of the JSON answer (status `status`, default 200); a route with neither `response`
+ *   nor `responseContentType` answers 204 without a body.
+ * - `errors`: one entry per error code the endpoint may answer besides the common ones of http/openapi.ts,
+ *   with the zod schema of its `details` when it has some (documented per operation as an enum of codes).
+ * - `example`: one request and one answer, shown in the document; a test checks both against the schemas.
  * - `handler(input, ctx)`: returns the JSON body, or a `RawBody` for images and spreadsheets.
  */
 import type { Request, Response } from 'express';
@@ -49,10 +55,22 @@ export interface RouteInput<P, Q, B> {
   res: Response;
 }
 
+/** An error an endpoint may answer: status, stable code, when it happens, and the shape of its `details`. */
 export interface ErrorDoc {
   status: number;
   code: string;
   description: string;
+  /** The zod schema of `error.details`; absent when the error has none. */
+  details?: z.ZodType;
+}
+
+/** One request of an operation and its success answer, as the document shows them. */
+export interface RouteExample {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  /** The JSON answer (absent for 204 and non-JSON answers). */
+  response?: unknown;
 }
 
 export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
@@ -83,6 +101,9 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   responseContentType?: string;
   status?: number;
   errors?: readonly ErrorDoc[];
+  /** The route never reads the database (so it cannot answer 503 DATABASE_UNAVAILABLE). */
+  noDatabase?: boolean;
+  example?: RouteExample;
   handler(input: RouteInput<P, Q, B>, ctx: AppContext): Promise<unknown>;
 }
 

@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { AppError, unprocessable } from '../errors.ts';
-import { createLogger } from '../logger.ts';
+import { createLogger, LOG_LEVELS, type Logger } from '../logger.ts';
 import type { ErrorRow } from './problems.ts';
 import type { ParseOutcome, ParseTask } from './parse-worker.ts';
 
@@ -37,7 +37,12 @@ export function setParseTimeLimit(ms: number): void {
   timeLimitMs = ms;
 }
 
-const log = createLogger(process.env.LOG_LEVEL ?? 'info').child({ module: 'parse-pool' });
+let logger: Logger | undefined;
+/** The pool's logger, made when first needed, at LOG_LEVEL when it is a level (the configuration says when not). */
+const log = () => {
+  const level = process.env.LOG_LEVEL ?? 'info';
+  return (logger ??= createLogger((LOG_LEVELS as readonly string[]).includes(level) ? level : 'info').child({ module: 'parse-pool' }));
+};
 
 let pool: Piscina<ParseTask, ParseOutcome> | undefined;
 
@@ -78,7 +83,7 @@ export async function parseInWorker(kind: ParseTask['kind'], buffer: Uint8Array,
   }
   if (outcome.ok) return outcome;
   if ('unexpected' in outcome) {
-    log.error({ kind, stack: outcome.unexpected }, 'spreadsheet reader failed');
+    log().error({ kind, stack: outcome.unexpected }, 'spreadsheet reader failed');
     throw unprocessable('UNREADABLE_SPREADSHEET', '无法读取这个 Excel 文件，请用 Excel 另存为 .xlsx 后再上传');
   }
   throw new AppError(outcome.status, outcome.code, outcome.message, outcome.details);

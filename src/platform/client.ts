@@ -107,6 +107,14 @@ export class WxPlatformClient implements PlatformApi {
     }, opts.clock);
   }
 
+  /**
+   * Fetches the access token (`stable_token`, cached like every other call's): a check of WX_APPID and WX_SECRET
+   * (doctor, and the start in production). Throws PlatformError (40013 invalid appid, 40125 invalid secret, …).
+   */
+  async accessToken(): Promise<string> {
+    return this.tokens.get();
+  }
+
   async code2Session(code: string): Promise<{ openid: string; sessionKey: string; unionid?: string }> {
     const a = await this.call('jscode2session', {
       method: 'get',

@@ -10,7 +10,8 @@
  * published). Unknown device (no product uses it): 404 DEVICE_NOT_FOUND. Platform failures: platform/errcodes.ts.
  */
 import type { AppContext } from '../context.ts';
-import { deviceKeyOf, deviceNotFound } from '../devices/device.ts';
+import { deviceKeyOf } from '../devices/device.ts';
+import { notFound } from '../errors.ts';
 import { toZonedIso } from '../time.ts';
 import { hasImageMagic } from './client.ts';
 import { platformFailure } from './errcodes.ts';
@@ -45,7 +46,8 @@ const imageUrl = (ctx: AppContext, key: string, contentType: string) =>
 /** Generates and stores the code of `deviceNo`. Throws 404 DEVICE_NOT_FOUND, or the platform failure. */
 export async function generateDeviceCode(ctx: AppContext, deviceNo: string, actorPhone: string): Promise<DeviceCode> {
   const known = await ctx.db.pool.query(`SELECT 1 FROM products WHERE device_no = $1 LIMIT 1`, [deviceNo]);
-  if (known.rows.length === 0) throw deviceNotFound();
+  // Said to the administrator generating codes (not the scanning worker's sentence of devices/device.ts).
+  if (known.rows.length === 0) throw notFound('DEVICE_NOT_FOUND', `没有产品使用设备“${deviceNo}”：请先在产品清单中添加使用这台设备的产品，再生成设备码`);
   const deviceKey = deviceKeyOf(deviceNo);
   const scene = sceneFor(deviceNo);
   const envVersion = ctx.config.wxEnvVersion;

@@ -38,8 +38,9 @@ export function checkRange(startDate: unknown, endDate: unknown): DateRange {
     ['startDate', startDate],
     ['endDate', endDate],
   ] as const) {
-    if (typeof v !== 'string' || v === '') throw unprocessable('INVALID_DATE_RANGE', `请提供${name === 'startDate' ? '开始' : '结束'}日期（${name}，格式 YYYY-MM-DD）`, { field: name });
-    if (!isLocalDate(v)) throw unprocessable('INVALID_DATE_RANGE', `日期 ${name}=${v} 无效，格式应为 YYYY-MM-DD`, { field: name });
+    const label = name === 'startDate' ? '开始日期' : '结束日期';
+    if (typeof v !== 'string' || v === '') throw unprocessable('INVALID_DATE_RANGE', `请提供${label}，例如 2026-03-02`, { field: name });
+    if (!isLocalDate(v)) throw unprocessable('INVALID_DATE_RANGE', `${label}“${v}”不是有效日期，例如 2026-03-02`, { field: name });
   }
   const s = startDate as string;
   const e = endDate as string;

@@ -177,7 +177,7 @@ function violation(method: string, res: RawResponse): string | undefined {
   if (!/^application\/json/.test(res.headers['content-type'] ?? '')) return `${res.status} with content type ${res.headers['content-type']}`;
   const e = res.json?.error;
   const keys = res.json && typeof res.json === 'object' ? Object.keys(res.json) : [];
-  if (keys.join() !== 'error' || typeof e?.code !== 'string' || typeof e?.message !== 'string' || Object.keys(e).some((k) => !['code', 'message', 'details'].includes(k))) {
+  if (keys.join() !== 'error' || typeof e?.code !== 'string' || typeof e?.message !== 'string' || Object.keys(e).some((k) => !['code', 'message', 'details', 'requestId'].includes(k))) {
     return `${res.status} not in the error shape: ${res.text.slice(0, 200)}`;
   }
   return undefined;

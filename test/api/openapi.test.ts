@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { routes } from '../../src/http/routes/index.ts';
 import { toOpenApiPath } from '../../src/http/openapi.ts';
+import { readFileSync } from 'node:fs';
 
 let app: TestApp;
 let doc: any;
@@ -53,4 +54,99 @@ describe('GET /api/openapi.json', () => {
     expect(r.body).toContain('/api/clock/state');
     expect(r.body).toContain('开始上班');
   });
+});
+
+/** The codes an answer of `status` of `op` may carry, from its schema (enum or the const of each alternative). */
+function codesOf(op: any, status: string): string[] {
+  const error = op.responses[status]?.content?.['application/json']?.schema?.properties?.error;
+  if (!error) return [];
+  return (error.oneOf ?? [error]).flatMap((b: any) => b.properties.code.enum ?? [b.properties.code.const]);
+}
+
+describe('issue #16: the document says exactly what each operation takes and gives', () => {
+  const ops = () => Object.entries<any>(doc.paths).flatMap(([path, o]) => Object.entries<any>(o).map(([method, op]) => ({ at: `${method.toUpperCase()} ${path}`, method, op })));
+
+  it('lists only the errors an operation can give, each code once, as an enum per status', () => {
+    for (const { at, op } of ops()) {
+      const all = Object.keys(op.responses).filter((s) => Number(s) >= 400).flatMap((s) => codesOf(op, s));
+      expect(new Set(all).size, `${at}: ${all.join(',')}`).toBe(all.length);
+      if (!op.requestBody) {
+        expect(all.filter((c) => ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_ENCODING'].includes(c)), at).toEqual([]);
+        // Without a body, only a broken percent-escape in a path parameter is unreadable (issue #14 class 4).
+        if (!at.includes('{')) expect(all, at).not.toContain('MALFORMED_REQUEST');
+      }
+      if (op.security.length === 0) expect(all.filter((c) => ['UNAUTHORIZED', 'FORBIDDEN'].includes(c)), at).toEqual([]);
+    }
+    expect(codesOf(doc.paths['/api/health'].get, '503')).toEqual(['DATABASE_UNAVAILABLE']);
+    expect(codesOf(doc.paths['/api/auth/platform-login'].post, '502')).toEqual(['PLATFORM_ERROR']);
+    expect(codesOf(doc.paths['/api/clock/switch-device'].post, '409').sort()).toEqual(['CLOCK_STATE_CONFLICT', 'CONCURRENT_MODIFICATION']);
+    expect(codesOf(doc.paths['/api/openapi.json'].get, '503')).toEqual([]);
+  });
+
+  it('types the details of errors that have them', () => {
+    const conflict = doc.paths['/api/clock/start'].post.responses['409'].content['application/json'].schema.properties.error.oneOf;
+    const branch = conflict.find((b: any) => b.properties.code.const === 'CLOCK_STATE_CONFLICT');
+    expect(branch.properties.details.properties.label.enum).toEqual(['开始上班', '换设备', '下班报工', '继续报工', '重新报工']);
+    expect(branch.required).toContain('details');
+  });
+
+  it('documents the answers the service gives: 204 without a body, JSON documents, required fields', () => {
+    const del = doc.paths['/api/people/{phone}'].delete.responses;
+    expect(Object.keys(del)).toContain('204');
+    expect(del['204'].content).toBeUndefined();
+    expect(doc.paths['/api/openapi.json'].get.responses['200'].content['application/json'].schema.properties.openapi).toBeTruthy();
+    expect(doc.paths['/api/products'].post.responses['200'].content['application/json'].schema.required).toEqual(['product', 'result']);
+    const login = doc.paths['/api/auth/platform-login'].post.responses['200'].content['application/json'].schema;
+    expect(JSON.stringify(login)).toContain('"token"');
+  });
+
+  it('says what requests are accepted, no looser', () => {
+    const submit = doc.paths['/api/reports'].post.requestBody.content['application/json'].schema;
+    expect(submit.properties.lines.items.properties.finishedQty).toMatchObject({ type: 'integer', minimum: 0, maximum: 10_000_000 });
+    expect(submit.properties.lines).toMatchObject({ minItems: 1, maxItems: 200 });
+    const brk = doc.paths['/api/reports/{reportId}/break-minutes'].patch.requestBody.content['application/json'].schema;
+    expect(brk.properties.breakMinutes).toMatchObject({ type: 'integer', minimum: 0 });
+    const reject = doc.paths['/api/reviews/{reportId}/reject'].post.requestBody.content['application/json'].schema;
+    expect(reject.properties.reason).toMatchObject({ minLength: 1, maxLength: 200, pattern: '\\S' });
+    const clock = doc.paths['/api/clock/start'].post.requestBody.content['application/json'].schema;
+    expect(clock.oneOf).toEqual([{ required: ['deviceNo'] }, { required: ['deviceKey'] }]);
+    const state = doc.paths['/api/clock/state'].get.parameters[0];
+    expect(state).toMatchObject({ in: 'query', style: 'form', explode: true, schema: { oneOf: clock.oneOf } });
+    const dashboard = doc.paths['/api/dashboard/reports'].get.parameters;
+    expect(dashboard.find((p: any) => p.name === 'startDate')).toMatchObject({ required: true, schema: { format: 'date' } });
+    const login = doc.paths['/api/auth/platform-login'].post.requestBody.content['application/json'].schema;
+    expect(login.properties.code).toMatchObject({ pattern: '\\S', maxLength: 512 });
+    expect(JSON.stringify(doc)).not.toContain('$schema');
+  });
+
+  it('shows a person every field, its Chinese label, how to send the token and the opening guide at /api/docs', async () => {
+    const page = (await app.request('GET', '/api/docs')).body as string;
+    for (const field of ['token', 'ticket', 'sessionId', 'label', 'candidates', 'choose_role', 'choose_phone', 'Retry-After', 'details.label', 'sim:']) {
+      expect(page, field).toContain(field);
+    }
+    expect(page).toContain('Authorization: Bearer &lt;token&gt;');
+    expect(page).toContain('<td>明细</td>'); // labels (titles) are shown
+    expect(page).toContain('成品数量');
+    expect(page).toMatch(/重新报工<\/td><td><code>POST \/api\/clock\/finish<\/code>/);
+    expect(page).toContain('<summary>示例</summary>');
+    expect(page).not.toContain('$schema');
+    expect(page).not.toMatch(/<td>200<\/td><td>OK<\/td>/);
+  });
+});
+
+it("the README's guide for the mini-program's developer says what the page's guide says", () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const guide = readme.split("## For the mini-program's developer")[1].split('\n## ')[0];
+  for (const s of ['Authorization: Bearer <token>', 'TOKEN_TTL', 'choose_phone', 'choose_role', '`/complete` may answer `choose_role` again', 'details.label', 'Retry-After', '503', 'sim:13800138000#2']) {
+    expect(guide, s).toContain(s);
+  }
+  for (const [label, op] of [
+    ['开始上班', '/api/clock/start'],
+    ['换设备', '/api/clock/switch-device'],
+    ['下班报工', '/api/clock/finish'],
+    ['继续报工', '/api/reports/draft'],
+    ['重新报工', '/api/clock/finish'],
+  ]) {
+    expect(guide).toMatch(new RegExp(`\\| ${label} \\| [^\\n]*${op.replace(/\//g, '\\/')}`));
+  }
 });

@@ -263,6 +263,7 @@ describe('rule 2 and the submission (decisions.md "Reports and review")', () => 
     ['a negative quantity', [{ productId: 1, finishedQty: -1, defectiveQty: 0 }], 'INVALID_QUANTITY'],
     ['a fractional quantity', [{ productId: 1, finishedQty: 1.5, defectiveQty: 0 }], 'INVALID_QUANTITY'],
     ['a negative output', [{ productId: 1, finishedQty: 1, defectiveQty: 0, outputQty: -1 }], 'INVALID_QUANTITY'],
+    ['finished + defective over the limit of a quantity', [{ productId: 1, finishedQty: 6_000_000, defectiveQty: 5_000_000 }], 'OUTPUT_QTY_TOO_LARGE'],
     ['an output that is not finished + defective', [{ productId: 1, finishedQty: 10, defectiveQty: 2, outputQty: 13 }], 'OUTPUT_QTY_MISMATCH'],
     ['a product twice', [{ productId: 1, finishedQty: 1, defectiveQty: 0 }, { productId: 1, finishedQty: 2, defectiveQty: 0 }], 'DUPLICATE_PRODUCT'],
     ['a product of a device not in the session', [{ productId: 3, finishedQty: 1, defectiveQty: 0 }], 'PRODUCT_NOT_CANDIDATE'],

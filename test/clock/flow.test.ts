@@ -293,6 +293,7 @@ describe('API document', () => {
     }
     expect(doc.paths['/api/clock/finish'].post.responses['409'].description).toContain('CLOCK_STATE_CONFLICT');
     expect(doc.paths['/api/reports'].post.responses['409'].description).toContain('REPORT_WINDOW_EXPIRED');
-    expect(doc.paths['/api/clock/state'].get.parameters.map((p: any) => p.name)).toEqual(['deviceNo', 'deviceKey']);
+    // One exploded object parameter: exactly one of the two (oneOf).
+    expect(Object.keys(doc.paths['/api/clock/state'].get.parameters[0].schema.properties)).toEqual(['deviceNo', 'deviceKey']);
   });
 });

@@ -36,6 +36,14 @@ it('runs the whole scenario and every answer fits the specification', async () =
     ['王五', 21.36, 24, -11.02, 1520, 1200, 25],
   ]);
   expect(result.auditTrail.map((e) => e.action)).toEqual(['submitted', 'corrected', 'approved', 'break_changed']);
+  // The trail as people read it (issue #16): Chinese actions and roles.
+  expect(result.auditTrail.map((e) => [e.actionLabel, e.roleLabel])).toEqual([
+    ['提交', '员工'],
+    ['修正', '管理员'],
+    ['通过', '管理员'],
+    ['修改休息时间', '经理'],
+  ]);
+  expect(lines.filter((l) => /（(worker|admin|manager)）|\b(approved|rejected|submitted)\b/.test(l))).toEqual([]);
   const sheet = XLSX.read(result.workbook).Sheets;
   const rows = XLSX.utils.sheet_to_json<any>(Object.values(sheet)[0], { header: 1 });
   expect(rows).toHaveLength(3);

@@ -130,7 +130,7 @@ describe('lean dispatcher: what it serves and what it leaves to express', () => 
     for (const path of ['/lean/boom', '/lean/raw']) {
       const r = await raw(base, 'GET', path);
       expect(r.status).toBe(500);
-      expect(JSON.parse(r.text)).toEqual({ error: { code: 'INTERNAL_ERROR', message: '服务器内部错误，请稍后重试' } });
+      expect(JSON.parse(r.text)).toEqual({ error: { code: 'INTERNAL_ERROR', message: '服务器内部错误，请稍后重试', requestId: r.headers['x-request-id'] } });
     }
     expect(lines.filter((l) => l.msg === 'request failed')).toHaveLength(2);
     const none = await raw(base, 'POST', '/lean/empty');
@@ -214,8 +214,10 @@ describe('the service answers odd requests on its lean routes exactly as express
       ['GET', '/api/reports/draft?sessionId=8a6e0804-2bd0-4672-b79d-d97358571dd8', auth],
     ];
     for (const [method, path, headers, body, chunked] of cases) {
-      const viaService = await raw(app.url, method, path, headers, body, chunked);
-      const viaExpress = await raw(expressBase, method, path, headers, body, chunked);
+      // One request id for both, as error bodies carry it.
+      const same = { ...headers, 'x-request-id': 'lean-compare' };
+      const viaService = await raw(app.url, method, path, same, body, chunked);
+      const viaExpress = await raw(expressBase, method, path, same, body, chunked);
       expect({ path, body: String(body).slice(0, 40), status: viaService.status, text: viaService.text }).toEqual({
         path,
         body: String(body).slice(0, 40),

@@ -14,62 +14,82 @@ import { ROLES } from '../../auth/roles.ts';
 import { completeLogin, platformLogin } from '../../auth/login.ts';
 import { currentAccount, switchRole } from '../../auth/account.ts';
 import { TooManyAttempts } from '../../auth/rate-limit.ts';
+import { instant } from '../dates.ts';
+import { checkedRule } from '../json-schema.ts';
 import { defineRoute, type ErrorDoc } from '../route.ts';
+import { nonBlankText } from '../validation.ts';
+import { PLATFORM_ERRORS } from './error-docs.ts';
 
-const role = z.enum(ROLES);
+const role = z.enum(ROLES).describe('worker 员工、admin 管理员、manager 经理');
 const person = z.object({ phone: z.string(), name: z.string() });
 const ok = z.object({
   status: z.literal('ok'),
-  token: z.string(),
-  expiresAt: z.string().describe('令牌到期时间 ISO 8601'),
+  token: z.string().describe('访问令牌：请求头 Authorization: Bearer <token>'),
+  expiresAt: instant.describe('令牌到期时间'),
   person,
-  role,
-  roles: z.array(role),
+  role: role.describe('本次登录的角色'),
+  roles: z.array(role).describe('该手机号拥有的全部角色'),
 });
 const loginAnswer = z.discriminatedUnion('status', [
   ok,
   z.object({
     status: z.literal('choose_phone'),
-    ticket: z.string(),
-    ticketExpiresAt: z.string(),
+    ticket: z.string().describe('登录票据：5 分钟内有效，只能使用一次'),
+    ticketExpiresAt: instant,
     phones: z.array(z.object({ phone: z.string(), name: z.string(), roles: z.array(role) })),
   }),
-  z.object({ status: z.literal('choose_role'), ticket: z.string(), ticketExpiresAt: z.string(), person, roles: z.array(role) }),
+  z.object({ status: z.literal('choose_role'), ticket: z.string().describe('登录票据：5 分钟内有效，只能使用一次'), ticketExpiresAt: instant, person, roles: z.array(role) }),
 ]);
 
-const credential = z.string().trim().min(1).max(512);
-const loginBody = z
-  .object({
-    code: credential.describe('wx.login 得到的登录凭证'),
-    phoneCode: z.union([credential, z.array(credential).min(1).max(5)]).optional().describe('手机号授权凭证（新版 getPhoneNumber 的 code）'),
-    encryptedData: z.string().min(1).max(8192).optional().describe('旧版手机号授权的加密数据'),
-    iv: z.string().min(1).max(64).optional(),
-  })
-  .refine((b) => b.phoneCode !== undefined || (b.encryptedData !== undefined && b.iv !== undefined), {
-    message: '请先授权手机号（phoneCode，或 encryptedData 与 iv）',
-    path: ['phoneCode'],
-  });
+const credential = nonBlankText(512);
+const loginBody = checkedRule(
+  z
+    .object({
+      code: credential.meta({ title: '登录凭证', description: 'wx.login 得到的 code' }),
+      phoneCode: z
+        .union([credential, z.array(credential).min(1).max(5)])
+        .optional()
+        .meta({ title: '手机号授权凭证', description: '新版 getPhoneNumber 得到的 code；取得多个手机号时可传列表（最多 5 个）' }),
+      encryptedData: z.string().min(1).max(8192).optional().meta({ title: '加密数据', description: '旧版手机号授权的 encryptedData' }),
+      iv: z.string().min(1).max(64).optional().meta({ title: '初始向量', description: '旧版手机号授权的 iv' }),
+    })
+    .refine((b) => b.phoneCode !== undefined || (b.encryptedData !== undefined && b.iv !== undefined), {
+      message: '请先授权手机号：需要手机号授权凭证，或旧版授权的加密数据与初始向量',
+      path: ['phoneCode'],
+    }),
+  { anyOf: [{ required: ['phoneCode'] }, { required: ['encryptedData', 'iv'] }] },
+);
 
 const completeBody = z.object({
-  ticket: z.string().min(1).max(4096),
-  phone: z.string().regex(/^1\d{10}$/, '手机号应为 11 位数字').optional(),
-  role: role.optional(),
+  ticket: z.string().min(1).max(4096).meta({ title: '登录票据', description: '上一步回答的 ticket' }),
+  phone: z
+    .string()
+    .regex(/^1\d{10}$/)
+    .optional()
+    .meta({ title: '手机号', description: 'choose_phone 时：从 phones 中选择的手机号' }),
+  role: role.optional().meta({ title: '角色', description: 'choose_role 时：从 roles 中选择的角色' }),
 });
 
-const PLATFORM_ERRORS: ErrorDoc[] = [
+const retryAfter = z.object({ retryAfterSeconds: z.number().int().describe('多少秒后可以再试（与响应头 Retry-After 相同）') });
+const LOGIN_ERRORS: ErrorDoc[] = [
+  { status: 403, code: 'PHONE_NOT_REGISTERED', description: '手机号未登记为人员' },
+  { status: 429, code: 'TOO_MANY_LOGIN_ATTEMPTS', description: '同一 IP 或同一微信用户登录尝试过多', details: retryAfter },
+];
+const PLATFORM_LOGIN_ERRORS: ErrorDoc[] = [
   { status: 401, code: 'LOGIN_CODE_INVALID', description: '登录凭证无效（40029）' },
   { status: 401, code: 'LOGIN_CODE_USED', description: '登录凭证已使用（40163）' },
   { status: 401, code: 'PHONE_CODE_INVALID', description: '手机号授权凭证无效或已使用' },
   { status: 400, code: 'PHONE_DATA_INVALID', description: '旧版手机号数据无法解密' },
   { status: 400, code: 'PHONE_DATA_FOREIGN_APP', description: '手机号数据不属于本小程序（watermark.appid 不符）' },
   { status: 403, code: 'WECHAT_USER_BLOCKED', description: '微信高风险用户，登录被拦截（40226）' },
-  { status: 429, code: 'PLATFORM_RATE_LIMITED', description: '微信接口频率限制（45011）' },
-  { status: 503, code: 'PLATFORM_UNAVAILABLE', description: '微信服务不可用' },
+  ...PLATFORM_ERRORS,
 ];
-const LOGIN_ERRORS: ErrorDoc[] = [
-  { status: 403, code: 'PHONE_NOT_REGISTERED', description: '手机号未登记为人员' },
-  { status: 429, code: 'TOO_MANY_LOGIN_ATTEMPTS', description: '同一 IP 或同一微信用户登录尝试过多（details.retryAfterSeconds）' },
-];
+const ROLE_NOT_HELD: ErrorDoc = { status: 403, code: 'ROLE_NOT_HELD', description: '该手机号没有所选角色' };
+
+const PERSON = { phone: '13800138000', name: '张三' };
+const TOKEN = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoid29ya2VyIiwic3ViIjoiMTM4MDAxMzgwMDAifQ.c2lnbmF0dXJl';
+const OK_EXAMPLE = { status: 'ok', token: TOKEN, expiresAt: '2026-03-09T07:30:00+08:00', person: PERSON, role: 'worker', roles: ['worker'] };
+const TICKET = 'eyJhbGciOiJIUzI1NiJ9.eyJwaG9uZXMiOlsiMTM4MDAxMzgwMDAiXX0.dGlja2V0';
 
 /** Adds Retry-After to a rate-limit refusal before it is answered. */
 async function withRetryAfter<T>(res: Response, run: () => Promise<T>): Promise<T> {
@@ -92,7 +112,11 @@ export const platformLoginRoute = defineRoute({
   access: 'public',
   body: loginBody,
   response: loginAnswer,
-  errors: [...LOGIN_ERRORS, ...PLATFORM_ERRORS],
+  errors: [...LOGIN_ERRORS, ...PLATFORM_LOGIN_ERRORS],
+  example: {
+    body: { code: 'sim:zhangsan#1', phoneCode: 'sim:13800138000' },
+    response: { status: 'choose_role', ticket: TICKET, ticketExpiresAt: '2026-03-02T07:35:00+08:00', person: PERSON, roles: ['worker', 'manager'] },
+  },
   handler: ({ body, req, res }, ctx) => withRetryAfter(res, () => platformLogin(ctx, body, req.ip ?? 'unknown')),
 });
 
@@ -110,9 +134,10 @@ export const completeLoginRoute = defineRoute({
     { status: 401, code: 'LOGIN_TICKET_INVALID', description: '登录票据无效或已过期' },
     { status: 401, code: 'LOGIN_TICKET_USED', description: '登录票据已使用' },
     { status: 403, code: 'PHONE_NOT_OFFERED', description: '所选手机号不在票据中' },
-    { status: 403, code: 'ROLE_NOT_HELD', description: '该手机号没有所选角色' },
+    ROLE_NOT_HELD,
     { status: 422, code: 'PHONE_REQUIRED', description: '票据含多个手机号时必须选择一个' },
   ],
+  example: { body: { ticket: TICKET, role: 'worker' }, response: { ...OK_EXAMPLE, roles: ['worker', 'manager'] } },
   handler: ({ body, req, res }, ctx) => withRetryAfter(res, () => completeLogin(ctx, body, req.ip ?? 'unknown')),
 });
 
@@ -122,7 +147,8 @@ export const meRoute = defineRoute({
   tag: 'auth',
   summary: '当前账号、当前角色及同一手机号下的全部角色',
   access: 'authenticated',
-  response: z.object({ person, role, roles: z.array(role) }),
+  response: z.object({ person, role: role.describe('当前角色'), roles: z.array(role).describe('该手机号拥有的全部角色') }),
+  example: { response: { person: PERSON, role: 'worker', roles: ['worker', 'manager'] } },
   handler: ({ user }, ctx) => currentAccount(ctx, user),
 });
 
@@ -132,9 +158,13 @@ export const switchRoleRoute = defineRoute({
   tag: 'auth',
   summary: '切换当前角色，返回新令牌',
   access: 'authenticated',
-  body: z.object({ role }),
+  body: z.object({ role: role.meta({ title: '角色' }) }),
   response: ok.omit({ status: true }),
-  errors: [{ status: 403, code: 'ROLE_NOT_HELD', description: '该手机号没有所选角色' }],
+  errors: [ROLE_NOT_HELD],
+  example: {
+    body: { role: 'manager' },
+    response: (({ status: _s, ...rest }) => ({ ...rest, role: 'manager', roles: ['worker', 'manager'] }))(OK_EXAMPLE),
+  },
   handler: ({ user, body }, ctx) => switchRole(ctx, user, body.role),
 });
 

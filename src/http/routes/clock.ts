@@ -10,36 +10,31 @@ import { access } from '../../auth/roles.ts';
 import { finishClock, startClock, switchDevice } from '../../commands/clock/handlers.ts';
 import { ALL_LABELS } from '../../domain/labels.ts';
 import { clockState } from '../../queries/clock-state.ts';
-import { zonedIso as iso } from '../dates.ts';
+import { instant, zonedIso as iso } from '../dates.ts';
+import { checkedRule } from '../json-schema.ts';
 import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
+import { CLOCK_STATE_CONFLICT, CONCURRENT_MODIFICATION, DEVICE_NOT_FOUND } from './error-docs.ts';
 
-/** A scanned device: its number (exact string, spaces and Chinese allowed) or the short key of its code. */
-export const deviceRefSchema = z
-  .object({
-    deviceNo: z
-      .string({ error: '设备编号应为文字' })
-      .min(1, '设备编号不能为空')
-      .max(200, '设备编号过长')
-      .optional()
-      .describe('设备编号（原样，可含空格和中文）'),
-    deviceKey: z
-      .string({ error: '设备码应为文字' })
-      .min(1, '设备码不能为空')
-      .max(64, '设备码过长')
-      .optional()
-      .describe('设备码中的短码（scene d=<短码>）'),
-  })
-  .refine((v) => v.deviceNo !== undefined || v.deviceKey !== undefined, { message: '请扫描设备码（需要 deviceNo 或 deviceKey）' });
+/**
+ * A scanned device: its number (exact string, spaces and Chinese allowed) or the short key of its code, exactly one
+ * of them (422 VALIDATION_FAILED otherwise; the document says `oneOf`).
+ */
+export const deviceRefSchema = checkedRule(
+  z
+    .object({
+      deviceNo: z.string().min(1).max(200).optional().meta({ title: '设备编号', description: '设备码 scene 为 deviceNo=… 时，解码后的设备编号（原样，可含空格和中文）' }),
+      deviceKey: z.string().min(1).max(64).optional().meta({ title: '设备短码', description: '设备码 scene 为 d=… 时的短码' }),
+    })
+    .superRefine((v, ctx) => {
+      if (v.deviceNo === undefined && v.deviceKey === undefined) ctx.addIssue({ code: 'custom', message: '请扫描设备码：需要设备编号或设备短码' });
+      else if (v.deviceNo !== undefined && v.deviceKey !== undefined) ctx.addIssue({ code: 'custom', message: '设备编号和设备短码只能提供一个' });
+    }),
+  { oneOf: [{ required: ['deviceNo'] }, { required: ['deviceKey'] }] },
+);
 
 const labelSchema = z.enum(ALL_LABELS).describe('唯一的操作标签（接口文档 3.1）');
-const instant = z.string().describe('ISO 8601，带 APP_TIMEZONE 时区偏移');
 
-const DEVICE_ERRORS: ErrorDoc[] = [{ status: 404, code: 'DEVICE_NOT_FOUND', description: '没有产品使用这台设备（设备码无效）' }];
-const CONFLICT: ErrorDoc = {
-  status: 409,
-  code: 'CLOCK_STATE_CONFLICT',
-  description: '操作与当前状态不符；details.label 是当前应点击的标签，details.sessionId 是相关的上班记录',
-};
+const CLOCK_ERRORS: ErrorDoc[] = [DEVICE_NOT_FOUND, CLOCK_STATE_CONFLICT, CONCURRENT_MODIFICATION];
 
 
 export const clockStateRoute = defineRoute({
@@ -51,8 +46,17 @@ export const clockStateRoute = defineRoute({
   personCheckedByHandler: true,
   lean: true,
   query: deviceRefSchema,
-  response: z.object({ label: labelSchema, deviceNo: z.string(), sessionId: z.string().optional(), expiresAt: instant.optional() }),
-  errors: DEVICE_ERRORS,
+  response: z.object({
+    label: labelSchema,
+    deviceNo: z.string().describe('扫描的设备编号'),
+    sessionId: z.string().optional().describe('进行中的上班记录（有时给出）'),
+    expiresAt: instant.optional().describe('继续报工、重新报工：报工单填写截止时间'),
+  }),
+  errors: [DEVICE_NOT_FOUND],
+  example: {
+    query: { deviceNo: '冲床 01' },
+    response: { label: '下班报工', deviceNo: '冲床 01', sessionId: '0b6f1f0e-3c1a-4d6e-9a57-2f1d2c3b4a59' },
+  },
   async handler({ query, user }, ctx) {
     const s = await clockState(ctx.db.pool, ctx.clockSettings, ctx.clock.now(), user, query);
     return {
@@ -71,7 +75,13 @@ const sessionAnswer = z.object({
   label: labelSchema.describe('此刻再扫同一台设备得到的标签'),
 });
 
-function sessionRoute(path: string, summary: string, run: typeof startClock) {
+const SESSION_EXAMPLE = {
+  sessionId: '0b6f1f0e-3c1a-4d6e-9a57-2f1d2c3b4a59',
+  clockInAt: '2026-03-02T08:00:00+08:00',
+  devices: ['冲床 01', 'K-12'],
+};
+
+function sessionRoute(path: string, summary: string, run: typeof startClock, example: { body: unknown; response: unknown }) {
   return defineRoute({
     method: 'post',
     path,
@@ -83,7 +93,8 @@ function sessionRoute(path: string, summary: string, run: typeof startClock) {
     lean: true,
     body: deviceRefSchema,
     response: sessionAnswer,
-    errors: [...DEVICE_ERRORS, CONFLICT],
+    errors: CLOCK_ERRORS,
+    example,
     async handler({ body, user, req }, ctx) {
       const s = await run(ctx, actorOf(user, req), body);
       return { sessionId: s.sessionId, clockInAt: iso(ctx, s.clockInAt), devices: s.devices, label: s.label };
@@ -91,8 +102,14 @@ function sessionRoute(path: string, summary: string, run: typeof startClock) {
   });
 }
 
-export const clockStartRoute = sessionRoute('/api/clock/start', '开始上班', startClock);
-export const clockSwitchRoute = sessionRoute('/api/clock/switch-device', '换设备（把扫描的设备加入本次上班）', switchDevice);
+export const clockStartRoute = sessionRoute('/api/clock/start', '开始上班', startClock, {
+  body: { deviceNo: '冲床 01' },
+  response: { ...SESSION_EXAMPLE, devices: ['冲床 01'], label: '下班报工' },
+});
+export const clockSwitchRoute = sessionRoute('/api/clock/switch-device', '换设备（把扫描的设备加入本次上班）', switchDevice, {
+  body: { deviceKey: 'Qm7x2LpA0c' },
+  response: { ...SESSION_EXAMPLE, label: '下班报工' },
+});
 
 export const clockFinishRoute = defineRoute({
   method: 'post',
@@ -105,7 +122,11 @@ export const clockFinishRoute = defineRoute({
   lean: true,
   body: deviceRefSchema,
   response: sessionAnswer.extend({ clockOutAt: instant, expiresAt: instant.describe('报工单填写截止时间') }),
-  errors: [...DEVICE_ERRORS, CONFLICT],
+  errors: CLOCK_ERRORS,
+  example: {
+    body: { deviceNo: 'K-12' },
+    response: { ...SESSION_EXAMPLE, clockOutAt: '2026-03-02T17:00:00+08:00', expiresAt: '2026-03-02T17:30:00+08:00', label: '继续报工' },
+  },
   async handler({ body, user, req }, ctx) {
     const s = await finishClock(ctx, actorOf(user, req), body);
     return {

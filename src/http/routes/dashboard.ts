@@ -11,21 +11,30 @@ import { access } from '../../auth/roles.ts';
 import { unprocessable } from '../../errors.ts';
 import { checkRange, dashboardPage, dashboardRows, type DashboardRow } from '../../queries/dashboard.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
-import { defineRoute, RawBody } from '../route.ts';
+import { localDate } from '../dates.ts';
+import { checkedRule } from '../json-schema.ts';
+import { defineRoute, RawBody, type ErrorDoc } from '../route.ts';
 
 /** Most rows one export may hold (a year of ~270 workers); beyond it the manager narrows the range. */
 export const EXPORT_MAX_ROWS = 100_000;
 
-const RANGE_ERROR = { status: 422, code: 'INVALID_DATE_RANGE', description: '缺少日期、格式错误、结束早于开始或超过 366 天' };
+const RANGE_ERROR: ErrorDoc = {
+  status: 422,
+  code: 'INVALID_DATE_RANGE',
+  description: '缺少日期、日期无效、结束早于开始或超过 366 天（details.field 指出哪个日期）',
+  details: z.object({ field: z.enum(['startDate', 'endDate']) }).optional(),
+};
 
-const rangeQuery = z.object({
-  startDate: z.string().optional().describe('开始日期 YYYY-MM-DD（含）'),
-  endDate: z.string().optional().describe('结束日期 YYYY-MM-DD（含）'),
-});
+/** A required date of the range; the query checks it (422 INVALID_DATE_RANGE), so that all range errors share one code. */
+const rangeDate = (title: string) =>
+  checkedRule(z.string().optional().meta({ title, description: 'YYYY-MM-DD（含当天，工厂时区）' }), { format: 'date' });
+const rangeShape = { startDate: rangeDate('开始日期'), endDate: rangeDate('结束日期') };
+const bothDates = { required: ['startDate', 'endDate'] };
+const rangeQuery = checkedRule(z.object(rangeShape), bothDates);
 
 const pct = 'null：除数为 0';
 const dashboardRow = z.object({
-  reportDate: z.string().describe('YYYY-MM-DD'),
+  reportDate: localDate,
   employeePhone: z.string(),
   employeeName: z.string().nullable(),
   reportCount: z.number().int().describe('合并的已通过报工单数'),
@@ -45,9 +54,33 @@ export const dashboardRoute = defineRoute({
   tag: 'dashboard',
   summary: '看板：已通过报工单按日期 + 员工合并（日期倒序，再按手机号）',
   access: access.insight,
-  query: pageQuery.extend(rangeQuery.shape),
+  query: checkedRule(pageQuery.extend(rangeShape), bothDates),
   response: pageOf(dashboardRow),
   errors: [RANGE_ERROR],
+  example: {
+    query: { startDate: '2026-03-01', endDate: '2026-03-31', page: '1', pageSize: '20' },
+    response: {
+      items: [
+        {
+          reportDate: '2026-03-02',
+          employeePhone: '13800138000',
+          employeeName: '张三',
+          reportCount: 1,
+          actualCycleSeconds: 19.6,
+          standardCycleSeconds: 16,
+          cycleTimeDiffPct: 22.52,
+          reportedQty: 1515,
+          finishedQty: 1480,
+          defectiveQty: 35,
+          standardWorkload: 3600,
+          workloadDiffPct: -58.89,
+        },
+      ],
+      page: 1,
+      pageSize: 20,
+      total: 1,
+    },
+  },
   async handler({ query }, ctx) {
     const { startDate, endDate, ...page } = query;
     return dashboardPage(ctx.db.pool, checkRange(startDate, endDate), page);
@@ -90,6 +123,7 @@ export const dashboardXlsxRoute = defineRoute({
   query: rangeQuery,
   responseContentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   errors: [RANGE_ERROR, { status: 422, code: 'EXPORT_TOO_LARGE', description: `超过 ${EXPORT_MAX_ROWS} 行，请缩小日期范围` }],
+  example: { query: { startDate: '2026-03-01', endDate: '2026-03-31' } },
   async handler({ query }, ctx) {
     const range = checkRange(query.startDate, query.endDate);
     const rows = await dashboardRows(ctx.db.pool, range, EXPORT_MAX_ROWS);

@@ -3,13 +3,58 @@
  * `POST <base>/import` (multipart, field `file`) → the preview, writing nothing; `POST <base>/import/:importId/confirm`
  * → writes the preview's good rows in one transaction. Access: `access.masterData` (admin, manager).
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { access } from '../../auth/roles.ts';
 import type { ImportKind } from '../../imports/kind.ts';
+import { MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from '../../imports/limits.ts';
 import { confirmImport, previewImport } from '../../imports/service.ts';
 import { readUpload } from '../../imports/upload.ts';
-import { CONFIRM_ERRORS, IMPORT_ERRORS, confirmSchema, importIdParams, previewSchema } from '../../imports/schemas.ts';
-import { defineRoute, type AnyRoute } from '../route.ts';
+import { confirmSchema, importIdParams, previewSchema } from '../../imports/schemas.ts';
+import { defineRoute, type AnyRoute, type ErrorDoc } from '../route.ts';
+
+const MB = MAX_UPLOAD_BYTES / 1024 / 1024;
+
+/** The upload's refusals (imports/upload.ts, imports/service.ts, spreadsheet/table.ts). */
+const UPLOAD_ERRORS: ErrorDoc[] = [
+  { status: 400, code: 'NOT_MULTIPART', description: '不是 multipart/form-data 上传' },
+  { status: 400, code: 'FILE_REQUIRED', description: '没有 file 字段' },
+  { status: 400, code: 'MALFORMED_UPLOAD', description: '上传内容不完整或格式不正确' },
+  { status: 413, code: 'FILE_TOO_LARGE', description: `文件超过 ${MB} MB`, details: z.object({ maxBytes: z.number().int() }) },
+  { status: 422, code: 'EMPTY_FILE', description: '文件是空的' },
+  { status: 422, code: 'NOT_A_SPREADSHEET', description: '不是 Excel 表格（.xlsx 或 .xls）' },
+  {
+    status: 422,
+    code: 'SPREADSHEET_TOO_LARGE',
+    description: '表格解压后超过 48 MB、单元格超过 100 万个、共享文本超过 30 万条，或读取所需的内存或时间超过上限',
+  },
+  { status: 422, code: 'UNREADABLE_SPREADSHEET', description: '表格损坏、加密或没有工作表' },
+  { status: 422, code: 'EMPTY_SHEET', description: '表格没有任何内容' },
+  {
+    status: 422,
+    code: 'MISSING_HEADERS',
+    description: '前 20 行中找不到包含全部必需列的表头行（details.missing 列出缺少的列）',
+    details: z.object({ sheet: z.string().optional(), row: z.number().int().optional(), missing: z.array(z.string()) }),
+  },
+  { status: 422, code: 'DUPLICATE_HEADER', description: '同一表头出现了不止一次' },
+  { status: 422, code: 'NO_DATA_ROWS', description: '表头下面没有数据行' },
+  {
+    status: 422,
+    code: 'TOO_MANY_ROWS',
+    description: `数据超过 ${MAX_IMPORT_ROWS} 行`,
+    details: z.object({ maxRows: z.number().int() }),
+  },
+  { status: 503, code: 'IMPORT_BUSY', description: '正在处理其他导入文件：稍后重试' },
+];
+
+/** The confirmation's refusals (imports/service.ts). */
+const CONFIRM_ERRORS: ErrorDoc[] = [
+  { status: 404, code: 'IMPORT_NOT_FOUND', description: '预览不存在（或不是本人上传的）' },
+  { status: 404, code: 'IMPORT_EXPIRED', description: '预览已过期（30 分钟内有效）' },
+  { status: 409, code: 'IMPORT_STALE', description: '预览之后数据已被修改：重新上传' },
+  { status: 409, code: 'IMPORT_ALREADY_CONFIRMED', description: '这次导入已确认过' },
+];
+
+const IMPORT_ID = '3d8f6a2c-1b4e-4f7a-9c5d-0e2f4a6b8c1d';
 
 /**
  * The two routes of a spreadsheet import of `spec.kind` under `spec.base` (module docstring):
@@ -24,6 +69,10 @@ export function importRoutes<TRow extends { row: number }, TStored>(spec: {
   title: string;
   description: string;
   previewRow: z.ZodType;
+  /** One good row of the preview, as the document's example shows it. */
+  exampleRow: unknown;
+  /** One error row of the preview (code, reason, values), as the document's example shows it. */
+  exampleError: unknown;
 }): [AnyRoute, AnyRoute] {
   return [
     defineRoute({
@@ -35,7 +84,18 @@ export function importRoutes<TRow extends { row: number }, TStored>(spec: {
       access: access.masterData,
       multipart: true,
       response: previewSchema(spec.previewRow),
-      errors: IMPORT_ERRORS,
+      errors: UPLOAD_ERRORS,
+      example: {
+        response: {
+          importId: IMPORT_ID,
+          expiresAt: '2026-03-02T08:30:00+08:00',
+          counts: { create: 1, update: 0, unchanged: 0, errors: 1 },
+          create: [spec.exampleRow],
+          update: [],
+          unchanged: [],
+          errors: [spec.exampleError],
+        },
+      },
       async handler({ req, user }, ctx) {
         return previewImport(ctx, spec.kind, await readUpload(req), user.phone);
       },
@@ -49,6 +109,10 @@ export function importRoutes<TRow extends { row: number }, TStored>(spec: {
       params: importIdParams,
       response: confirmSchema,
       errors: CONFIRM_ERRORS,
+      example: {
+        params: { importId: IMPORT_ID },
+        response: { importId: IMPORT_ID, confirmedAt: '2026-03-02T08:05:00+08:00', counts: { created: 1, updated: 0, unchanged: 0, errors: 1 } },
+      },
       handler: ({ params, user }, ctx) => confirmImport(ctx, spec.kind, params.importId, user.phone),
     }),
   ];

@@ -7,12 +7,16 @@ import { ROLES, access } from '../../auth/roles.ts';
 import { importRoutes } from './import-routes.ts';
 import { peopleImport } from '../../people/import.ts';
 import { removePersonRole, savePerson } from '../../people/service.ts';
+import { MAX_NAME_LENGTH, ROLE_ALIASES } from '../../people/rules.ts';
 import { listPeople } from '../../people/store.ts';
+import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { toPage } from '../../shared/page.ts';
+import { instant } from '../dates.ts';
 import { defineRoute } from '../route.ts';
+import { problemsDetails } from './error-docs.ts';
 
-const role = z.enum(ROLES);
+const role = z.enum(ROLES).describe('worker 员工、admin 管理员、manager 经理');
 
 const personSchema = z.object({
   phone: z.string(),
@@ -20,7 +24,7 @@ const personSchema = z.object({
   roles: z.array(role).describe('该手机号拥有的全部角色'),
 });
 
-const previewRow = z.object({ row: z.number().int(), phone: z.string(), name: z.string(), role });
+const previewRow = z.object({ row: z.number().int().describe('表格中的行号'), phone: z.string(), name: z.string(), role });
 
 export const [peopleImportRoute, peopleImportConfirmRoute] = importRoutes({
   base: '/api/people',
@@ -29,7 +33,14 @@ export const [peopleImportRoute, peopleImportConfirmRoute] = importRoutes({
   title: '人员清单',
   description: 'multipart/form-data，文件放在字段 file。角色可填 员工/工人/操作工、管理员/审核员、经理/主管/管理者 或 worker/admin/manager。',
   previewRow,
+  exampleRow: { row: 3, phone: '13800138000', name: '张三', role: 'worker' },
+  exampleError: { row: 4, code: 'bad_phone', reason: '手机号「1380013」不是 11 位手机号码，请检查是否多写或漏写了数字', values: { 手机号: '1380013', 姓名: '李四', 角色: '员工' } },
 });
+
+/** The role words the personnel rules accept (people/rules.ts), for the document's pattern. */
+const ROLE_WORDS = [...ROLE_ALIASES.keys()].join('|');
+
+const PERSON_EXAMPLE = { phone: '13800138000', name: '张三', roles: ['worker'] };
 
 export const peopleListRoute = defineRoute({
   method: 'get',
@@ -37,8 +48,15 @@ export const peopleListRoute = defineRoute({
   tag: 'people',
   summary: '人员列表（分页；keyword 匹配手机号或姓名；role 只列出拥有该角色的人）',
   access: access.masterData,
-  query: pageQuery.extend({ keyword: z.string().trim().max(50).optional(), role: role.optional() }),
-  response: pageOf(personSchema.extend({ createdAt: z.string() })),
+  query: pageQuery.extend({
+    keyword: z.string().trim().max(50).optional().meta({ title: '关键字', description: '匹配手机号或姓名；去掉首尾空白后最多 50 个字' }),
+    role: role.optional().meta({ title: '角色' }),
+  }),
+  response: pageOf(personSchema.extend({ createdAt: instant })),
+  example: {
+    query: { keyword: '张', role: 'worker' },
+    response: { items: [{ ...PERSON_EXAMPLE, createdAt: '2026-03-02T07:40:00+08:00' }], page: 1, pageSize: 20, total: 1 },
+  },
   async handler({ query }, ctx) {
     const { items, total } = await listPeople(ctx.db.pool, { keyword: query.keyword || undefined, role: query.role }, query, ctx.config.timeZone);
     return toPage(items, total, query);
@@ -52,12 +70,20 @@ export const personSaveRoute = defineRoute({
   summary: '新增或更新人员（添加角色；姓名不同时改名，作用于该手机号的全部角色）',
   access: access.masterData,
   body: z.object({
-    phone: z.string().max(40),
-    name: z.string().max(100),
-    role: z.string().max(40).describe('worker / admin / manager 或中文角色名；可用顿号分隔多个角色'),
+    phone: checkedRule(z.string().max(40).meta({ title: '手机号', description: '11 位中国大陆手机号（也接受空格、短横线和 +86 前缀）' }), {
+      pattern: '^1[3-9][0-9]{9}$',
+    }),
+    name: checkedRule(z.string().max(100).meta({ title: '姓名', description: `最多 ${MAX_NAME_LENGTH} 个字` }), { maxLength: MAX_NAME_LENGTH, pattern: '\\S' }),
+    role: checkedRule(z.string().max(40).meta({ title: '角色', description: 'worker / admin / manager 或中文角色名；几个角色用顿号分隔' }), {
+      pattern: `^(${ROLE_WORDS})(、(${ROLE_WORDS}))*$`,
+    }),
   }),
   response: z.object({ person: personSchema, result: z.enum(['created', 'updated', 'unchanged']) }),
-  errors: [{ status: 422, code: 'PERSON_INVALID', description: '手机号、姓名或角色不符合要求（details 列出每个问题）' }],
+  errors: [{ status: 422, code: 'PERSON_INVALID', description: '手机号、姓名或角色不符合要求（details 列出每个问题）', details: problemsDetails }],
+  example: {
+    body: { phone: '13800138000', name: '张三', role: '员工' },
+    response: { person: PERSON_EXAMPLE, result: 'created' },
+  },
   async handler({ body }, ctx) {
     return savePerson(ctx, body);
   },
@@ -69,9 +95,10 @@ export const personRoleDeleteRoute = defineRoute({
   tag: 'people',
   summary: '删除手机号的一个角色（该角色的登录令牌立即失效）',
   access: access.masterData,
-  params: z.object({ phone: z.string().max(40) }),
-  query: z.object({ role }),
+  params: z.object({ phone: z.string().max(40).meta({ title: '手机号' }) }),
+  query: z.object({ role: role.meta({ title: '角色' }) }),
   errors: [{ status: 404, code: 'PERSON_ROLE_NOT_FOUND', description: '该手机号没有这个角色' }],
+  example: { params: { phone: '13800138000' }, query: { role: 'worker' } },
   async handler({ params, query }, ctx) {
     await removePersonRole(ctx, params.phone, query.role);
   },

@@ -8,59 +8,95 @@ import { importRoutes } from './import-routes.ts';
 import { productImport } from '../../products/import.ts';
 import { removeProduct, saveProduct } from '../../products/service.ts';
 import { listProducts } from '../../products/store.ts';
+import { DAILY_STANDARD_SECONDS, MAX_TEXT_LENGTH } from '../../products/rules.ts';
+import { PRODUCT_FIELD_LABELS, type ProductField } from '../../products/model.ts';
+import { instant } from '../dates.ts';
+import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { toPage } from '../../shared/page.ts';
 import { defineRoute } from '../route.ts';
+import { problemsDetails } from './error-docs.ts';
 
-const text = z.string().max(200);
-const optionalText = text.nullable().optional();
+const L = PRODUCT_FIELD_LABELS;
 
 export const productSchema = z.object({
   id: z.number().int(),
-  projectNo: z.string().describe('项目号'),
-  profileNo: z.string().nullable().describe('型材号'),
-  productName: z.string().describe('产品名称'),
-  materialCode: z.string().nullable().describe('物料编码'),
-  materialName: z.string().nullable().describe('物料名称'),
-  deviceNo: z.string().describe('使用设备'),
-  processName: z.string().describe('工序'),
-  stampingMethod: z.string().nullable().describe('冲压方式'),
-  operatorCount: z.number().int().nullable().describe('操作人数'),
+  projectNo: z.string().describe(L.projectNo),
+  profileNo: z.string().nullable().describe(L.profileNo),
+  productName: z.string().describe(L.productName),
+  materialCode: z.string().nullable().describe(L.materialCode),
+  materialName: z.string().nullable().describe(L.materialName),
+  deviceNo: z.string().describe(L.deviceNo),
+  processName: z.string().describe(L.processName),
+  stampingMethod: z.string().nullable().describe(L.stampingMethod),
+  operatorCount: z.number().int().nullable().describe(L.operatorCount),
   standardCycleSeconds: z.number().describe('标准节拍，秒（3 位小数）'),
   standardWorkload: z.number().int().describe('标准工作量，件/天'),
-  updatedAt: z.string(),
+  updatedAt: instant,
 });
 
+const PRODUCT_EXAMPLE = {
+  id: 12,
+  projectNo: 'P-2026-01',
+  profileNo: 'XC-30',
+  productName: '前围横梁',
+  materialCode: 'M-1001',
+  materialName: '冷轧板',
+  deviceNo: '冲床 01',
+  processName: '冲压',
+  stampingMethod: '单冲',
+  operatorCount: 1,
+  standardCycleSeconds: 24,
+  standardWorkload: 1200,
+  updatedAt: '2026-03-02T07:45:00+08:00',
+};
+
+const cellValue = z.union([z.string(), z.number(), z.null()]);
 const previewRow = productSchema
   .omit({ id: true, updatedAt: true })
   .extend({
-    row: z.number().int(),
+    row: z.number().int().describe('表格中的行号'),
     workloadComputed: z.boolean().describe('标准工作量为空，按 floor(28800 / 标准节拍) 计算'),
-    id: z.number().int().optional(),
+    id: z.number().int().optional().describe('更新行：现有产品的编号'),
     changes: z
-      .array(z.object({ field: z.string(), label: z.string(), from: z.union([z.string(), z.number(), z.null()]), to: z.union([z.string(), z.number(), z.null()]) }))
-      .optional(),
+      .array(z.object({ field: z.string(), label: z.string(), from: cellValue, to: cellValue }))
+      .optional()
+      .describe('更新行：改变的字段'),
   });
 
+/** Text the product rules trim and require (products/rules.ts: PRODUCT_INVALID when blank or over 200 characters). */
+const requiredText = (field: ProductField) =>
+  checkedRule(z.string().max(MAX_TEXT_LENGTH).meta({ title: L[field] }), { pattern: '\\S' });
+const optionalText = (field: ProductField) => z.string().max(MAX_TEXT_LENGTH).nullable().optional().meta({ title: L[field] });
+
 const keyQuery = z.object({
-  projectNo: z.string().min(1),
-  productName: z.string().min(1),
-  deviceNo: z.string().min(1),
-  processName: z.string().min(1),
+  projectNo: z.string().min(1).meta({ title: L.projectNo }),
+  productName: z.string().min(1).meta({ title: L.productName }),
+  deviceNo: z.string().min(1).meta({ title: L.deviceNo }),
+  processName: z.string().min(1).meta({ title: L.processName }),
 });
 
 const body = z.object({
-  projectNo: text,
-  profileNo: optionalText,
-  productName: text,
-  materialCode: optionalText,
-  materialName: optionalText,
-  deviceNo: text,
-  processName: text,
-  stampingMethod: optionalText,
-  operatorCount: z.number().nullable().optional(),
-  standardCycleSeconds: z.number().describe('秒，> 0，最多 3 位小数'),
-  standardWorkload: z.number().nullable().optional().describe('不填时按 floor(28800 / 标准节拍) 计算'),
+  projectNo: requiredText('projectNo'),
+  profileNo: optionalText('profileNo'),
+  productName: requiredText('productName'),
+  materialCode: optionalText('materialCode'),
+  materialName: optionalText('materialName'),
+  deviceNo: requiredText('deviceNo'),
+  processName: requiredText('processName'),
+  stampingMethod: optionalText('stampingMethod'),
+  operatorCount: checkedRule(z.number(), { type: 'integer', minimum: 0, maximum: 999 })
+    .nullable()
+    .optional()
+    .meta({ title: L.operatorCount, description: '0–999 的整数，可为 null' }),
+  standardCycleSeconds: checkedRule(z.number().meta({ title: L.standardCycleSeconds, description: '秒，大于 0，不超过 28800，保留 3 位小数' }), {
+    minimum: 0.0005,
+    maximum: DAILY_STANDARD_SECONDS,
+  }),
+  standardWorkload: checkedRule(z.number(), { type: 'integer', minimum: 1, maximum: 100_000_000 })
+    .nullable()
+    .optional()
+    .meta({ title: L.standardWorkload, description: '件/天；不填或 null 时按 floor(28800 / 标准节拍) 计算' }),
 });
 
 export const [productImportRoute, productImportConfirmRoute] = importRoutes({
@@ -70,6 +106,13 @@ export const [productImportRoute, productImportConfirmRoute] = importRoutes({
   title: '产品清单',
   description: 'multipart/form-data，文件放在字段 file（.xlsx 或 .xls，≤ 10 MB，≤ 50000 行）。返回预览：新增、更新、不变和错误行；用 importId 确认后才写入。',
   previewRow,
+  exampleRow: { ...(({ id: _id, updatedAt: _at, ...fields }) => fields)(PRODUCT_EXAMPLE), row: 3, workloadComputed: false },
+  exampleError: {
+    row: 5,
+    code: 'zero_cycle',
+    reason: '标准节拍必须大于 0 秒（表中是 0）',
+    values: { 项目号: 'P-2026-01', 产品名称: '后围板', 使用设备: '冲床 02', 工序: '冲压', 标准节拍: 0 },
+  },
 });
 
 export const productListRoute = defineRoute({
@@ -78,8 +121,12 @@ export const productListRoute = defineRoute({
   tag: 'products',
   summary: '产品列表（分页；keyword 匹配项目号、型材号、产品名称、物料编码、物料名称、工序；deviceNo 精确匹配）',
   access: access.masterData,
-  query: pageQuery.extend({ keyword: z.string().trim().max(100).optional(), deviceNo: z.string().optional() }),
+  query: pageQuery.extend({
+    keyword: z.string().trim().max(100).optional().meta({ title: '关键字', description: '去掉首尾空白后最多 100 个字' }),
+    deviceNo: z.string().optional().meta({ title: L.deviceNo, description: '精确匹配' }),
+  }),
   response: pageOf(productSchema),
+  example: { query: { keyword: '横梁', page: '1' }, response: { items: [PRODUCT_EXAMPLE], page: 1, pageSize: 20, total: 1 } },
   async handler({ query }, ctx) {
     const { items, total } = await listProducts(ctx.db.pool, { keyword: query.keyword || undefined, deviceNo: query.deviceNo }, query, ctx.config.timeZone);
     return toPage(items, total, query);
@@ -94,7 +141,11 @@ export const productSaveRoute = defineRoute({
   access: access.masterData,
   body,
   response: z.object({ product: productSchema, result: z.enum(['created', 'updated', 'unchanged']) }),
-  errors: [{ status: 422, code: 'PRODUCT_INVALID', description: '字段不符合产品规则（details 列出每个问题）' }],
+  errors: [{ status: 422, code: 'PRODUCT_INVALID', description: '字段不符合产品规则（details 列出每个问题）', details: problemsDetails }],
+  example: {
+    body: (({ id: _id, updatedAt: _at, ...fields }) => fields)(PRODUCT_EXAMPLE),
+    response: { product: PRODUCT_EXAMPLE, result: 'created' },
+  },
   async handler({ body }, ctx) {
     return saveProduct(ctx, {
       projectNo: body.projectNo,
@@ -121,6 +172,10 @@ export const productDeleteRoute = defineRoute({
   query: keyQuery,
   response: z.object({ deleted: productSchema }),
   errors: [{ status: 404, code: 'PRODUCT_NOT_FOUND', description: '没有这个产品' }],
+  example: {
+    query: { projectNo: 'P-2026-01', productName: '前围横梁', deviceNo: '冲床 01', processName: '冲压' },
+    response: { deleted: PRODUCT_EXAMPLE },
+  },
   async handler({ query }, ctx) {
     return { deleted: await removeProduct(ctx, query) };
   },

@@ -5,15 +5,18 @@
  * - GET /api/reports/:reportId/audit-logs: managers and administrators (`access.insight`).
  */
 import { z } from 'zod';
-import { access } from '../../auth/roles.ts';
+import { ROLE_LABELS, access, isRole } from '../../auth/roles.ts';
 import { changeBreakMinutes } from '../../commands/review/handlers.ts';
 import { auditLogs } from '../../queries/audit-logs.ts';
+import { instant } from '../dates.ts';
+import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { actorOf, defineRoute } from '../route.ts';
-import { reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
+import { CONCURRENT_MODIFICATION } from './error-docs.ts';
+import { REPORT_NOT_FOUND, reportIdParams } from './reviews.ts';
+import { REVIEW_ANSWER_EXAMPLE, reportLineSchema, reportStatus, reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
 
-const reportIdParams = z.object({ reportId: z.string() });
-const NOT_FOUND = { status: 404, code: 'REPORT_NOT_FOUND', description: '没有这份报工单' };
+const REPORT_ID = REVIEW_ANSWER_EXAMPLE.reportId;
 
 export const breakMinutesRoute = defineRoute({
   method: 'patch',
@@ -23,28 +26,64 @@ export const breakMinutesRoute = defineRoute({
   description: '待审核或已通过的报工单可改；有效工作时间（下班 − 上班 − 休息）不能为负。与原值相同时不产生记录。',
   access: access.breakMinutes,
   params: reportIdParams,
-  body: z.object({ breakMinutes: z.number().describe('整数分钟，不小于 0'), reason: z.string().optional() }),
+  body: z.object({
+    breakMinutes: checkedRule(z.number().meta({ title: '休息时间', description: '整数分钟，不小于 0，不超过上班到下班的分钟数' }), {
+      type: 'integer',
+      minimum: 0,
+    }),
+    reason: checkedRule(z.string().meta({ title: '修改原因', description: '可不填；最多 200 个字' }), { maxLength: 200 }).optional(),
+  }),
   response: reviewAnswerSchema,
   errors: [
-    NOT_FOUND,
-    { status: 409, code: 'REPORT_REJECTED', description: '已驳回的报工单不能修改' },
-    { status: 409, code: 'CONCURRENT_MODIFICATION', description: '同时修改冲突，请刷新后重试' },
-    { status: 422, code: 'INVALID_BREAK_MINUTES | BREAK_EXCEEDS_WORKING_TIME | INVALID_REASON', description: '休息时间不合法或超过上班时长' },
+    REPORT_NOT_FOUND,
+    { status: 409, code: 'REPORT_REJECTED', description: '已驳回的报工单不能修改', details: z.object({ status: reportStatus }) },
+    CONCURRENT_MODIFICATION,
+    { status: 422, code: 'INVALID_BREAK_MINUTES', description: '休息时间不是不小于 0 的整数' },
+    {
+      status: 422,
+      code: 'BREAK_EXCEEDS_WORKING_TIME',
+      description: '休息时间超过上班到下班的时长（details.maxBreakMinutes 为最大值）',
+      details: z.object({ maxBreakMinutes: z.number().int() }),
+    },
+    { status: 422, code: 'INVALID_REASON', description: '修改原因超过 200 字' },
   ],
+  example: {
+    params: { reportId: REPORT_ID },
+    body: { breakMinutes: 45, reason: '午休缩短' },
+    response: { ...REVIEW_ANSWER_EXAMPLE, breakMinutes: 45, effectiveSeconds: 29700, at: '2026-03-02T18:30:00+08:00' },
+  },
   async handler({ params, body, req, user }, ctx) {
     return reviewAnswer(ctx, await changeBreakMinutes(ctx.commands, actorOf(user, req), params.reportId, body));
   },
 });
 
+/** The Chinese word of each audit action, as people read the trail (issue #16: 通过, not `approved`). */
+export const AUDIT_ACTION_LABELS = {
+  submitted: '提交',
+  corrected: '修正',
+  approved: '通过',
+  rejected: '驳回',
+  break_changed: '修改休息时间',
+} as const;
+type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
+const ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as [AuditAction, ...AuditAction[]];
+
+const breakValue = z.object({ breakMinutes: z.number().int() });
+/** A line as the audit log keeps it: the product and the quantities (the standards are on the report). */
+const auditLine = reportLineSchema.omit({ standardCycleSeconds: true, standardWorkload: true });
 const auditItem = z.object({
-  action: z.enum(['submitted', 'corrected', 'approved', 'rejected', 'break_changed']),
+  action: z.enum(ACTIONS),
+  actionLabel: z.enum(Object.values(AUDIT_ACTION_LABELS) as [string, ...string[]]).describe('操作的中文名称'),
   actorPhone: z.string().nullable(),
   actorName: z.string().nullable(),
-  role: z.string().nullable(),
-  at: z.string(),
+  role: z.string().nullable().describe('操作人的角色；系统操作为 null'),
+  roleLabel: z.string().nullable().describe('角色的中文名称'),
+  at: instant,
   productId: z.number().int().nullable().describe('corrected：被修正的产品'),
-  before: z.unknown().describe('corrected：修正前的明细行（新增时为 null）；break_changed：{breakMinutes}'),
-  after: z.unknown().describe('submitted：提交的明细与休息时间；corrected：修正后的明细行（删除时为 null）；break_changed：{breakMinutes}'),
+  before: z.union([auditLine, breakValue, z.null()]).describe('corrected：修正前的明细行（新增时为 null）；break_changed：{breakMinutes}；其他为 null'),
+  after: z
+    .union([z.object({ lines: z.array(auditLine), breakMinutes: z.number().int() }), auditLine, breakValue, z.null()])
+    .describe('submitted：提交的明细与休息时间；corrected：修正后的明细行（删除时为 null）；break_changed：{breakMinutes}；其他为 null'),
   reason: z.string().nullable(),
 });
 
@@ -57,9 +96,40 @@ export const auditLogsRoute = defineRoute({
   params: reportIdParams,
   query: pageQuery,
   response: pageOf(auditItem),
-  errors: [NOT_FOUND],
+  errors: [REPORT_NOT_FOUND],
+  example: {
+    params: { reportId: REPORT_ID },
+    response: {
+      items: [
+        {
+          action: 'approved',
+          actionLabel: '通过',
+          actorPhone: '13800000001',
+          actorName: '王管理',
+          role: 'admin',
+          roleLabel: '管理员',
+          at: '2026-03-02T18:01:00+08:00',
+          productId: null,
+          before: null,
+          after: null,
+          reason: null,
+        },
+      ],
+      page: 1,
+      pageSize: 20,
+      total: 1,
+    },
+  },
   async handler({ params, query }, ctx) {
-    return auditLogs(ctx.db.pool, ctx.store, params.reportId, query, ctx.config.timeZone);
+    const page = await auditLogs(ctx.db.pool, ctx.store, params.reportId, query, ctx.config.timeZone);
+    return {
+      ...page,
+      items: page.items.map((e) => ({
+        ...e,
+        actionLabel: AUDIT_ACTION_LABELS[e.action],
+        roleLabel: isRole(e.role) ? ROLE_LABELS[e.role] : null,
+      })),
+    };
   },
 });
 

@@ -10,24 +10,41 @@
 import { z } from 'zod';
 import { access } from '../../auth/roles.ts';
 import { submitReport } from '../../commands/clock/handlers.ts';
-import { MAX_LINES, productSnapshotSchema as candidateSchema, reportLineSchema as lineSchema } from '../../domain/report-line.ts';
+import { MAX_LINES, MAX_QTY } from '../../domain/report-line.ts';
 import { unprocessable } from '../../errors.ts';
 import { reportDraft } from '../../queries/report-draft.ts';
 import { myReports } from '../../queries/my-reports.ts';
-import { optionalLocalDate, zonedIso as iso } from '../dates.ts';
+import { instant, localDate, optionalLocalDate, zonedIso as iso } from '../dates.ts';
+import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
-import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
+import { actorOf, defineRoute } from '../route.ts';
+import { CONCURRENT_MODIFICATION, LINE_ERRORS, WINDOW_ERRORS } from './error-docs.ts';
+import { PRODUCT_SNAPSHOT_EXAMPLE, productSnapshotSchema, reportLineSchema, reportStatus } from './review-schemas.ts';
 
-const instant = z.string().describe('ISO 8601，带 APP_TIMEZONE 时区偏移');
-const sessionId = z.uuid({ error: 'sessionId 不是有效的上班记录编号' }).describe('上班记录编号');
+const sessionId = z.uuid().meta({ title: '上班记录编号', description: '打卡接口返回的 sessionId' });
 
-const WINDOW_ERRORS: ErrorDoc[] = [
-  { status: 404, code: 'SESSION_NOT_FOUND', description: '没有这条上班记录（或不是本人的）' },
-  { status: 409, code: 'REPORT_WINDOW_EXPIRED', description: '已超过填写时限：重新扫码并点击“重新报工”（details.label = 重新报工）' },
-  { status: 409, code: 'REPORT_ALREADY_SUBMITTED', description: '这次上班已提交过报工单（details.reportId）' },
-  { status: 409, code: 'SESSION_ABANDONED', description: '上班超过 SESSION_MAX_HOURS 未报工，已自动结束' },
-  { status: 409, code: 'CLOCK_STATE_CONFLICT', description: '还没有下班报工（details.label = 下班报工）' },
-];
+/** A quantity as a line gives it: the command checks the integer range (422 INVALID_QUANTITY with details.line). */
+export const quantity = (title: string, description: string) =>
+  checkedRule(z.number().meta({ title, description }), { type: 'integer', minimum: 0, maximum: MAX_QTY });
+
+/** The lines of a submission or a correction: the command checks their count (422 NO_LINES, TOO_MANY_LINES). */
+export const linesInput = (title: string) =>
+  checkedRule(
+    z
+      .array(
+        z.object({
+          productId: z.number().int().meta({ title: '产品编号', description: '报工单草稿 candidates 中的 productId' }),
+          finishedQty: quantity('成品数量', '不小于 0 的整数'),
+          defectiveQty: quantity('不良数量', '不小于 0 的整数（报废计入不良）'),
+          outputQty: quantity('产出数量', `省略时按 成品 + 不良 计算；填写时必须等于 成品 + 不良（因此不超过 ${MAX_QTY}）`).optional(),
+        }),
+      )
+      .meta({ title }),
+    { minItems: 1, maxItems: MAX_LINES },
+  );
+
+const SESSION_ID = '0b6f1f0e-3c1a-4d6e-9a57-2f1d2c3b4a59';
+const LINE_EXAMPLE = PRODUCT_SNAPSHOT_EXAMPLE;
 
 export const reportDraftRoute = defineRoute({
   method: 'get',
@@ -43,11 +60,23 @@ export const reportDraftRoute = defineRoute({
     clockInAt: instant,
     clockOutAt: instant,
     breakMinutes: z.number().int().describe('休息时长（分钟），初始为 DEFAULT_BREAK_MINUTES，不超过上班总分钟数'),
-    devices: z.array(z.string()),
+    devices: z.array(z.string()).describe('本次上班用过的设备，按出现顺序'),
     expiresAt: instant.describe('填写截止时间'),
-    candidates: z.array(candidateSchema).describe('使用本次上班设备的产品'),
+    candidates: z.array(productSnapshotSchema).describe('使用本次上班设备的产品'),
   }),
   errors: WINDOW_ERRORS,
+  example: {
+    query: { sessionId: SESSION_ID },
+    response: {
+      sessionId: SESSION_ID,
+      clockInAt: '2026-03-02T08:00:00+08:00',
+      clockOutAt: '2026-03-02T17:00:00+08:00',
+      breakMinutes: 60,
+      devices: ['冲床 01'],
+      expiresAt: '2026-03-02T17:30:00+08:00',
+      candidates: [LINE_EXAMPLE],
+    },
+  },
   async handler({ query, user }, ctx) {
     const d = await reportDraft(ctx.db.pool, ctx.clockSettings, ctx.clock.now(), user, query.sessionId);
     return {
@@ -59,22 +88,7 @@ export const reportDraftRoute = defineRoute({
   },
 });
 
-const qty = (name: string) => z.number({ error: `${name}必须是数字` });
-
-export const submitReportBody = z.object({
-  sessionId,
-  lines: z
-    .array(
-      z.object({
-        productId: z.number({ error: 'productId 必须是产品编号' }).int('productId 必须是产品编号'),
-        finishedQty: qty('成品数量').describe('成品数量，不小于 0 的整数'),
-        defectiveQty: qty('不良数量').describe('不良数量，不小于 0 的整数（报废计入不良）'),
-        outputQty: qty('产出数量').optional().describe('产出数量；省略时按 成品 + 不良 计算，填写时必须相等'),
-      }),
-      { error: 'lines 必须是明细行列表' },
-    )
-    .max(MAX_LINES, `一张报工单最多 ${MAX_LINES} 行`),
-});
+export const submitReportBody = z.object({ sessionId, lines: linesInput('明细') });
 
 export const submitReportRoute = defineRoute({
   method: 'post',
@@ -87,11 +101,22 @@ export const submitReportRoute = defineRoute({
   lean: true,
   body: submitReportBody,
   status: 201,
-  response: z.object({ reportId: z.string(), reportDate: z.string().describe('YYYY-MM-DD'), status: z.enum(['pending']) }),
+  response: z.object({ reportId: z.string(), reportDate: localDate.describe('报工日期：确认提交当天'), status: z.literal('pending') }),
   errors: [
     ...WINDOW_ERRORS,
-    { status: 422, code: 'NO_LINES | INVALID_QUANTITY | OUTPUT_QTY_MISMATCH | DUPLICATE_PRODUCT | PRODUCT_NOT_CANDIDATE', description: '明细行校验失败（details.line 为第几行）' },
+    ...LINE_ERRORS,
+    {
+      status: 422,
+      code: 'PRODUCT_NOT_CANDIDATE',
+      description: '所选产品不是本次上班所用设备的产品',
+      details: z.object({ line: z.number().int(), productId: z.number() }),
+    },
+    CONCURRENT_MODIFICATION,
   ],
+  example: {
+    body: { sessionId: SESSION_ID, lines: [{ productId: 12, finishedQty: 500, defectiveQty: 5 }] },
+    response: { reportId: '5f0c9a8e-7b1d-4f2a-8c3e-6d9b0a1e2f34', reportDate: '2026-03-02', status: 'pending' },
+  },
   async handler({ body, user, req }, ctx) {
     return submitReport(ctx, actorOf(user, req), body);
   },
@@ -106,26 +131,51 @@ export const myReportsRoute = defineRoute({
   query: pageQuery.extend({
     startDate: optionalLocalDate('开始日期'),
     endDate: optionalLocalDate('结束日期'),
-    status: z.enum(['pending', 'approved', 'rejected'], { error: '状态只能是 pending、approved 或 rejected' }).optional(),
+    status: reportStatus.optional().meta({ title: '状态', description: 'pending 待审核、approved 已通过、rejected 已驳回' }),
   }),
   response: pageOf(
     z.object({
       reportId: z.string(),
       sessionId: z.string(),
-      reportDate: z.string(),
-      status: z.enum(['pending', 'approved', 'rejected']),
+      reportDate: localDate,
+      status: reportStatus,
       clockInAt: instant,
       clockOutAt: instant,
       breakMinutes: z.number().int(),
       effectiveSeconds: z.number().describe('有效工作时间（秒）= 下班 − 上班 − 休息'),
       devices: z.array(z.string()),
-      lines: z.array(lineSchema).describe('当前明细（审核修正后为修正值）'),
+      lines: z.array(reportLineSchema).describe('当前明细（审核修正后为修正值）'),
       submittedAt: instant,
       reviewedAt: instant.nullable(),
       rejectReason: z.string().nullable(),
     }),
   ),
   errors: [{ status: 422, code: 'INVALID_DATE_RANGE', description: '开始日期晚于结束日期' }],
+  example: {
+    query: { startDate: '2026-03-01', endDate: '2026-03-31', status: 'approved' },
+    response: {
+      items: [
+        {
+          reportId: '5f0c9a8e-7b1d-4f2a-8c3e-6d9b0a1e2f34',
+          sessionId: SESSION_ID,
+          reportDate: '2026-03-02',
+          status: 'approved',
+          clockInAt: '2026-03-02T08:00:00+08:00',
+          clockOutAt: '2026-03-02T17:00:00+08:00',
+          breakMinutes: 60,
+          effectiveSeconds: 28800,
+          devices: ['冲床 01'],
+          lines: [{ ...LINE_EXAMPLE, finishedQty: 500, defectiveQty: 5, outputQty: 505 }],
+          submittedAt: '2026-03-02T17:05:00+08:00',
+          reviewedAt: '2026-03-02T18:01:00+08:00',
+          rejectReason: null,
+        },
+      ],
+      page: 1,
+      pageSize: 20,
+      total: 1,
+    },
+  },
   async handler({ query, user }, ctx) {
     if (query.startDate && query.endDate && query.startDate > query.endDate) {
       throw unprocessable('INVALID_DATE_RANGE', '开始日期不能晚于结束日期');

@@ -7,43 +7,73 @@ import { z } from 'zod';
 import { access } from '../../auth/roles.ts';
 import { approveReport, rejectReport } from '../../commands/review/handlers.ts';
 import { myReviews, pendingReviews } from '../../queries/reviews.ts';
-import { optionalLocalDate } from '../dates.ts';
+import { instant, localDate, optionalLocalDate } from '../dates.ts';
 import { unprocessable } from '../../errors.ts';
+import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
-import { reportLineSchema } from '../../domain/report-line.ts';
-import { reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
+import { CONCURRENT_MODIFICATION, LINE_ERRORS } from './error-docs.ts';
+import { linesInput } from './reports.ts';
+import { REVIEW_ANSWER_EXAMPLE, reportLineSchema, reportStatus, reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
 
-const reportIdParams = z.object({ reportId: z.string() });
+/** The `:reportId` of a report route. */
+export const reportIdParams = z.object({ reportId: z.string().meta({ title: '报工单编号' }) });
+const REPORT_ID = '5f0c9a8e-7b1d-4f2a-8c3e-6d9b0a1e2f34';
 
 const reportItem = z.object({
   reportId: z.string(),
   employeePhone: z.string(),
   employeeName: z.string().nullable(),
-  reportDate: z.string().describe('YYYY-MM-DD'),
-  status: z.enum(['pending', 'approved', 'rejected']),
+  reportDate: localDate,
+  status: reportStatus,
   devices: z.array(z.string()),
-  clockInAt: z.string(),
-  clockOutAt: z.string(),
+  clockInAt: instant,
+  clockOutAt: instant,
   breakMinutes: z.number().int(),
   effectiveSeconds: z.number().describe('有效工作时间（秒）= 下班 − 上班 − 休息分钟 × 60'),
   lines: z.array(reportLineSchema),
-  submittedAt: z.string(),
-  reviewedBy: z.string().nullable(),
-  reviewedAt: z.string().nullable(),
+  submittedAt: instant,
+  reviewedBy: z.string().nullable().describe('审核人手机号'),
+  reviewedAt: instant.nullable(),
   rejectReason: z.string().nullable(),
 });
 
-const NOT_FOUND: ErrorDoc = { status: 404, code: 'REPORT_NOT_FOUND', description: '没有这份报工单' };
-const ALREADY: ErrorDoc = { status: 409, code: 'REPORT_ALREADY_REVIEWED', description: '报工单已审核（只能审核待审核的报工单）' };
-const RACE: ErrorDoc = { status: 409, code: 'CONCURRENT_MODIFICATION', description: '同时修改冲突，请刷新后重试' };
+const PAGE_EXAMPLE = {
+  items: [
+    {
+      reportId: REPORT_ID,
+      employeePhone: '13800138000',
+      employeeName: '张三',
+      reportDate: '2026-03-02',
+      status: 'pending',
+      devices: ['冲床 01'],
+      clockInAt: '2026-03-02T08:00:00+08:00',
+      clockOutAt: '2026-03-02T17:00:00+08:00',
+      breakMinutes: 60,
+      effectiveSeconds: 28800,
+      lines: REVIEW_ANSWER_EXAMPLE.lines,
+      submittedAt: '2026-03-02T17:05:00+08:00',
+      reviewedBy: null,
+      reviewedAt: null,
+      rejectReason: null,
+    },
+  ],
+  page: 1,
+  pageSize: 20,
+  total: 1,
+};
 
-const lineInput = z.object({
-  productId: z.number().int(),
-  finishedQty: z.number().describe('成品数量，不小于 0 的整数'),
-  defectiveQty: z.number().describe('不良数量（含报废），不小于 0 的整数'),
-  outputQty: z.number().optional().describe('产出数量 = 成品 + 不良；省略时自动计算'),
-});
+/** 404 of every route on one report (commands/review/decider.ts). */
+export const REPORT_NOT_FOUND: ErrorDoc = { status: 404, code: 'REPORT_NOT_FOUND', description: '没有这份报工单' };
+const ALREADY: ErrorDoc = {
+  status: 409,
+  code: 'REPORT_ALREADY_REVIEWED',
+  description: '报工单已审核（只能审核待审核的报工单）',
+  details: z.object({ status: reportStatus }),
+};
+
+/** A reason of 1–200 characters after trimming; the command checks it (422 INVALID_REASON). */
+const REASON_RULE = { minLength: 1, maxLength: 200, pattern: '\\S' };
 
 export const pendingReviewsRoute = defineRoute({
   method: 'get',
@@ -53,6 +83,7 @@ export const pendingReviewsRoute = defineRoute({
   access: access.review,
   query: pageQuery,
   response: pageOf(reportItem),
+  example: { query: { page: '1', pageSize: '20' }, response: PAGE_EXAMPLE },
   async handler({ query }, ctx) {
     return pendingReviews(ctx.db.pool, query, ctx.config.timeZone);
   },
@@ -68,14 +99,25 @@ export const approveRoute = defineRoute({
     '或本报工单设备上的候选产品（取当前的标准值）。与原明细相同则不记为修正。',
   access: access.review,
   params: reportIdParams,
-  body: z.object({ lines: z.array(lineInput).optional() }),
+  body: z.object({ lines: linesInput('修正后的明细').optional() }),
   response: reviewAnswerSchema,
   errors: [
-    NOT_FOUND,
+    REPORT_NOT_FOUND,
     ALREADY,
-    RACE,
-    { status: 422, code: 'NO_LINES | INVALID_QUANTITY | OUTPUT_QTY_MISMATCH | DUPLICATE_PRODUCT | PRODUCT_NOT_ALLOWED | TOO_MANY_LINES', description: '修正的明细行不符合要求' },
+    CONCURRENT_MODIFICATION,
+    ...LINE_ERRORS,
+    {
+      status: 422,
+      code: 'PRODUCT_NOT_ALLOWED',
+      description: '修正行的产品既不在本报工单上，也不是本报工单设备上的产品',
+      details: z.object({ line: z.number().int(), productId: z.number() }),
+    },
   ],
+  example: {
+    params: { reportId: REPORT_ID },
+    body: { lines: [{ productId: 12, finishedQty: 480, defectiveQty: 25 }] },
+    response: { ...REVIEW_ANSWER_EXAMPLE, corrected: true },
+  },
   async handler({ params, body, req, user }, ctx) {
     return reviewAnswer(ctx, await approveReport(ctx.commands, actorOf(user, req), params.reportId, body.lines));
   },
@@ -88,9 +130,14 @@ export const rejectRoute = defineRoute({
   summary: '驳回报工单（须填写原因，1–200 字）',
   access: access.review,
   params: reportIdParams,
-  body: z.object({ reason: z.string() }),
+  body: z.object({ reason: checkedRule(z.string().meta({ title: '驳回原因', description: '1–200 个字（去掉首尾空白后）' }), REASON_RULE) }),
   response: reviewAnswerSchema,
-  errors: [NOT_FOUND, ALREADY, RACE, { status: 422, code: 'INVALID_REASON', description: '驳回原因为空或超过 200 字' }],
+  errors: [REPORT_NOT_FOUND, ALREADY, CONCURRENT_MODIFICATION, { status: 422, code: 'INVALID_REASON', description: '驳回原因为空或超过 200 字' }],
+  example: {
+    params: { reportId: REPORT_ID },
+    body: { reason: '数量与班组记录不符，请核对' },
+    response: { ...REVIEW_ANSWER_EXAMPLE, status: 'rejected', rejectReason: '数量与班组记录不符，请核对' },
+  },
   async handler({ params, body, req, user }, ctx) {
     return reviewAnswer(ctx, await rejectReport(ctx.commands, actorOf(user, req), params.reportId, body.reason));
   },
@@ -106,6 +153,10 @@ export const myReviewsRoute = defineRoute({
   query: pageQuery.extend({ startDate: optionalLocalDate('开始日期'), endDate: optionalLocalDate('结束日期') }),
   response: pageOf(reportItem),
   errors: [{ status: 422, code: 'INVALID_DATE_RANGE', description: '结束日期早于开始日期（日期格式错误为 VALIDATION_FAILED）' }],
+  example: {
+    query: { startDate: '2026-03-01', endDate: '2026-03-31' },
+    response: { ...PAGE_EXAMPLE, items: [{ ...PAGE_EXAMPLE.items[0], status: 'approved', reviewedBy: '13800000001', reviewedAt: '2026-03-02T18:01:00+08:00' }] },
+  },
   async handler({ query, user }, ctx) {
     const { startDate, endDate, ...page } = query;
     if (startDate && endDate && endDate < startDate) throw unprocessable('INVALID_DATE_RANGE', '结束日期不能早于开始日期');

@@ -1,0 +1,93 @@
+/**
+ * Error answers that several routes share, as the document lists them (one entry per code, with the zod schema of
+ * its `details`). Where each is thrown: the command or module named in its description.
+ */
+import { z } from 'zod';
+import { ALL_LABELS } from '../../domain/labels.ts';
+import type { ErrorDoc } from '../route.ts';
+
+/** 409 from the event store (events/store.ts): every retry of a command lost a race. */
+export const CONCURRENT_MODIFICATION: ErrorDoc = {
+  status: 409,
+  code: 'CONCURRENT_MODIFICATION',
+  description: '同时有其他操作修改了同一数据，重试多次仍冲突：刷新后重试',
+};
+
+const label = z.enum(ALL_LABELS).describe('此刻扫码应显示的标签');
+
+/** 409 of the clock operations and the report (commands/clock/rules.ts). */
+export const CLOCK_STATE_CONFLICT: ErrorDoc = {
+  status: 409,
+  code: 'CLOCK_STATE_CONFLICT',
+  description: '操作与当前状态不符：details.label 是此刻应点击的标签，details.sessionId 是相关的上班记录',
+  details: z.object({ label, sessionId: z.string().optional() }),
+};
+
+export const DEVICE_NOT_FOUND: ErrorDoc = {
+  status: 404,
+  code: 'DEVICE_NOT_FOUND',
+  description: '没有产品使用这台设备（扫描的设备码不是本厂的，或设备已从产品清单移除）',
+};
+
+/** The report window and session errors of the draft and the submission (commands/clock/rules.ts). */
+export const WINDOW_ERRORS: ErrorDoc[] = [
+  { status: 404, code: 'SESSION_NOT_FOUND', description: '没有这条上班记录（或不是本人的）' },
+  {
+    status: 409,
+    code: 'REPORT_WINDOW_EXPIRED',
+    description: '已超过填写时限：重新扫码并点击“重新报工”（details.label = 重新报工）',
+    details: z.object({ label: z.literal('重新报工'), sessionId: z.string() }),
+  },
+  {
+    status: 409,
+    code: 'REPORT_ALREADY_SUBMITTED',
+    description: '这次上班已提交过报工单（details.reportId）',
+    details: z.object({ sessionId: z.string(), reportId: z.string().optional() }),
+  },
+  {
+    status: 409,
+    code: 'SESSION_ABANDONED',
+    description: '上班超过 SESSION_MAX_HOURS 小时未报工，已自动结束（details.label = 开始上班）',
+    details: z.object({ label: z.literal('开始上班'), sessionId: z.string() }),
+  },
+  { ...CLOCK_STATE_CONFLICT, description: '还没有下班报工（details.label = 下班报工）' },
+];
+
+const line = z.number().int().describe('第几行（从 1 开始）');
+
+/** The 422 errors of report lines (commands/report-lines.ts), for the submission and the approval. */
+export const LINE_ERRORS: ErrorDoc[] = [
+  { status: 422, code: 'NO_LINES', description: '没有明细行' },
+  { status: 422, code: 'TOO_MANY_LINES', description: '明细行超过 200 行' },
+  {
+    status: 422,
+    code: 'INVALID_QUANTITY',
+    description: '数量不是 0–10000000 的整数',
+    details: z.object({ line, field: z.enum(['finishedQty', 'defectiveQty', 'outputQty']) }),
+  },
+  {
+    status: 422,
+    code: 'OUTPUT_QTY_MISMATCH',
+    description: '产出数量不等于成品 + 不良',
+    details: z.object({ line, expected: z.number().int().describe('成品 + 不良') }),
+  },
+  {
+    status: 422,
+    code: 'OUTPUT_QTY_TOO_LARGE',
+    description: '成品 + 不良超过 10000000（省略产出数量时）',
+    details: z.object({ line, max: z.number().int().describe('产出数量的上限') }),
+  },
+  { status: 422, code: 'DUPLICATE_PRODUCT', description: '同一产品填了两行', details: z.object({ line, productId: z.number() }) },
+];
+
+/** Details of a product or person refused by its rules (products/rules.ts, people/rules.ts). */
+export const problemsDetails = z.array(
+  z.object({ code: z.string().describe('问题代码（snake_case）'), field: z.string().optional().describe('字段'), reason: z.string().describe('中文说明') }),
+);
+
+/** Platform failures (platform/errcodes.ts) that every platform call may give. */
+export const PLATFORM_ERRORS: ErrorDoc[] = [
+  { status: 429, code: 'PLATFORM_RATE_LIMITED', description: '微信接口频率限制（45011）：一分钟后再试' },
+  { status: 502, code: 'PLATFORM_ERROR', description: '微信接口返回了其他错误（message 中有错误码）' },
+  { status: 503, code: 'PLATFORM_UNAVAILABLE', description: '微信服务不可用（系统繁忙或网络不通）' },
+];

@@ -1,0 +1,193 @@
+/**
+ * Issue #16: the API document is an exact contract. Every answer of the end-to-end scenario (demo/scenario.ts: a
+ * whole working day through HTTP), then of a tour through every other operation and the errors a client meets,
+ * is checked against `/api/openapi.json` with ajv (test/helpers/contract.ts): status, content type and body, and
+ * for accepted requests, that the document accepts them too. Zero deviations, and every documented operation
+ * answered with its success status at least once. The examples of the document are checked against their schemas.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runScenario } from '../../demo/scenario.ts';
+import { cliCommands } from '../../src/cli/commands.ts';
+import { startTestApp, type TestApp, type TestResponse } from '../helpers/app.ts';
+import { SchemaChecker, contractDeviations, recordFetch, type Exchange } from '../helpers/contract.ts';
+
+let app: TestApp;
+let doc: any;
+const exchanges: Exchange[] = [];
+
+beforeAll(async () => {
+  app = await startTestApp({}, '2026-03-02T07:30:00+08:00');
+  app.service.background.start();
+  const recording = recordFetch();
+  try {
+    await runScenario({
+      baseUrl: app.url,
+      setTime: (iso) => app.clock.set(iso),
+      addFirstAdmin: async (phone, name) => {
+        expect(await cliCommands['people:add'].run(app.service.ctx, [phone, name, 'admin'])).toBe(0);
+      },
+      print: () => {},
+    });
+    await tour();
+  } finally {
+    exchanges.push(...(await recording.stop()));
+  }
+  doc = (await app.request('GET', '/api/openapi.json')).body;
+}, 120_000);
+afterAll(() => app.close());
+
+/** Calls of the tour, through the recorded fetch. */
+const call = (method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) =>
+  app.request(method, path, { token, body, headers });
+
+async function upload(path: string, token: string, bytes: Buffer, name: string) {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), name);
+  return fetch(app.url + path, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+}
+
+/** The operations and errors the scenario does not reach, each asserted as it goes. */
+async function tour(): Promise<void> {
+  const admin = await app.login('13800000001', 'admin', '王管理');
+  const manager = await app.login('13800000002', 'manager', '李经理');
+  const worker = await app.login('13900000011', 'worker', '张三');
+  const expectStatus = async (p: Promise<TestResponse>, status: number, code?: string) => {
+    const r = await p;
+    expect([r.status, r.body?.error?.code]).toEqual([status, code]);
+    return r;
+  };
+
+  // System.
+  await expectStatus(call('GET', '/api/health'), 200);
+  await expectStatus(call('GET', '/api/openapi.json'), 200);
+  await expectStatus(call('GET', '/api/docs'), 200);
+
+  // Products: create, unchanged, update, list, delete, refusals.
+  const product = { projectNo: 'XM-T', productName: '测试件', deviceNo: 'JC-01', processName: '冲压', standardCycleSeconds: 20 };
+  expect((await expectStatus(call('POST', '/api/products', admin, product), 200)).body.result).toBe('created');
+  expect((await expectStatus(call('POST', '/api/products', admin, product), 200)).body.result).toBe('unchanged');
+  expect((await expectStatus(call('POST', '/api/products', admin, { ...product, standardWorkload: 100, operatorCount: null }), 200)).body.result).toBe('updated');
+  await expectStatus(call('GET', '/api/products?keyword=%E6%B5%8B%E8%AF%95&deviceNo=JC-01&page=1&pageSize=5', admin), 200);
+  const key = new URLSearchParams({ projectNo: 'XM-T', productName: '测试件', deviceNo: 'JC-01', processName: '冲压' });
+  await expectStatus(call('DELETE', `/api/products?${key}`, admin), 200);
+  await expectStatus(call('DELETE', `/api/products?${key}`, admin), 404, 'PRODUCT_NOT_FOUND');
+  await expectStatus(call('POST', '/api/products', admin, { ...product, standardCycleSeconds: 0 }), 422, 'PRODUCT_INVALID');
+  await expectStatus(call('POST', '/api/products', admin, { ...product, standardCycleSeconds: '20' }), 422, 'VALIDATION_FAILED');
+  await expectStatus(call('GET', '/api/products', worker), 403, 'FORBIDDEN');
+
+  // People: list, save, remove a role (204), refusals, body errors.
+  await expectStatus(call('GET', '/api/people?role=worker&keyword=%E5%BC%A0', manager), 200);
+  await expectStatus(call('POST', '/api/people', admin, { phone: '13900000099', name: '测试员', role: '员工' }), 200);
+  await expectStatus(call('DELETE', '/api/people/13900000099?role=worker', admin), 204);
+  await expectStatus(call('DELETE', '/api/people/13900000099?role=worker', admin), 404, 'PERSON_ROLE_NOT_FOUND');
+  await expectStatus(call('POST', '/api/people', admin, { phone: '12345', name: '测试员', role: '员工' }), 422, 'PERSON_INVALID');
+  await expectStatus(call('POST', '/api/people', admin, '{"phone":', { 'content-type': 'application/json' }), 400, 'MALFORMED_JSON');
+  await expectStatus(call('POST', '/api/people', admin, '{}', { 'content-type': 'application/json; charset=latin1' }), 415, 'UNSUPPORTED_ENCODING');
+  await expectStatus(call('POST', '/api/people', admin, { phone: 'x'.repeat(300_000) }), 413, 'PAYLOAD_TOO_LARGE');
+  await expectStatus(call('GET', '/api/people?keyword=%00', admin), 422, 'INVALID_CHARACTERS');
+
+  // Imports: refusals of the upload and the confirmation.
+  const notMultipart = await fetch(`${app.url}/api/products/import`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'text/plain' }, body: 'x' });
+  expect(notMultipart.status).toBe(400);
+  expect((await upload('/api/people/import', admin, Buffer.from('not a workbook'), 'x.xlsx')).status).toBe(422);
+  await expectStatus(call('POST', '/api/products/import/3d8f6a2c-1b4e-4f7a-9c5d-0e2f4a6b8c1d/confirm', admin), 404, 'IMPORT_NOT_FOUND');
+
+  // Devices and their codes.
+  await expectStatus(call('GET', '/api/devices?pageSize=50', admin), 200);
+  const code = await expectStatus(call('POST', `/api/devices/${encodeURIComponent('2号 压机')}/qrcode`, manager), 200);
+  await expectStatus(call('POST', '/api/devices/NO-SUCH/qrcode', manager), 404, 'DEVICE_NOT_FOUND');
+  expect((await fetch(app.url + code.body.url)).status).toBe(200);
+  await expectStatus(call('GET', '/api/device-codes/AAAAAAAAAA.png'), 404, 'DEVICE_CODE_NOT_FOUND');
+  app.simulator.failNext('getwxacodeunlimit', 41030);
+  await expectStatus(call('POST', '/api/devices/JC-01/qrcode', admin), 502, 'PLATFORM_PAGE_NOT_FOUND');
+
+  // Accounts: me, role switch, the choose_phone → choose_role → ok path, refusals.
+  await expectStatus(call('GET', '/api/auth/me', manager), 200);
+  await expectStatus(call('GET', '/api/auth/me'), 401, 'UNAUTHORIZED');
+  await expectStatus(call('GET', '/api/auth/me', 'not-a-token'), 401, 'INVALID_TOKEN');
+  await expectStatus(call('POST', '/api/auth/switch-role', manager, { role: 'admin' }), 200);
+  await expectStatus(call('POST', '/api/auth/switch-role', manager, { role: 'worker' }), 403, 'ROLE_NOT_HELD');
+  const phones = await expectStatus(call('POST', '/api/auth/platform-login', undefined, { code: 'sim:tour#1', phoneCode: ['sim:13800000002#t', 'sim:13900000011#t'] }), 200);
+  expect(phones.body.status).toBe('choose_phone');
+  const roles = await expectStatus(call('POST', '/api/auth/platform-login/complete', undefined, { ticket: phones.body.ticket, phone: '13800000002' }), 200);
+  expect(roles.body.status).toBe('choose_role');
+  await expectStatus(call('POST', '/api/auth/platform-login/complete', undefined, { ticket: roles.body.ticket, role: 'worker' }), 403, 'ROLE_NOT_HELD');
+  await expectStatus(call('POST', '/api/auth/platform-login/complete', undefined, { ticket: 'forged' }), 401, 'LOGIN_TICKET_INVALID');
+  await expectStatus(call('POST', '/api/auth/platform-login', undefined, { code: 'sim:tour#2' }), 422, 'VALIDATION_FAILED');
+  app.simulator.failNext('jscode2session', 40199);
+  await expectStatus(call('POST', '/api/auth/platform-login', undefined, { code: 'sim:tour#3', phoneCode: 'sim:13900000011#t2' }), 502, 'PLATFORM_ERROR');
+  for (let i = 0; i < 20; i++) await expectStatus(call('POST', '/api/auth/platform-login', undefined, { code: `sim:flood#${i}`, phoneCode: `sim:13911112222#${i}` }), 403, 'PHONE_NOT_REGISTERED');
+  const limited = await expectStatus(call('POST', '/api/auth/platform-login', undefined, { code: 'sim:flood#x', phoneCode: 'sim:13911112222#x' }), 429, 'TOO_MANY_LOGIN_ATTEMPTS');
+  expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+
+  // The worker's refusals.
+  await expectStatus(call('GET', '/api/clock/state', worker), 422, 'VALIDATION_FAILED');
+  await expectStatus(call('GET', '/api/clock/state?deviceNo=JC-01&deviceKey=x', worker), 422, 'VALIDATION_FAILED');
+  await expectStatus(call('GET', '/api/clock/state?deviceNo=NO-SUCH', worker), 404, 'DEVICE_NOT_FOUND');
+  await expectStatus(call('POST', '/api/clock/switch-device', worker, { deviceNo: 'JC-01' }), 409, 'CLOCK_STATE_CONFLICT');
+  await expectStatus(call('GET', '/api/reports/draft?sessionId=8a6e0804-2bd0-4672-b79d-d97358571dd8', worker), 404, 'SESSION_NOT_FOUND');
+  await expectStatus(call('POST', '/api/reports', worker, { sessionId: 'x', lines: [] }), 422, 'VALIDATION_FAILED');
+  await expectStatus(call('GET', '/api/reports/mine?status=approved&startDate=2026-03-01&endDate=2026-03-31&page=1&pageSize=10', worker), 200);
+  await expectStatus(call('GET', '/api/reports/mine?startDate=2026-03-31&endDate=2026-03-01', worker), 422, 'INVALID_DATE_RANGE');
+
+  // Review and report administration.
+  const mine = await expectStatus(call('GET', '/api/reviews/mine?startDate=2026-03-02&endDate=2026-03-02', admin), 200);
+  const rejected = mine.body.items.find((r: any) => r.status === 'rejected');
+  const approved = mine.body.items.find((r: any) => r.status === 'approved');
+  await expectStatus(call('POST', `/api/reviews/${approved.reportId}/reject`, admin, { reason: '再看看' }), 409, 'REPORT_ALREADY_REVIEWED');
+  await expectStatus(call('POST', '/api/reviews/8a6e0804-2bd0-4672-b79d-d97358571dd8/approve', admin, {}), 404, 'REPORT_NOT_FOUND');
+  await expectStatus(call('PATCH', `/api/reports/${rejected.reportId}/break-minutes`, manager, { breakMinutes: 30 }), 409, 'REPORT_REJECTED');
+  await expectStatus(call('PATCH', `/api/reports/${approved.reportId}/break-minutes`, manager, { breakMinutes: 9999 }), 422, 'BREAK_EXCEEDS_WORKING_TIME');
+  await expectStatus(call('PATCH', `/api/reports/${approved.reportId}/break-minutes`, manager, { breakMinutes: 1.5 }), 422, 'INVALID_BREAK_MINUTES');
+  await expectStatus(call('GET', `/api/reports/${approved.reportId}/audit-logs?page=1`, admin), 200);
+  await expectStatus(call('GET', '/api/reports/8a6e0804-2bd0-4672-b79d-d97358571dd8/audit-logs', admin), 404, 'REPORT_NOT_FOUND');
+  await expectStatus(call('GET', '/api/dashboard/reports?startDate=2026-03-02', manager), 422, 'INVALID_DATE_RANGE');
+}
+
+it('every answer of the working day and the tour conforms to the document: zero deviations', () => {
+  expect(exchanges.length).toBeGreaterThan(100);
+  expect(contractDeviations(doc, exchanges)).toEqual([]);
+});
+
+it('every documented operation was answered with its success status at least once', () => {
+  const answered = new Set<string>();
+  for (const x of exchanges) {
+    if (x.status >= 300) continue;
+    for (const [path, ops] of Object.entries<any>(doc.paths)) {
+      const re = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      if (re.test(x.url.pathname) && ops[x.method.toLowerCase()]) answered.add(`${x.method} ${path}`);
+    }
+  }
+  const documented = Object.entries<any>(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+  expect(documented.filter((op) => !answered.has(op))).toEqual([]);
+});
+
+it("the document's examples conform to its schemas", () => {
+  const checker = new SchemaChecker();
+  const problems: string[] = [];
+  let examples = 0;
+  for (const [path, ops] of Object.entries<any>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(ops)) {
+      const at = `${method.toUpperCase()} ${path}`;
+      const media = op.requestBody?.content?.['application/json'];
+      if (media) {
+        if (media.example === undefined) problems.push(`${at}: no request example`);
+        else problems.push(...checker.problems(media.schema, media.example).map((p) => `${at} request: ${p}`));
+        examples++;
+      }
+      for (const [status, r] of Object.entries<any>(op.responses)) {
+        const json = Number(status) < 300 ? r.content?.['application/json'] : undefined;
+        if (!json) continue;
+        if (json.example === undefined) problems.push(`${at} ${status}: no answer example`);
+        else problems.push(...checker.problems(json.schema, json.example).map((p) => `${at} ${status}: ${p}`));
+        examples++;
+      }
+      for (const p of op.parameters ?? []) {
+        if (p.required && p.example === undefined) problems.push(`${at}: no example of ${p.name}`);
+        if (p.example !== undefined) problems.push(...checker.problems(p.schema, p.example).map((e) => `${at} ${p.name}: ${e}`));
+      }
+    }
+  }
+  expect(problems).toEqual([]);
+  expect(examples).toBeGreaterThan(40);
+});
