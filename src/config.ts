@@ -56,6 +56,7 @@ const envSchema = z.object({
   WX_SECRET: z.string().optional(),
   WX_API_BASE: z.string().optional(),
   WX_ENV_VERSION: z.enum(['release', 'trial', 'develop']).optional(),
+  WX_WEB_LOGIN_PAGE: z.string().regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/, 'WX_WEB_LOGIN_PAGE must be a page path such as pages/login/confirm').optional(),
   PUBLIC_BASE_URL: z.string().optional(),
   LOG_LEVEL: z.string().optional(),
 });
@@ -85,6 +86,8 @@ export interface Config {
   /** Platform credentials; undefined means the built-in simulator is used. */
   readonly platform?: { readonly appId: string; readonly secret: string; readonly apiBase: string };
   readonly wxEnvVersion: 'release' | 'trial' | 'develop';
+  /** Mini-program page the web console's sign-in code opens (WX_WEB_LOGIN_PAGE; issue #17). */
+  readonly wxWebLoginPage: string;
   /** `WX_TEMPLATE_<NAME>` values, keyed by NAME (e.g. REVIEW_RESULT). */
   readonly templates: Readonly<Record<string, string>>;
   /** Origin used to build absolute addresses (device code images); empty means relative addresses. */
@@ -140,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { appId: e.WX_APPID, secret: e.WX_SECRET!, apiBase: e.WX_API_BASE || WX_REAL_API_BASE }
       : undefined,
     wxEnvVersion: e.WX_ENV_VERSION ?? 'release',
+    wxWebLoginPage: e.WX_WEB_LOGIN_PAGE || 'pages/login/confirm',
     templates: Object.freeze(templates),
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? '').replace(/\/$/, ''),
     logLevel: e.LOG_LEVEL || (env.VITEST ? 'silent' : 'info'),

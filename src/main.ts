@@ -8,6 +8,7 @@ import { DataDirLockedError } from './db/database.ts';
 import { startService } from './app.ts';
 import { isClusterWorker, runPrimary } from './cluster.ts';
 import { createLogger } from './logger.ts';
+import { openControlChannel } from './http/control-channel.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -16,6 +17,8 @@ async function main(): Promise<void> {
   }
   const service = await startService(config);
   const { log } = service.ctx;
+  // The CLI's way in while this process holds the embedded database (npm run cli -- console-link).
+  const control = openControlChannel(config, service.port);
   log.info(
     { port: service.port, database: service.ctx.db.kind, platform: config.platform ? 'wechat' : 'simulator' },
     `报工服务已启动 http://localhost:${service.port}/api/health`,
@@ -27,6 +30,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    control.close();
     service.close().then(
       () => process.exit(0),
       (err) => {

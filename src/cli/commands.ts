@@ -2,14 +2,24 @@
  * The commands of `npm run cli` (decisions.md "Command line"). Each area may add its own file under
  * src/cli/ and list its commands here.
  */
+import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { replayProjection } from '../projections/replay.ts';
+import { consoleLinkCommands } from './console-link.ts';
 import { importCliCommands } from './import.ts';
 
 export type CliCommand = (ctx: AppContext, args: string[]) => Promise<number>;
 
-export const cliCommands: Record<string, { usage: string; run: CliCommand }> = {
+export interface CliCommandSpec {
+  usage: string;
+  run: CliCommand;
+  /** Run instead of `run` when the server holds the embedded database (it asks the server). */
+  whileServerRuns?: (config: Config, args: string[]) => Promise<number>;
+}
+
+export const cliCommands: Record<string, CliCommandSpec> = {
   ...importCliCommands,
+  ...consoleLinkCommands,
   migrate: {
     usage: 'migrate',
     // Opening the database (createContext) has just applied any pending migration; this confirms it.

@@ -72,7 +72,7 @@ const LOGIN_ERRORS: ErrorDoc[] = [
 ];
 
 /** Adds Retry-After to a rate-limit refusal before it is answered. */
-async function withRetryAfter<T>(res: Response, run: () => Promise<T>): Promise<T> {
+export async function withRetryAfter<T>(res: Response, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {

@@ -13,6 +13,7 @@ import { reportRoutes } from './reports.ts';
 import { reviewRoutes } from './reviews.ts';
 import { reportAdminRoutes } from './report-admin.ts';
 import { dashboardRoutes } from './dashboard.ts';
+import { webLoginRoutes } from './web-login.ts';
 
 export const routes: AnyRoute[] = [
   healthRoute,
@@ -28,4 +29,5 @@ export const routes: AnyRoute[] = [
   ...reviewRoutes,
   ...reportAdminRoutes,
   ...dashboardRoutes,
+  ...webLoginRoutes,
 ];
