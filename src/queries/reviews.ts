@@ -30,11 +30,13 @@ export interface ReportItem {
   rejectReason: string | null;
 }
 
-const COLUMNS = `r.report_id, r.employee_phone, r.report_date, r.status, r.devices, r.clock_in_at, r.clock_out_at,
+/** The columns `toItem` reads, from `reports r` (also used by report-browse.ts). */
+export const COLUMNS = `r.report_id, r.employee_phone, r.report_date, r.status, r.devices, r.clock_in_at, r.clock_out_at,
   r.break_minutes, r.lines, r.submitted_at, r.reviewed_by, r.reviewed_at, r.reject_reason,
   (SELECT p.name FROM personnel p WHERE p.phone = r.employee_phone LIMIT 1) AS employee_name`;
 
-function toItem(r: any, timeZone: string): ReportItem {
+/** A `reports` row selected with COLUMNS as the answer's item, times in `timeZone`. */
+export function toItem(r: any, timeZone: string): ReportItem {
   const clockIn = new Date(r.clock_in_at);
   const clockOut = new Date(r.clock_out_at);
   return {

@@ -16,9 +16,9 @@ import { defineRoute, RawBody } from '../route.ts';
 /** Most rows one export may hold (a year of ~270 workers); beyond it the manager narrows the range. */
 export const EXPORT_MAX_ROWS = 100_000;
 
-const RANGE_ERROR = { status: 422, code: 'INVALID_DATE_RANGE', description: '缺少日期、格式错误、结束早于开始或超过 366 天' };
+export const RANGE_ERROR = { status: 422, code: 'INVALID_DATE_RANGE', description: '缺少日期、格式错误、结束早于开始或超过 366 天' };
 
-const rangeQuery = z.object({
+export const rangeQuery = z.object({
   startDate: z.string().optional().describe('开始日期 YYYY-MM-DD（含）'),
   endDate: z.string().optional().describe('结束日期 YYYY-MM-DD（含）'),
 });

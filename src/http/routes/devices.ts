@@ -13,10 +13,12 @@ export const deviceListRoute = defineRoute({
   method: 'get',
   path: '/api/devices',
   tag: 'devices',
-  summary: '设备列表（产品中出现的设备编号、产品数与设备短码 deviceKey；分页，按编号排序）',
+  summary: '设备列表（产品中出现的设备编号、产品数、设备短码 deviceKey、是否已生成小程序码；分页，按编号排序）',
   access: access.masterData,
   query: pageQuery,
-  response: pageOf(z.object({ deviceNo: z.string(), deviceKey: z.string(), productCount: z.number().int() })),
+  response: pageOf(
+    z.object({ deviceNo: z.string(), deviceKey: z.string(), productCount: z.number().int(), hasCode: z.boolean().describe('已生成小程序码') }),
+  ),
   async handler({ query }, ctx) {
     const { items, total } = await listDevices(ctx.db.pool, query);
     return toPage(items, total, query);

@@ -14,6 +14,7 @@ import { reviewRoutes } from './reviews.ts';
 import { reportAdminRoutes } from './report-admin.ts';
 import { dashboardRoutes } from './dashboard.ts';
 import { webLoginRoutes } from './web-login.ts';
+import { officeRoutes } from './office.ts';
 
 export const routes: AnyRoute[] = [
   healthRoute,
@@ -30,4 +31,5 @@ export const routes: AnyRoute[] = [
   ...reportAdminRoutes,
   ...dashboardRoutes,
   ...webLoginRoutes,
+  ...officeRoutes,
 ];

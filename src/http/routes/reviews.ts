@@ -15,7 +15,8 @@ import { reportLineSchema, reviewAnswerSchema } from './review-schemas.ts';
 
 const reportIdParams = z.object({ reportId: z.string() });
 
-const reportItem = z.object({
+/** A report as the review queue and the office's report list give it. */
+export const reportItem = z.object({
   reportId: z.string(),
   employeePhone: z.string(),
   employeeName: z.string().nullable(),
