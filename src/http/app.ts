@@ -5,6 +5,7 @@
 import express, { type Request, type Response, type NextFunction } from 'express';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
+import { mountConsole } from './console-static.ts';
 import { errorMiddleware } from './errors.ts';
 import { JSON_BODY_LIMIT, logRequest, requestIdOf, runRoute } from './pipeline.ts';
 import { RawBody, type AnyRoute } from './route.ts';
@@ -40,6 +41,7 @@ export function createHttpApp(ctx: AppContext, routes: readonly AnyRoute[]): exp
     }
     next();
   });
+  mountConsole(app); // the web console's static files at /console/ (issue #17)
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   for (const route of routes) {
