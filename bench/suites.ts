@@ -9,6 +9,7 @@ import { clockBench } from './clock.ts';
 import { authBench } from './auth.ts';
 import { dashboardBench } from './dashboard.ts';
 import { importBench } from './import.ts';
+import { consoleBench } from './console.ts';
 
 export const suites: BenchSuite[] = [
   eventStoreBench,
@@ -16,4 +17,5 @@ export const suites: BenchSuite[] = [
   authBench,
   dashboardBench,
   importBench,
+  consoleBench,
 ];
