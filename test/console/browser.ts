@@ -23,7 +23,7 @@ export const PHONE = { width: 390, height: 844 };
 
 export const browserMissing: string | undefined = existsSync(CHROMIUM)
   ? undefined
-  : `没有找到 Chromium（${CHROMIUM}）：浏览器测试未运行。安装：apt-get install -y chromium（或设置 CHROMIUM_PATH）`;
+  : `browser tests not run: no Chromium at ${CHROMIUM} (apt-get install -y chromium fonts-wqy-microhei, or set CHROMIUM_PATH) / 没有找到 Chromium，浏览器测试未运行`;
 
 /** True when the browser tests are to be skipped (missing browser, not on CI); prints why once per file. */
 export function skipBrowserTests(file: string): boolean {

@@ -56,6 +56,7 @@ describe.skipIf(skipBrowserTests('login.test.ts'))('console sign-in in the brows
     expect(await page.locator('script:not([src])').count()).toBe(0);
 
     await signIn(page, '13800138000');
+    await shoot(page, 'signed-in');
     const cookies = await page.context().cookies();
     expect(cookies).toEqual([expect.objectContaining({ name: 'console_session', path: '/api', httpOnly: true, sameSite: 'Strict' })]);
     expect(await page.evaluate(() => (globalThis as any).document.cookie)).toBe('');
@@ -91,6 +92,9 @@ describe.skipIf(skipBrowserTests('login.test.ts'))('console sign-in in the brows
     await page.getByRole('menuitem', { name: '切换为管理员' }).click();
     await page.waitForURL(/\/console\/review$/);
     expect(await page.getByTestId('account').textContent()).toContain('李经理 · 管理员');
+    await page.getByTestId('account').click();
+    await page.getByRole('menuitem', { name: '切换为经理' }).waitFor();
+    await shoot(page, 'account-menu');
     expect(errors).toEqual([]);
   });
 
@@ -103,6 +107,8 @@ describe.skipIf(skipBrowserTests('login.test.ts'))('console sign-in in the brows
     const again = await openConsole(browser, app, `/console/login#link=${link.ticket}`);
     await expect.poll(() => again.page.getByText('这个登录链接已经用过了').isVisible()).toBe(true);
     expect(again.page.url()).not.toContain(link.ticket);
+    await shoot(again.page, 'link-used');
+    expect(await axeViolations(again.page)).toEqual([]);
     expect(errors).toEqual([]);
   });
 });
