@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const control = openControlChannel(config, service.port);
   log.info(
     { port: service.port, database: service.ctx.db.kind, platform: config.platform ? 'wechat' : 'simulator' },
-    `报工服务已启动 http://localhost:${service.port}/api/health`,
+    `报工服务已启动 http://localhost:${service.port}/console/（网页后台），接口文档 /api/docs`,
   );
   // Started with an IPC channel (a process manager, the benchmark) and not as a cluster worker: say so.
   if (!isClusterWorker()) process.send?.({ type: 'ready', port: service.port });
