@@ -43,6 +43,13 @@ export function setConsoleSession(req: Request, res: Response, token: string, ex
   });
 }
 
+/** A sign-in answer `{token, expiresAt, …}` for the console: the token set as the session cookie, the rest returned. */
+export function withSessionCookie<T extends { token: string; expiresAt: string }>(req: Request, res: Response, answer: T): Omit<T, 'token'> {
+  const { token, ...rest } = answer;
+  setConsoleSession(req, res, token, answer.expiresAt);
+  return rest;
+}
+
 /** Ends the console session (the cookie expires at once). */
 export function clearConsoleSession(req: Request, res: Response): void {
   res.clearCookie(CONSOLE_COOKIE, { httpOnly: true, sameSite: 'strict', path: '/api', secure: req.secure });

@@ -8,20 +8,11 @@
  * Figures follow decisions.md "Calculations" (rounded to 2 decimals on output, null when a divisor is 0).
  */
 import type { Queryable } from '../db/transaction.ts';
-import type { DateRange } from './dashboard.ts';
+import { sumsOf, type DateRange } from './dashboard.ts';
 import { figuresOf } from './dashboard-figures.ts';
 
 const SUMS = `sum(effective_ms) AS effective_ms, sum(finished_qty) AS finished_qty, sum(defective_qty) AS defective_qty,
   sum(output_qty) AS output_qty, sum(cycle_output_milli) AS cycle_output_milli, sum(standard_workload) AS standard_workload`;
-
-const sumsOf = (r: any) => ({
-  effectiveMs: Number(r.effective_ms),
-  finishedQty: Number(r.finished_qty),
-  defectiveQty: Number(r.defective_qty),
-  outputQty: Number(r.output_qty),
-  cycleOutputMilli: Number(r.cycle_output_milli),
-  standardWorkload: Number(r.standard_workload),
-});
 
 /** GET /api/dashboard/summary (module docstring) for `range` (checked by the caller). */
 export async function dashboardSummary(q: Queryable, range: DateRange) {

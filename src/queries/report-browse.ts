@@ -10,9 +10,9 @@
  */
 import type { Queryable } from '../db/transaction.ts';
 import { parseReportId, reportNotFound } from '../commands/review/decider.ts';
-import { limitOffset, toPage, type Page, type PageQuery } from '../http/pagination.ts';
+import type { Page, PageQuery } from '../http/pagination.ts';
 import { likePattern } from '../products/store.ts';
-import { COLUMNS, toItem, type ReportItem } from './reviews.ts';
+import { COLUMNS, reportsPage, toItem, type ReportItem } from './reviews.ts';
 
 export interface ReportFilter {
   startDate?: string;
@@ -23,26 +23,13 @@ export interface ReportFilter {
 
 /** A page of reports matching `filter` (module docstring). */
 export async function browseReports(q: Queryable, filter: ReportFilter, page: PageQuery, timeZone: string): Promise<Page<ReportItem>> {
-  const { limit, offset } = limitOffset(page);
   const where = `($1::date IS NULL OR r.report_date >= $1::date) AND ($2::date IS NULL OR r.report_date <= $2::date)
     AND ($3::text IS NULL OR r.employee_phone = $3
          OR EXISTS (SELECT 1 FROM personnel p WHERE p.phone = r.employee_phone AND p.name ILIKE $4))
     AND ($5::text IS NULL OR r.status = $5)`;
   const employee = filter.employee || null;
   const args = [filter.startDate ?? null, filter.endDate ?? null, employee, employee && likePattern(employee), filter.status ?? null];
-  const [rows, total] = await Promise.all([
-    q.query(`SELECT ${COLUMNS} FROM reports r WHERE ${where} ORDER BY r.report_date DESC, r.submitted_at DESC, r.report_id LIMIT $6 OFFSET $7`, [
-      ...args,
-      limit,
-      offset,
-    ]),
-    q.query(`SELECT count(*) AS total FROM reports r WHERE ${where}`, args),
-  ]);
-  return toPage(
-    rows.rows.map((r) => toItem(r, timeZone)),
-    Number(total.rows[0].total),
-    page,
-  );
+  return reportsPage(q, where, args, 'r.report_date DESC, r.submitted_at DESC, r.report_id', page, timeZone);
 }
 
 /** The report `reportId`. Throws AppError 404 REPORT_NOT_FOUND (malformed or unknown id). */

@@ -76,6 +76,24 @@ export async function pendingReviews(q: Queryable, page: PageQuery, timeZone: st
 }
 
 /**
+ * A page of `reports r` matching `where` (SQL over `args`, numbered from $1) in `order`, as items in `timeZone`
+ * (also used by report-browse.ts).
+ */
+export async function reportsPage(q: Queryable, where: string, args: unknown[], order: string, page: PageQuery, timeZone: string): Promise<Page<ReportItem>> {
+  const { limit, offset } = limitOffset(page);
+  const n = args.length;
+  const [rows, total] = await Promise.all([
+    q.query(`SELECT ${COLUMNS} FROM reports r WHERE ${where} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, [...args, limit, offset]),
+    q.query(`SELECT count(*) AS total FROM reports r WHERE ${where}`, args),
+  ]);
+  return toPage(
+    rows.rows.map((r) => toItem(r, timeZone)),
+    Number(total.rows[0].total),
+    page,
+  );
+}
+
+/**
  * Reports decided by `reviewerPhone`, newest decision first; with `range`, only those decided on a local date
  * from startDate to endDate inclusive.
  */
@@ -86,22 +104,9 @@ export async function myReviews(
   page: PageQuery,
   timeZone: string,
 ): Promise<Page<ReportItem>> {
-  const { limit, offset } = limitOffset(page);
   const where = `r.reviewed_by = $1 AND r.status IN ('approved', 'rejected')
     AND ($2::date IS NULL OR (r.reviewed_at AT TIME ZONE $4) >= $2::date)
     AND ($3::date IS NULL OR (r.reviewed_at AT TIME ZONE $4) < $3::date + 1)`;
   const args = [reviewerPhone, range.startDate ?? null, range.endDate ?? null, timeZone];
-  const [rows, total] = await Promise.all([
-    q.query(`SELECT ${COLUMNS} FROM reports r WHERE ${where} ORDER BY r.reviewed_at DESC, r.report_id LIMIT $5 OFFSET $6`, [
-      ...args,
-      limit,
-      offset,
-    ]),
-    q.query(`SELECT count(*) AS total FROM reports r WHERE ${where}`, args),
-  ]);
-  return toPage(
-    rows.rows.map((r) => toItem(r, timeZone)),
-    Number(total.rows[0].total),
-    page,
-  );
+  return reportsPage(q, where, args, 'r.reviewed_at DESC, r.report_id', page, timeZone);
 }

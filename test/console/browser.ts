@@ -81,8 +81,9 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 export async function axeViolations(page: Page): Promise<string[]> {
   // Toasts fade over whatever lies under them: let them go first (they last 3 s).
   await page.locator('.el-message').last().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
-  // Judged at rest: not under the mouse of the last click.
+  // Judged at rest: not under the mouse of the last click, no transition half-way (a fading tag has no contrast).
   await page.mouse.move(0, 0);
+  await page.waitForFunction(() => (globalThis as any).document.getAnimations().every((a: any) => a.playState !== 'running'));
   // Through the driver: the console's CSP rightly refuses an injected inline script.
   await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(async () => {

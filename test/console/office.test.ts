@@ -84,8 +84,9 @@ describe.skipIf(skipBrowserTests('office.test.ts'))('the office in the console',
     expect(devices.length).toBe(8);
     await admin.getByRole('navigation', { name: '主菜单' }).getByText('设备码').click();
     await admin.waitForURL(/\/console\/devices$/);
+    await admin.getByTestId('devices-table').getByText('JC-01').waitFor();
     await admin.getByTestId('generate-all').click();
-    await expect.poll(() => admin.getByText(`已生成全部 ${devices.length} 台设备的小程序码`).isVisible()).toBe(true);
+    await admin.getByText(`已生成全部 ${devices.length} 台设备的小程序码`).waitFor();
     await expect.poll(() => admin.getByTestId('devices-table').locator('img').evaluateAll((imgs) => imgs.filter((i) => (i as any).naturalWidth > 0).length)).toBe(devices.length);
     await shoot(admin, 'devices');
     expect(await axeViolations(admin)).toEqual([]);

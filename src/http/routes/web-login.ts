@@ -15,7 +15,7 @@ import { addFirstAdministrator, consoleSetup } from '../../auth/console-setup.ts
 import { access, ROLES } from '../../auth/roles.ts';
 import { confirmWebLogin, consoleLinkPath, createConsoleLink, pollWebLogin, startWebLogin, webLoginCode, WEB_LOGIN_TTL_SECONDS } from '../../auth/web-login.ts';
 import { AppError, notFound } from '../../errors.ts';
-import { clearConsoleSession, isConsoleCall, setConsoleSession } from '../console-session.ts';
+import { clearConsoleSession, isConsoleCall, withSessionCookie } from '../console-session.ts';
 import { CONTROL_HEADER, controlSecretMatches } from '../control-channel.ts';
 import { defineRoute, RawBody, type ErrorDoc } from '../route.ts';
 import { withRetryAfter } from './auth.ts';
@@ -161,10 +161,7 @@ export const webLoginPollRoute = defineRoute({
     // The ticket is a secret: keep it out of the request log line.
     req.originalUrl = req.originalUrl.replace(params.ticket, '<ticket>');
     const answer = await withRetryAfter(res, () => pollWebLogin(ctx, params.ticket, ip(req)));
-    if (answer.status !== 'confirmed' || !isConsoleCall(req.headers)) return answer;
-    const { token, ...rest } = answer;
-    setConsoleSession(req, res, token, answer.expiresAt);
-    return rest;
+    return answer.status === 'confirmed' && isConsoleCall(req.headers) ? withSessionCookie(req, res, answer) : answer;
   },
 });
 
@@ -202,11 +199,7 @@ export const webSessionRoleRoute = defineRoute({
   body: z.object({ role: consoleRole }),
   response: z.object({ expiresAt: z.string(), person, role, roles: z.array(role) }),
   errors: [{ status: 403, code: 'ROLE_NOT_HELD', description: '没有所选角色' }],
-  async handler({ body, user, req, res }, ctx) {
-    const { token, ...rest } = await switchRole(ctx, user, body.role);
-    setConsoleSession(req, res, token, rest.expiresAt);
-    return rest;
-  },
+  handler: async ({ body, user, req, res }, ctx) => withSessionCookie(req, res, await switchRole(ctx, user, body.role)),
 });
 
 export const webSessionEndRoute = defineRoute({

@@ -52,6 +52,13 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
   throw err;
 }
 
+/** A multipart body with `file` in field `file` (the service's spreadsheet uploads). */
+export function fileForm(file: File): FormData {
+  const fd = new FormData();
+  fd.append('file', file);
+  return fd;
+}
+
 /** GET of a file (spreadsheet export) as a Blob with the file name the service gives (Content-Disposition). */
 export async function download(path: string, fallbackName: string): Promise<{ blob: Blob; name: string }> {
   let res: Response;
