@@ -24,7 +24,7 @@ async function call(method: string, path: string, body?: unknown, token?: string
   } catch {
     throw new Refused(`连不上服务 ${base}：请先运行 npm start（或用 --base 指定地址）`);
   }
-  const answer = await res.json().catch(() => ({}));
+  const answer: any = await res.json().catch(() => ({}));
   if (!res.ok) throw new Refused(`${method} ${path} → ${res.status} ${answer?.error?.code ?? ''}：${answer?.error?.message ?? ''}`);
   return answer;
 }
