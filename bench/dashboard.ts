@@ -24,8 +24,8 @@ const WORKERS = Math.ceil(REPORTS / DAYS);
 const FIRST_DAY = '2024-11-01';
 const CHUNK_DAYS = 30;
 
-/** Inserts the reports of days [from, to) for every worker: ReportSubmitted and ReportApproved events. */
-const INSERT = `
+/** Inserts the reports of days [from, to) for every worker: ReportSubmitted and ReportApproved events (also used by bench/console.ts). */
+export const INSERT = `
 WITH r AS (
   SELECT gen_random_uuid()::text AS id, gen_random_uuid()::text AS session_id, w, d,
          to_char($3::date + d, 'YYYY-MM-DD') AS report_date,

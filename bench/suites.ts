@@ -11,6 +11,7 @@ import { dashboardBench } from './dashboard.ts';
 import { importBench } from './import.ts';
 import { speedPiecesBench } from './speed-pieces.ts';
 import { memoryBench } from './memory.ts';
+import { consoleBench } from './console.ts';
 
 export const suites: BenchSuite[] = [
   eventStoreBench,
@@ -20,4 +21,5 @@ export const suites: BenchSuite[] = [
   importBench,
   speedPiecesBench,
   memoryBench,
+  consoleBench,
 ];

@@ -19,7 +19,14 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const ctx = await createContext({ ...config, logLevel: process.env.LOG_LEVEL ?? 'warn' });
+  let ctx;
+  try {
+    ctx = await createContext({ ...config, logLevel: process.env.LOG_LEVEL ?? 'warn' });
+  } catch (err) {
+    // The server holds the embedded database: a command that can ask it instead does so.
+    if (err instanceof DataDirLockedError && cmd.whileServerRuns) return cmd.whileServerRuns(config, args);
+    throw err;
+  }
   try {
     return await cmd.run(ctx, args);
   } finally {

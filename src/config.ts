@@ -65,6 +65,8 @@ export interface Config {
   /** Platform credentials; undefined means the built-in simulator is used. */
   readonly platform?: { readonly appId: string; readonly secret: string; readonly apiBase: string };
   readonly wxEnvVersion: 'release' | 'trial' | 'develop';
+  /** Mini-program page the web console's sign-in code opens (WX_WEB_LOGIN_PAGE; issue #17). */
+  readonly wxWebLoginPage: string;
   /** `WX_TEMPLATE_<NAME>` values, keyed by NAME (e.g. REVIEW_RESULT). */
   readonly templates: Readonly<Record<string, string>>;
   /** Origin used to build absolute addresses (device code images); empty means relative addresses. */
@@ -248,6 +250,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!(ENV_VERSIONS as readonly string[]).includes(envVersion)) {
     r.bad('WX_ENV_VERSION', '小程序码版本应为 release、trial 或 develop', 'must be release, trial or develop');
   }
+  const wxWebLoginPage = r.text('WX_WEB_LOGIN_PAGE') ?? 'pages/login/confirm';
+  if (!/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/.test(wxWebLoginPage)) {
+    r.bad('WX_WEB_LOGIN_PAGE', '扫码登录确认页应为小程序页面路径，例如 pages/login/confirm', 'must be a page path such as pages/login/confirm');
+  }
   const templates: Record<string, string> = {};
   const known = new Set(Object.keys(TEMPLATE_FIELDS).flatMap((n) => [n, `${n}_KEYS`]));
   for (const [k, v] of Object.entries(env)) {
@@ -297,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultBreakMinutes,
     platform: appId && secret ? { appId, secret, apiBase: apiBase ?? WX_REAL_API_BASE } : undefined,
     wxEnvVersion: envVersion as Config['wxEnvVersion'],
+    wxWebLoginPage,
     templates: Object.freeze(templates),
     publicBaseUrl: publicBaseUrl.replace(/\/$/, ''),
     logLevel,

@@ -12,6 +12,7 @@ import { startService } from './app.ts';
 import { isClusterWorker, runPrimary } from './cluster.ts';
 import { createLogger } from './logger.ts';
 import { StartupError, probePlatform, waitForDatabase } from './startup-checks.ts';
+import { openControlChannel } from './http/control-channel.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -27,9 +28,11 @@ async function main(): Promise<void> {
   }
   const service = await startService(config);
   const { log } = service.ctx;
+  // The CLI's way in while this process holds the embedded database (npm run cli -- console-link).
+  const control = openControlChannel(config, service.port);
   log.info(
     { port: service.port, database: service.ctx.db.kind, platform: config.platform ? 'wechat' : 'simulator' },
-    `报工服务已启动 http://localhost:${service.port}/api/health`,
+    `报工服务已启动 http://localhost:${service.port}/console/（网页后台），接口文档 /api/docs`,
   );
   // Started with an IPC channel (a process manager, the benchmark) and not as a cluster worker: say so.
   if (!isClusterWorker()) process.send?.({ type: 'ready', port: service.port });
@@ -38,6 +41,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    control.close();
     service.close().then(
       () => process.exit(0),
       (err) => {

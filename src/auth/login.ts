@@ -133,15 +133,15 @@ function nextStep(ctx: AppContext, openid: string, candidates: PersonRoles[]): P
 
 /**
  * Runs a login step under the per-IP limit: refused before it starts when the IP has too many refused attempts;
- * a refusal the client caused (400, 401, 403, 422) counts against the IP.
+ * a refusal the client caused (400, 401, 403, 404, 422) counts against the IP.
  */
-async function underIpLimit<T>(ctx: AppContext, ip: string, run: () => Promise<T>): Promise<T> {
+export async function underIpLimit<T>(ctx: AppContext, ip: string, run: () => Promise<T>): Promise<T> {
   const bucket = `ip:${ip}`;
   await assertUnderLimit(ctx.db.pool, bucket, LOGIN_LIMITS.perIpRefused, ctx.clock.now());
   try {
     return await run();
   } catch (err) {
-    if (err instanceof AppError && [400, 401, 403, 422].includes(err.status)) {
+    if (err instanceof AppError && [400, 401, 403, 404, 422].includes(err.status)) {
       await recordAttempt(ctx.db.pool, bucket, LOGIN_LIMITS.perIpRefused, ctx.clock.now());
     }
     throw err;

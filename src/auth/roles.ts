@@ -23,6 +23,8 @@ export const access = {
   breakMinutes: ['manager'],
   /** dashboard and audit log */
   insight: ['manager', 'admin'],
+  /** the web console: who may confirm a scan-to-login or get a console link, and in which roles (issue #17) */
+  console: ['admin', 'manager'],
 } as const satisfies Record<string, readonly Role[]>;
 
 /** Type guard: true when `v` is one of the stored role values `worker`, `admin`, `manager`. */

@@ -1,4 +1,13 @@
-/** A command of `npm run cli` (src/cli/commands.ts lists them): runs with the service's context and the arguments; resolves with the exit code. */
+/** The shape of a command of `npm run cli` (src/cli/commands.ts lists them). */
+import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 
+/** Runs with the service's context and the arguments; resolves with the exit code. */
 export type CliCommand = (ctx: AppContext, args: string[]) => Promise<number>;
+
+export interface CliCommandSpec {
+  usage: string;
+  run: CliCommand;
+  /** Run instead of `run` when the server holds the embedded database (it asks the server). */
+  whileServerRuns?: (config: Config, args: string[]) => Promise<number>;
+}

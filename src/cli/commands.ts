@@ -3,11 +3,13 @@
  * src/cli/ and list its commands here.
  */
 import { replayProjection } from '../projections/replay.ts';
-import type { CliCommand } from './cli-command.ts';
+import type { CliCommandSpec } from './cli-command.ts';
+import { consoleLinkCommands } from './console-link.ts';
 import { importCliCommands } from './import.ts';
 
-export const cliCommands: Record<string, { usage: string; run: CliCommand }> = {
+export const cliCommands: Record<string, CliCommandSpec> = {
   ...importCliCommands,
+  ...consoleLinkCommands,
   migrate: {
     usage: 'migrate',
     // Opening the database (createContext) has just applied any pending migration; this confirms it.

@@ -9,6 +9,7 @@
 import express, { type Request, type Response, type NextFunction } from 'express';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
+import { mountConsole } from './console-static.ts';
 import { errorMiddleware } from './errors.ts';
 import { JSON_BODY_LIMIT, logRequest, requestIdOf, runRoute } from './pipeline.ts';
 import { RawBody, type AnyRoute } from './route.ts';
@@ -48,6 +49,7 @@ export function createHttpApp(ctx: AppContext, routes: readonly AnyRoute[]): exp
     }
     next();
   });
+  mountConsole(app); // the web console's static files at /console/ (issue #17)
   app.use('/api', (req: Request, _res: Response, next: NextFunction) => {
     if (req.method === 'HEAD' || req.method === 'OPTIONS') throw notFound('NOT_FOUND', `没有这个接口：${req.method} ${req.originalUrl.split('?')[0]}`);
     next();

@@ -1,7 +1,8 @@
 /**
  * Authentication and role guards, in one place (decisions.md "Roles", "HTTP conventions"; spec section 5).
  *
- * `authenticate(ctx, req, route)`: reads `Authorization: Bearer <JWT>`, verifies it (HS256 only), checks the
+ * `authenticate(ctx, req, route)`: reads `Authorization: Bearer <JWT>` (or, on the web console's own calls, its
+ * session cookie: console-session.ts), verifies it (HS256 only), checks the
  * token's role against the route's access list, and checks that the person still holds that role in
  * `personnel` (a removed role stops working at once). Routes marked `personCheckedByHandler` (the worker's hot
  * path) make that last check in their own statement instead (the person fact of commands/facts.ts, or the
@@ -12,6 +13,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { unauthorized, forbidden } from '../errors.ts';
 import { roleRevoked } from '../auth/roles.ts';
 import type { AppContext } from '../context.ts';
+import { consoleSessionToken } from './console-session.ts';
 import type { CurrentUser, RouteSpec } from './route.ts';
 
 /**
@@ -27,9 +29,9 @@ export async function authenticate(
   const access = route.access;
   if (access === 'public') return undefined;
   const header = req.headers.authorization ?? '';
-  const m = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!m) throw unauthorized('UNAUTHORIZED', '请先登录');
-  const claims = ctx.tokens.verify(m[1]);
+  const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? consoleSessionToken(req.headers);
+  if (!token) throw unauthorized('UNAUTHORIZED', '请先登录');
+  const claims = ctx.tokens.verify(token);
   if (!claims) throw unauthorized('INVALID_TOKEN', '登录已失效，请重新登录');
   if (access !== 'authenticated' && !access.includes(claims.role)) throw forbidden();
   if (route.personCheckedByHandler) return { phone: claims.phone, role: claims.role };

@@ -12,8 +12,11 @@ export type PlatformStep = 'login' | 'phone' | 'phoneData' | 'qrcode';
 
 const unavailable = () => new AppError(503, 'PLATFORM_UNAVAILABLE', '微信服务暂时不可用，请稍后重试');
 
-/** The AppError for a failure of platform `step`; errors that are not platform errors are returned unchanged. */
-export function platformFailure(err: unknown, step: PlatformStep): unknown {
+/**
+ * The AppError for a failure of platform `step`; errors that are not platform errors are returned unchanged.
+ * `page` is the mini-program page a code was asked for (named when the platform does not know it).
+ */
+export function platformFailure(err: unknown, step: PlatformStep, page = 'pages/clock/clock'): unknown {
   if (err instanceof OpenDataError) {
     if (err.reason === 'foreign_app') return new AppError(400, 'PHONE_DATA_FOREIGN_APP', '手机号数据不属于本小程序，请在本小程序内重新授权手机号');
     return new AppError(400, 'PHONE_DATA_INVALID', '手机号数据无法解密，请重新授权手机号后再登录');
@@ -33,7 +36,7 @@ export function platformFailure(err: unknown, step: PlatformStep): unknown {
     return new AppError(401, 'PHONE_CODE_INVALID', '手机号授权已失效，请重新授权手机号后再登录');
   }
   if (step === 'qrcode' && errcode === 41030) {
-    return new AppError(502, 'PLATFORM_PAGE_NOT_FOUND', '小程序页面 pages/clock/clock 不存在或尚未发布，请发布小程序或设置 WX_ENV_VERSION');
+    return new AppError(502, 'PLATFORM_PAGE_NOT_FOUND', `小程序页面 ${page} 不存在或尚未发布，请发布小程序或设置 WX_ENV_VERSION`);
   }
   return new AppError(502, 'PLATFORM_ERROR', `微信服务返回错误（${errcode}），请稍后重试或联系管理员`);
 }

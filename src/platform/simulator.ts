@@ -80,7 +80,7 @@ const ERRMSG: Record<number, string> = {
 /** At most this many recent calls, messages and codes are kept (a development server runs for days). */
 const MAX_RECORDS = 10_000;
 const SCENE_CHARS = /^[0-9A-Za-z!#$&'()*+,/:;=?@\-._~]{1,32}$/;
-const DEFAULT_PAGES = ['pages/index/index', 'pages/clock/clock', 'pages/report/report', 'pages/review/review', 'pages/login/login'];
+const DEFAULT_PAGES = ['pages/index/index', 'pages/clock/clock', 'pages/report/report', 'pages/review/review', 'pages/login/login', 'pages/login/confirm'];
 
 class SimFailure {
   constructor(

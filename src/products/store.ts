@@ -148,18 +148,24 @@ export interface DeviceSummary {
   /** Short key for code scenes that cannot carry the number (src/devices/device.ts). */
   deviceKey: string;
   productCount: number;
+  /** A mini-program code is stored for the device. */
+  hasCode: boolean;
 }
 
-/** A page of the distinct device numbers of the products, ordered by number, with product counts. */
+/**
+ * A page of the distinct device numbers of the products, ordered by number, with product counts and whether a
+ * mini-program code is stored for the device (`device_codes`).
+ */
 export async function listDevices(q: Queryable, page: PageQuery): Promise<{ items: DeviceSummary[]; total: number }> {
   const { limit, offset } = limitOffset(page);
   const total = await q.query<{ n: number }>(`SELECT count(DISTINCT device_no)::int AS n FROM products`);
-  const rows = await q.query<{ device_no: string; n: number }>(
-    `SELECT device_no, count(*)::int AS n FROM products GROUP BY device_no ORDER BY device_no LIMIT $1 OFFSET $2`,
+  const rows = await q.query<{ device_no: string; n: number; has_code: boolean }>(
+    `SELECT device_no, count(*)::int AS n, EXISTS (SELECT 1 FROM device_codes c WHERE c.device_no = p.device_no) AS has_code
+       FROM products p GROUP BY device_no ORDER BY device_no LIMIT $1 OFFSET $2`,
     [limit, offset],
   );
   return {
-    items: rows.rows.map((r) => ({ deviceNo: r.device_no, deviceKey: deviceKeyOf(r.device_no), productCount: r.n })),
+    items: rows.rows.map((r) => ({ deviceNo: r.device_no, deviceKey: deviceKeyOf(r.device_no), productCount: r.n, hasCode: r.has_code })),
     total: total.rows[0].n,
   };
 }

@@ -11,7 +11,7 @@ import type { Queryable } from '../db/transaction.ts';
 import { unprocessable } from '../errors.ts';
 import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
 import { daysBetween, isLocalDate } from '../time.ts';
-import { figuresOf, type DashboardFigures } from './dashboard-figures.ts';
+import { figuresOf, type DailySums, type DashboardFigures } from './dashboard-figures.ts';
 
 /** Longest dashboard range in days (inclusive count), decisions: "a range over 366 days: 422". */
 export const MAX_RANGE_DAYS = 366;
@@ -60,15 +60,18 @@ const SELECT = `
            LIMIT $3 OFFSET $4) d
    ORDER BY d.report_date DESC, d.employee_phone ASC`;
 
+/** The exact sums of a `dashboard_daily` row (or of a sum of rows with the same column names). */
+export const sumsOf = (r: any): DailySums => ({
+  effectiveMs: Number(r.effective_ms),
+  finishedQty: Number(r.finished_qty),
+  defectiveQty: Number(r.defective_qty),
+  outputQty: Number(r.output_qty),
+  cycleOutputMilli: Number(r.cycle_output_milli),
+  standardWorkload: Number(r.standard_workload),
+});
+
 function toRow(r: any): DashboardRow {
-  const sums = {
-    effectiveMs: Number(r.effective_ms),
-    finishedQty: Number(r.finished_qty),
-    defectiveQty: Number(r.defective_qty),
-    outputQty: Number(r.output_qty),
-    cycleOutputMilli: Number(r.cycle_output_milli),
-    standardWorkload: Number(r.standard_workload),
-  };
+  const sums = sumsOf(r);
   const f = figuresOf(sums);
   return {
     reportDate: r.report_date,

@@ -30,11 +30,13 @@ export interface ReportItem {
   rejectReason: string | null;
 }
 
-const COLUMNS = `r.report_id, r.employee_phone, r.report_date, r.status, r.devices, r.clock_in_at, r.clock_out_at,
+/** The columns `toItem` reads, from `reports r` (also used by report-browse.ts). */
+export const COLUMNS = `r.report_id, r.employee_phone, r.report_date, r.status, r.devices, r.clock_in_at, r.clock_out_at,
   r.break_minutes, r.lines, r.submitted_at, r.reviewed_by, r.reviewed_at, r.reject_reason,
   (SELECT p.name FROM personnel p WHERE p.phone = r.employee_phone LIMIT 1) AS employee_name`;
 
-function toItem(r: any, timeZone: string): ReportItem {
+/** A `reports` row selected with COLUMNS as the answer's item, times in `timeZone`. */
+export function toItem(r: any, timeZone: string): ReportItem {
   const clockIn = new Date(r.clock_in_at);
   const clockOut = new Date(r.clock_out_at);
   return {
@@ -74,6 +76,24 @@ export async function pendingReviews(q: Queryable, page: PageQuery, timeZone: st
 }
 
 /**
+ * A page of `reports r` matching `where` (SQL over `args`, numbered from $1) in `order`, as items in `timeZone`
+ * (also used by report-browse.ts).
+ */
+export async function reportsPage(q: Queryable, where: string, args: unknown[], order: string, page: PageQuery, timeZone: string): Promise<Page<ReportItem>> {
+  const { limit, offset } = limitOffset(page);
+  const n = args.length;
+  const [rows, total] = await Promise.all([
+    q.query(`SELECT ${COLUMNS} FROM reports r WHERE ${where} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, [...args, limit, offset]),
+    q.query(`SELECT count(*) AS total FROM reports r WHERE ${where}`, args),
+  ]);
+  return toPage(
+    rows.rows.map((r) => toItem(r, timeZone)),
+    Number(total.rows[0].total),
+    page,
+  );
+}
+
+/**
  * Reports decided by `reviewerPhone`, newest decision first; with `range`, only those decided on a local date
  * from startDate to endDate inclusive.
  */
@@ -84,22 +104,9 @@ export async function myReviews(
   page: PageQuery,
   timeZone: string,
 ): Promise<Page<ReportItem>> {
-  const { limit, offset } = limitOffset(page);
   const where = `r.reviewed_by = $1 AND r.status IN ('approved', 'rejected')
     AND ($2::date IS NULL OR (r.reviewed_at AT TIME ZONE $4) >= $2::date)
     AND ($3::date IS NULL OR (r.reviewed_at AT TIME ZONE $4) < $3::date + 1)`;
   const args = [reviewerPhone, range.startDate ?? null, range.endDate ?? null, timeZone];
-  const [rows, total] = await Promise.all([
-    q.query(`SELECT ${COLUMNS} FROM reports r WHERE ${where} ORDER BY r.reviewed_at DESC, r.report_id LIMIT $5 OFFSET $6`, [
-      ...args,
-      limit,
-      offset,
-    ]),
-    q.query(`SELECT count(*) AS total FROM reports r WHERE ${where}`, args),
-  ]);
-  return toPage(
-    rows.rows.map((r) => toItem(r, timeZone)),
-    Number(total.rows[0].total),
-    page,
-  );
+  return reportsPage(q, where, args, 'r.reviewed_at DESC, r.report_id', page, timeZone);
 }

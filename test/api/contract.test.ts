@@ -5,21 +5,29 @@
  * for accepted requests, that the document accepts them too. Zero deviations, and every documented operation
  * answered with its success status at least once. The examples of the document are checked against their schemas.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runScenario } from '../../demo/scenario.ts';
 import { cliCommands } from '../../src/cli/commands.ts';
+import { CONTROL_HEADER, openControlChannel, readControlFile } from '../../src/http/control-channel.ts';
 import { startTestApp, type TestApp, type TestResponse } from '../helpers/app.ts';
 import { SchemaChecker, contractDeviations, recordFetch, type Exchange } from '../helpers/contract.ts';
 
 let app: TestApp;
 let doc: any;
+let dir: string;
 const exchanges: Exchange[] = [];
 
 beforeAll(async () => {
-  app = await startTestApp({}, '2026-03-02T07:30:00+08:00');
+  // PGLITE_DIR only names where the console-link control file goes (the database is the harness's).
+  dir = mkdtempSync(join(tmpdir(), 'contract-'));
+  app = await startTestApp({ PGLITE_DIR: join(dir, 'pglite') }, '2026-03-02T07:30:00+08:00');
   app.service.background.start();
   const recording = recordFetch();
   try {
+    await firstAdministrator();
     await runScenario({
       baseUrl: app.url,
       setTime: (iso) => app.clock.set(iso),
@@ -34,7 +42,10 @@ beforeAll(async () => {
   }
   doc = (await app.request('GET', '/api/openapi.json')).body;
 }, 120_000);
-afterAll(() => app.close());
+afterAll(async () => {
+  await app?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** Calls of the tour, through the recorded fetch. */
 const call = (method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -44,6 +55,33 @@ async function upload(path: string, token: string, bytes: Buffer, name: string) 
   const form = new FormData();
   form.append('file', new Blob([bytes]), name);
   return fetch(app.url + path, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+}
+
+/** Before the working day: the console's login page adds the first administrator (with the simulator). */
+async function firstAdministrator(): Promise<void> {
+  expect((await call('GET', '/api/auth/web-login/setup')).body).toMatchObject({ hasAdministrator: false, simulator: true });
+  const added = await call('POST', '/api/auth/web-login/first-admin', undefined, { phone: '13800000001', name: '王管理' });
+  expect([added.status, added.body.result]).toEqual([201, 'created']);
+}
+
+/** The web console's sign-in (issue #17): scan-to-login, the mini-program's confirmation, the session, a link. */
+async function consoleSignIn(admin: string, manager: string): Promise<void> {
+  const started = await call('POST', '/api/auth/web-login');
+  expect(started.status).toBe(201);
+  const key = started.body.scene.slice('w='.length);
+  const code = await call('GET', started.body.codeUrl);
+  expect([code.status, code.headers.get('content-type')]).toEqual([200, 'image/png']);
+  expect((await call('GET', `/api/auth/web-login/${started.body.ticket}`)).body.status).toBe('pending');
+  expect((await call('POST', '/api/auth/web-login/confirm', admin, { key })).body.status).toBe('confirmed');
+  const confirmed = await call('GET', `/api/auth/web-login/${started.body.ticket}`);
+  expect([confirmed.status, confirmed.body.status, typeof confirmed.body.token]).toEqual([200, 'confirmed', 'string']);
+  expect((await call('GET', `/api/auth/web-login/${started.body.ticket}`)).status).toBe(409);
+  expect((await call('POST', '/api/auth/web-session/switch-role', manager, { role: 'admin' })).status).toBe(200);
+  expect((await call('DELETE', '/api/auth/web-session')).status).toBe(204);
+  openControlChannel(app.config, app.service.port);
+  const secret = readControlFile(app.config)?.secret ?? '';
+  const link = await call('POST', '/api/auth/console-link', undefined, { phone: '13800000001' }, { [CONTROL_HEADER]: secret });
+  expect([link.status, link.body.role]).toEqual([201, 'admin']);
 }
 
 /** The operations and errors the scenario does not reach, each asserted as it goes. */
@@ -142,6 +180,13 @@ async function tour(): Promise<void> {
   await expectStatus(call('GET', `/api/reports/${approved.reportId}/audit-logs?page=1`, admin), 200);
   await expectStatus(call('GET', '/api/reports/8a6e0804-2bd0-4672-b79d-d97358571dd8/audit-logs', admin), 404, 'REPORT_NOT_FOUND');
   await expectStatus(call('GET', '/api/dashboard/reports?startDate=2026-03-02', manager), 422, 'INVALID_DATE_RANGE');
+
+  // The console's reads (issue #17) and its sign-in.
+  const listed = await expectStatus(call('GET', '/api/reports?startDate=2026-03-01&endDate=2026-03-31&status=approved&page=1&pageSize=5', manager), 200);
+  await expectStatus(call('GET', `/api/reports/${listed.body.items[0].reportId}`, manager), 200);
+  await expectStatus(call('GET', '/api/reports/8a6e0804-2bd0-4672-b79d-d97358571dd8', manager), 404, 'REPORT_NOT_FOUND');
+  await expectStatus(call('GET', '/api/dashboard/summary?startDate=2026-03-01&endDate=2026-03-31', manager), 200);
+  await consoleSignIn(admin, manager);
 }
 
 it('every answer of the working day and the tour conforms to the document: zero deviations', () => {

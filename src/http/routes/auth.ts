@@ -92,7 +92,7 @@ const OK_EXAMPLE = { status: 'ok', token: TOKEN, expiresAt: '2026-03-09T07:30:00
 const TICKET = 'eyJhbGciOiJIUzI1NiJ9.eyJwaG9uZXMiOlsiMTM4MDAxMzgwMDAiXX0.dGlja2V0';
 
 /** Adds Retry-After to a rate-limit refusal before it is answered. */
-async function withRetryAfter<T>(res: Response, run: () => Promise<T>): Promise<T> {
+export async function withRetryAfter<T>(res: Response, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {

@@ -18,7 +18,7 @@ import { defineRoute, RawBody, type ErrorDoc } from '../route.ts';
 /** Most rows one export may hold (a year of ~270 workers); beyond it the manager narrows the range. */
 export const EXPORT_MAX_ROWS = 100_000;
 
-const RANGE_ERROR: ErrorDoc = {
+export const RANGE_ERROR: ErrorDoc = {
   status: 422,
   code: 'INVALID_DATE_RANGE',
   description: '缺少日期、日期无效、结束早于开始或超过 366 天（details.field 指出哪个日期）',
@@ -30,7 +30,7 @@ const rangeDate = (title: string) =>
   checkedRule(z.string().optional().meta({ title, description: 'YYYY-MM-DD（含当天，工厂时区）' }), { format: 'date' });
 const rangeShape = { startDate: rangeDate('开始日期'), endDate: rangeDate('结束日期') };
 const bothDates = { required: ['startDate', 'endDate'] };
-const rangeQuery = checkedRule(z.object(rangeShape), bothDates);
+export const rangeQuery = checkedRule(z.object(rangeShape), bothDates);
 
 const pct = 'null：除数为 0';
 const dashboardRow = z.object({

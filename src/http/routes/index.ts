@@ -13,6 +13,8 @@ import { reportRoutes } from './reports.ts';
 import { reviewRoutes } from './reviews.ts';
 import { reportAdminRoutes } from './report-admin.ts';
 import { dashboardRoutes } from './dashboard.ts';
+import { webLoginRoutes } from './web-login.ts';
+import { officeRoutes } from './office.ts';
 
 export const routes: AnyRoute[] = [
   healthRoute,
@@ -27,4 +29,6 @@ export const routes: AnyRoute[] = [
   ...reviewRoutes,
   ...reportAdminRoutes,
   ...dashboardRoutes,
+  ...webLoginRoutes,
+  ...officeRoutes,
 ];

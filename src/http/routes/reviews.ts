@@ -20,7 +20,8 @@ import { REVIEW_ANSWER_EXAMPLE, reportLineSchema, reportStatus, reviewAnswer, re
 export const reportIdParams = z.object({ reportId: z.string().meta({ title: '报工单编号' }) });
 const REPORT_ID = '5f0c9a8e-7b1d-4f2a-8c3e-6d9b0a1e2f34';
 
-const reportItem = z.object({
+/** A report as the review queue and the office's report list give it. */
+export const reportItem = z.object({
   reportId: z.string(),
   employeePhone: z.string(),
   employeeName: z.string().nullable(),
@@ -38,30 +39,26 @@ const reportItem = z.object({
   rejectReason: z.string().nullable(),
 });
 
-const PAGE_EXAMPLE = {
-  items: [
-    {
-      reportId: REPORT_ID,
-      employeePhone: '13800138000',
-      employeeName: '张三',
-      reportDate: '2026-03-02',
-      status: 'pending',
-      devices: ['冲床 01'],
-      clockInAt: '2026-03-02T08:00:00+08:00',
-      clockOutAt: '2026-03-02T17:00:00+08:00',
-      breakMinutes: 60,
-      effectiveSeconds: 28800,
-      lines: REVIEW_ANSWER_EXAMPLE.lines,
-      submittedAt: '2026-03-02T17:05:00+08:00',
-      reviewedBy: null,
-      reviewedAt: null,
-      rejectReason: null,
-    },
-  ],
-  page: 1,
-  pageSize: 20,
-  total: 1,
+/** An example of `reportItem`. */
+export const REPORT_ITEM_EXAMPLE = {
+  reportId: REPORT_ID,
+  employeePhone: '13800138000',
+  employeeName: '张三',
+  reportDate: '2026-03-02',
+  status: 'pending',
+  devices: ['冲床 01'],
+  clockInAt: '2026-03-02T08:00:00+08:00',
+  clockOutAt: '2026-03-02T17:00:00+08:00',
+  breakMinutes: 60,
+  effectiveSeconds: 28800,
+  lines: REVIEW_ANSWER_EXAMPLE.lines,
+  submittedAt: '2026-03-02T17:05:00+08:00',
+  reviewedBy: null,
+  reviewedAt: null,
+  rejectReason: null,
 };
+
+const PAGE_EXAMPLE = { items: [REPORT_ITEM_EXAMPLE], page: 1, pageSize: 20, total: 1 };
 
 /** 404 of every route on one report (commands/review/decider.ts). */
 export const REPORT_NOT_FOUND: ErrorDoc = { status: 404, code: 'REPORT_NOT_FOUND', description: '没有这份报工单' };

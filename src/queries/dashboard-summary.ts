@@ -1,0 +1,51 @@
+/**
+ * The dashboard's charts (issue #17 "charts people read at a glance"), from the same exact sums as its rows
+ * (`dashboard_daily`, queries/dashboard.ts) summed over the whole date range, so a chart never adds up rounded
+ * figures:
+ * - `byEmployee`: per employee over the range, actual and standard cycle time (seconds, `figuresOf`), reported,
+ *   finished quantity and standard workload; ordered by employee phone;
+ * - `byDate`: per report date, reported and finished quantity and standard workload; oldest first.
+ * Figures follow decisions.md "Calculations" (rounded to 2 decimals on output, null when a divisor is 0).
+ */
+import type { Queryable } from '../db/transaction.ts';
+import { sumsOf, type DateRange } from './dashboard.ts';
+import { figuresOf } from './dashboard-figures.ts';
+
+const SUMS = `sum(effective_ms) AS effective_ms, sum(finished_qty) AS finished_qty, sum(defective_qty) AS defective_qty,
+  sum(output_qty) AS output_qty, sum(cycle_output_milli) AS cycle_output_milli, sum(standard_workload) AS standard_workload`;
+
+/** GET /api/dashboard/summary (module docstring) for `range` (checked by the caller). */
+export async function dashboardSummary(q: Queryable, range: DateRange) {
+  const [employees, days] = await Promise.all([
+    q.query(
+      `SELECT d.employee_phone,
+              COALESCE((SELECT p.name FROM personnel p WHERE p.phone = d.employee_phone LIMIT 1), max(d.employee_name)) AS name, ${SUMS}
+         FROM dashboard_daily d WHERE d.report_date BETWEEN $1::date AND $2::date
+        GROUP BY d.employee_phone ORDER BY d.employee_phone`,
+      [range.startDate, range.endDate],
+    ),
+    q.query(
+      `SELECT report_date, ${SUMS} FROM dashboard_daily WHERE report_date BETWEEN $1::date AND $2::date GROUP BY report_date ORDER BY report_date`,
+      [range.startDate, range.endDate],
+    ),
+  ]);
+  return {
+    byEmployee: employees.rows.map((r) => {
+      const s = sumsOf(r);
+      const f = figuresOf(s);
+      return {
+        employeePhone: r.employee_phone as string,
+        employeeName: (r.name ?? null) as string | null,
+        actualCycleSeconds: f.actualCycleSeconds,
+        standardCycleSeconds: f.standardCycleSeconds,
+        reportedQty: s.outputQty,
+        finishedQty: s.finishedQty,
+        standardWorkload: s.standardWorkload,
+      };
+    }),
+    byDate: days.rows.map((r) => {
+      const s = sumsOf(r);
+      return { reportDate: r.report_date as string, reportedQty: s.outputQty, finishedQty: s.finishedQty, standardWorkload: s.standardWorkload };
+    }),
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Named types of the service's answers and request bodies, taken from the generated OpenAPI types
+ * (./openapi.d.ts): when a route's schema changes, these change with it.
+ */
+import type { paths } from './openapi';
+
+type Ok<R> = R extends { 200: { content: { 'application/json': infer J } } }
+  ? J
+  : R extends { 201: { content: { 'application/json': infer J } } }
+    ? J
+    : never;
+
+/** The JSON answer of `method` on `path`. */
+export type Answer<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: infer R } ? Ok<R> : never;
+/** The JSON request body of `method` on `path`. */
+export type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
+
+export type Item<T> = T extends { items: (infer I)[] } ? I : never;
+
+export type Account = Answer<'/api/auth/me', 'get'>;
+export type Role = Account['role'];
+export type Setup = Answer<'/api/auth/web-login/setup', 'get'>;
+export type Product = Item<Answer<'/api/products', 'get'>>;
+export type ProductBody = Body<'/api/products', 'post'>;
+export type Person = Item<Answer<'/api/people', 'get'>>;
+export type Device = Item<Answer<'/api/devices', 'get'>>;
+export type ProductPreview = Answer<'/api/products/import', 'post'>;
+export type PeoplePreview = Answer<'/api/people/import', 'post'>;
+export type ImportResult = Answer<'/api/products/import/{importId}/confirm', 'post'>;
+export type Report = Answer<'/api/reports/{reportId}', 'get'>;
+export type ReportLine = Report['lines'][number];
+export type LineInput = NonNullable<Body<'/api/reviews/{reportId}/approve', 'post'>['lines']>[number];
+export type AuditEntry = Item<Answer<'/api/reports/{reportId}/audit-logs', 'get'>>;
+export type DashboardRow = Item<Answer<'/api/dashboard/reports', 'get'>>;
+export type DashboardSummary = Answer<'/api/dashboard/summary', 'get'>;

@@ -1,0 +1,65 @@
+/**
+ * The signed-in account of the console (issue #17): read from GET /api/auth/me with the session cookie (the
+ * token stays in the HttpOnly cookie), the pages each role sees, sign-out and switching between the console roles.
+ * Which role may call what is the service's rule (src/auth/roles.ts); the console only hides what a role cannot use.
+ */
+import { reactive } from 'vue';
+import { api, ApiError, setUnauthorizedHandler, unwrap } from './api/client';
+import type { Account, Role } from './api/types';
+
+export const session = reactive<{ account: Account | null; checked: boolean }>({ account: null, checked: false });
+
+export interface PageEntry {
+  path: string;
+  title: string;
+  roles: Role[];
+}
+
+/** The console's pages in menu order, with the roles that see them. */
+export const PAGES: PageEntry[] = [
+  { path: '/review', title: '审核', roles: ['admin'] },
+  { path: '/dashboard', title: '看板', roles: ['admin', 'manager'] },
+  { path: '/reports', title: '报工单', roles: ['admin', 'manager'] },
+  { path: '/products', title: '产品', roles: ['admin', 'manager'] },
+  { path: '/people', title: '人员', roles: ['admin', 'manager'] },
+  { path: '/devices', title: '设备码', roles: ['admin', 'manager'] },
+];
+
+export const CONSOLE_ROLES: Role[] = ['admin', 'manager'];
+
+/** The first page of `role`. */
+export const homeOf = (role: Role | undefined): string => PAGES.find((p) => role && p.roles.includes(role))?.path ?? '/login';
+
+/** Loads the account (null when not signed in). */
+export async function loadSession(): Promise<Account | null> {
+  try {
+    session.account = await unwrap(api.GET('/api/auth/me'));
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 401) throw err;
+    session.account = null;
+  } finally {
+    session.checked = true;
+  }
+  return session.account;
+}
+
+/** Ends the session (the service expires the cookie). */
+export async function signOut(): Promise<void> {
+  await unwrap(api.DELETE('/api/auth/web-session'));
+  session.account = null;
+}
+
+/** Switches the session to another console role the person holds. */
+export async function switchRole(role: 'admin' | 'manager'): Promise<void> {
+  const a = await unwrap(api.POST('/api/auth/web-session/switch-role', { body: { role } }));
+  session.account = { person: a.person, role: a.role, roles: a.roles };
+}
+
+/** Sends the user to the login page when the service says the session is over (set by main.ts). */
+export function onSessionLost(go: (path: string) => void): void {
+  setUnauthorizedHandler(() => {
+    if (!session.account) return;
+    session.account = null;
+    go('/login');
+  });
+}
