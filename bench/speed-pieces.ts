@@ -9,7 +9,8 @@
  * as `npm start` starts it: saturation (closed loop) with CPU per request, then paced at 1,500 req/s (open loop,
  * clients spread over the cycle) for its p99. Variants take turns round by round (`BENCH_ROUNDS`, default 3), so
  * that the shared machine's drift falls on all alike; each figure is the median of the rounds, with their range.
- * A piece earns its place with ≥ 10 % on saturation or on p99 at 1,500 req/s (bench/README.md).
+ * `BENCH_PIECES=lean,facts-cache` measures only those pieces (beside the whole service). A piece earns its place
+ * with ≥ 10 % on saturation or on p99 at 1,500 req/s (bench/README.md).
  */
 import { TokenService } from '../src/auth/tokens.ts';
 import { SPEED_PIECES } from '../src/config.ts';
@@ -30,6 +31,8 @@ interface Sample {
   serverCpu: number;
   databaseCpu: number;
   p99: number;
+  /** p99 of each step of the cycle at the target rate, ms. */
+  stepsP99: string;
   errors: number;
 }
 
@@ -48,6 +51,7 @@ async function measure(v: Variant): Promise<Sample> {
         serverCpu: max.cpu?.server ?? NaN,
         databaseCpu: max.cpu?.database ?? NaN,
         p99: percentile(paced.all, 99),
+        stepsP99: [...paced.byStep].map(([step, ms]) => `${step} ${fmt(percentile(ms, 99), 1)}`).join(', '),
         errors: max.errors + paced.errors,
       };
     } finally {
@@ -61,9 +65,10 @@ const median = (xs: number[]) => percentile(xs, 50);
 const range = (xs: number[], digits: number) => `${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)}`;
 
 async function run(): Promise<void> {
+  const only = process.env.BENCH_PIECES?.split(',').map((p) => p.trim());
   const variants: Variant[] = [
     { name: 'whole service' },
-    ...SPEED_PIECES.map((p) => ({ name: `without ${p}`, env: { SPEED_PIECES_OFF: p } })),
+    ...SPEED_PIECES.filter((p) => !only || only.includes(p)).map((p) => ({ name: `without ${p}`, env: { SPEED_PIECES_OFF: p } })),
     ...(process.env.BENCH_COMPARE ? [{ name: `checkout ${process.env.BENCH_COMPARE}`, dir: process.env.BENCH_COMPARE }] : []),
   ];
   const samples = new Map<string, Sample[]>(variants.map((v) => [v.name, []]));
@@ -71,7 +76,7 @@ async function run(): Promise<void> {
     for (const v of variants) {
       const s = await measure(v);
       samples.get(v.name)!.push(s);
-      console.log(`  round ${round}  ${v.name.padEnd(40)} ${fmt(s.saturation).padStart(6)} req/s   p99 at ${fmt(TARGET_RATE)} ${fmt(s.p99, 1).padStart(6)} ms${s.errors ? `   ${s.errors} unexpected answers` : ''}`);
+      console.log(`  round ${round}  ${v.name.padEnd(40)} ${fmt(s.saturation).padStart(6)} req/s   p99 at ${fmt(TARGET_RATE)} ${fmt(s.p99, 1).padStart(6)} ms (${s.stepsP99})${s.errors ? `   ${s.errors} unexpected answers` : ''}`);
     }
   }
   const whole = samples.get('whole service')!;

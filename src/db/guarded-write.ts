@@ -8,12 +8,14 @@
  *
  * The statement:
  *   WITH <inputs: named queries that guards and writes read>,
- *        checks AS (SELECT <guard₁> AS <name₁>, …),
- *        w0 AS (<write₀, a data-modifying statement that runs only when checks.name₁ AND …>), …
+ *        checks AS (SELECT g.*, <name₁ AND …> AS all_hold FROM (SELECT <guard₁> AS <name₁>, …) g),
+ *        w0 AS (<write₀, a data-modifying statement that runs only when checks.all_hold>), …
  *   SELECT checks.*, r.* FROM checks LEFT JOIN w<k> r ON true      -- w<k>: the write whose RETURNING rows come back
  * Parameters are placeholders bound by `param(value)`. `run(q)` sends it as one Statement (its `key`, when set,
  * names the rows it writes: db/group-commit.ts groups and orders statements by it) and answers which guards held
  * and the returned rows (none when a guard failed; with a LEFT JOIN, one row of nulls when the write returned none).
+ * The same parts give the very same text string (kept per process), so that composing a command's statement costs
+ * a few map lookups rather than building several kB of SQL.
  */
 import type pg from 'pg';
 import type { Statement, StatementRunner } from './transaction.ts';
@@ -46,6 +48,23 @@ const name = (n: string) => {
   return n;
 };
 
+/** The condition every write adds: all guards hold (a column of `checks`). */
+const WHEN: WhenGuardsHold = { from: 'checks', condition: 'checks.all_hold' };
+
+/**
+ * Statement texts by their parts: a trie over the parts' strings, so that a write composed of the same parts as
+ * before gets the very same text (built once, its hash kept by V8: cheap to look up as a prepared statement's
+ * name). At most MAX_TEXTS texts are kept; others are built each time.
+ */
+interface TextNode {
+  readonly next: Map<string, TextNode>;
+  text?: string;
+}
+const texts: TextNode = { next: new Map() };
+let textCount = 0;
+const MAX_TEXTS = 2000;
+const SEPARATOR = '\u0000';
+
 /** One guarded write being composed (module docstring). */
 export class GuardedWrite {
   /** The values bound to the placeholders, in order. */
@@ -53,7 +72,7 @@ export class GuardedWrite {
   private readonly inputs: string[] = [];
   private readonly guards: string[] = [];
   private readonly guardNames: string[] = [];
-  private readonly writes: ((when: WhenGuardsHold) => string)[] = [];
+  private readonly writes: string[] = [];
   private returning = -1;
 
   /** @param key the key of the rows this statement writes (Statement.key), if any. */
@@ -77,28 +96,43 @@ export class GuardedWrite {
   }
 
   /**
-   * Adds a data-modifying statement, built by `sql(when)` when the text is made, which must add `when.from` to its
-   * FROM list and `when.condition` to its WHERE clause (its placeholders taken with `param` beforehand). With `returning`, its RETURNING rows are the result's rows (one write
-   * at most).
+   * Adds a data-modifying statement, built by `sql(when)`: it must add `when.from` to its FROM list and
+   * `when.condition` to its WHERE clause (its placeholders taken with `param` beforehand). With `returning`, its
+   * RETURNING rows are the result's rows (one write at most).
    */
   write(sql: (when: WhenGuardsHold) => string, options: { returning?: boolean } = {}): void {
     if (options.returning) {
       if (this.returning >= 0) throw new Error('guarded write: only one write may return rows');
       this.returning = this.writes.length;
     }
-    this.writes.push(sql);
+    this.writes.push(sql(WHEN));
   }
 
-  /** The statement's text (module docstring). */
+  /** The statement's text (module docstring); the same parts give the same string. */
   text(): string {
-    const when: WhenGuardsHold = {
-      from: 'checks',
-      condition: this.guardNames.length ? this.guardNames.map((g) => `checks.${g}`).join(' AND ') : 'true',
-    };
+    let node = texts;
+    for (const part of [...this.inputs, SEPARATOR, ...this.guards, SEPARATOR, ...this.writes, SEPARATOR, String(this.returning)]) {
+      let next = node.next.get(part);
+      if (!next) {
+        if (textCount >= MAX_TEXTS) return this.build();
+        node.next.set(part, (next = { next: new Map() }));
+      }
+      node = next;
+    }
+    if (node.text === undefined) {
+      node.text = this.build();
+      textCount++;
+    }
+    return node.text;
+  }
+
+  private build(): string {
+    const names = this.guardNames;
+    const all = names.length ? names.map((g) => `g.${g}`).join(' AND ') : 'true';
     const ctes = [
       ...this.inputs,
-      `checks AS (SELECT ${this.guards.length ? this.guards.join(', ') : 'true AS none'})`,
-      ...this.writes.map((w, i) => `w${i} AS (${w(when)})`),
+      `checks AS (SELECT g.*, ${all} AS all_hold FROM (SELECT ${this.guards.length ? this.guards.join(', ') : 'true AS none'}) g)`,
+      ...this.writes.map((w, i) => `w${i} AS (${w})`),
     ];
     const result = this.returning >= 0 ? `SELECT checks.*, r.* FROM checks LEFT JOIN w${this.returning} r ON true` : 'SELECT checks.* FROM checks';
     return `WITH ${ctes.join(',\n')}\n${result}`;

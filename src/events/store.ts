@@ -19,7 +19,7 @@
  * Stream versions start at 1; expected version 0 means "the stream must not exist yet", 'any' skips the check.
  */
 import type { Queryable, StatementRunner } from '../db/transaction.ts';
-import { GuardedWrite, GuardFailed } from '../db/guarded-write.ts';
+import { GuardedWrite, GuardFailed, type WhenGuardsHold } from '../db/guarded-write.ts';
 import { EventRegistry, domainRegistry } from './registry.ts';
 import type { DomainEvent } from './catalog.ts';
 
@@ -99,35 +99,64 @@ const RETURNING = 'RETURNING global_position, stream_id, stream_version, transac
 const expectedOf = (a: StreamAppend<{ type: string; data: unknown }>) => (a.expectedVersion === 'any' ? null : a.expectedVersion);
 
 /**
+ * The SQL of a typed append (appendTyped) of streams with `counts` events each, its placeholders numbered from
+ * `base`, in this order: per stream its id and expected version; then metadata and recorded at; then per event its
+ * type, schema version and payload. A pure function of `counts` and `base` (values are parameters), kept per
+ * shape: the same shape gives the same strings.
+ */
+function typedSql(counts: readonly number[], base: number): { heads: string[]; guard: string; write: (when: WhenGuardsHold) => string } {
+  const key = `${counts.join(',')} ${base}`;
+  let sql = typedShapes.get(key);
+  if (sql) return sql;
+  let n = base;
+  const next = () => `$${n++}`;
+  const heads: string[] = [];
+  const checks = counts.map((_, i) => {
+    const [stream, expected] = [next(), next()];
+    heads.push(`SELECT ${stream}::text AS stream_id, COALESCE(max(e.stream_version), 0) AS version FROM events e WHERE e.stream_id = ${stream}::text`);
+    return `(${expected}::bigint IS NULL OR (SELECT version FROM h${i}) = ${expected}::bigint)`;
+  });
+  const [m, t] = [next(), next()];
+  let o = 0;
+  const rows = counts.flatMap((count, i) =>
+    Array.from({ length: count }, (_, k) => `(h${i}.stream_id, h${i}.version + ${k + 1}, ${next()}::text, ${next()}::integer, ${next()}::jsonb, ${o++})`),
+  );
+  const from = counts.map((_, i) => `h${i}`).join(', ');
+  const insert = (when: WhenGuardsHold) => `${INSERT}
+    SELECT x.s, x.n, x.t, x.v, x.d, ${m}::jsonb, ${t}::timestamptz
+      FROM ${when.from}, ${from}, LATERAL (VALUES ${rows.join(', ')}) AS x(s, n, t, v, d, o)
+     WHERE ${when.condition}
+     ORDER BY x.o
+    ${RETURNING}`;
+  let last: { when: WhenGuardsHold; text: string } | undefined;
+  const built = {
+    heads,
+    guard: checks.join(' AND '),
+    write: (when: WhenGuardsHold) => (last?.when === when ? last.text : (last = { when, text: insert(when) }).text),
+  };
+  if (typedShapes.size < MAX_SHAPES) typedShapes.set(key, built);
+  return built;
+}
+const typedShapes = new Map<string, ReturnType<typeof typedSql>>();
+const MAX_SHAPES = 200;
+
+/**
  * Adds the events of `given` to `w`, every value a typed parameter (a small, fixed plan; used up to TYPED_EVENTS
  * events, which covers every command of the service): input `h<i>` is stream i's head, guard `versions` checks
  * the expected versions, and the INSERT (returning the stored rows) numbers each stream's events from its head.
+ * The values are bound in typedSql's order.
  */
 function appendTyped(w: GuardedWrite, given: readonly StreamAppend<{ type: string; data: unknown }>[], flat: readonly FlatEvent[], metadata: string, at: string): void {
-  const checks = given.map((a, i) => {
-    const stream = w.param(a.streamId);
-    const expected = w.param(expectedOf(a));
-    w.input(`h${i}`, `SELECT ${stream}::text AS stream_id, COALESCE(max(e.stream_version), 0) AS version FROM events e WHERE e.stream_id = ${stream}::text`);
-    return `(${expected}::bigint IS NULL OR (SELECT version FROM h${i}) = ${expected}::bigint)`;
-  });
-  w.guard('versions', checks.join(' AND '));
-  const m = w.param(metadata);
-  const t = w.param(at);
-  let o = 0;
-  const rows = flat.map((f) => {
-    const i = given.indexOf(f.a);
-    return `(h${i}.stream_id, h${i}.version + ${f.n}, ${w.param(f.e.type)}::text, ${w.param(f.checked.version)}::integer, ${w.param(JSON.stringify(f.checked.data))}::jsonb, ${o++})`;
-  });
-  const heads = given.map((_, i) => `h${i}`).join(', ');
-  w.write(
-    (when) => `${INSERT}
-    SELECT x.s, x.n, x.t, x.v, x.d, ${m}::jsonb, ${t}::timestamptz
-      FROM ${when.from}, ${heads}, LATERAL (VALUES ${rows.join(', ')}) AS x(s, n, t, v, d, o)
-     WHERE ${when.condition}
-     ORDER BY x.o
-    ${RETURNING}`,
-    { returning: true },
+  const sql = typedSql(
+    given.map((a) => a.events.length),
+    w.values.length + 1,
   );
+  for (const a of given) w.values.push(a.streamId, expectedOf(a));
+  w.values.push(metadata, at);
+  for (const f of flat) w.values.push(f.e.type, f.checked.version, JSON.stringify(f.checked.data));
+  sql.heads.forEach((head, i) => w.input(`h${i}`, head));
+  w.guard('versions', sql.guard);
+  w.write(sql.write, { returning: true });
 }
 
 /**

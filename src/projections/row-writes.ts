@@ -55,47 +55,68 @@ export function rowsFrom(table: string, rows: readonly Row[], alias: string): { 
 /** The join condition of table alias `t` with the rows of `alias` on the key of `spec`. */
 export const keyJoin = (spec: TableSpec, alias: string): string => spec.key.map((c) => `t.${ident(c)} = ${alias}.${ident(c)}`).join(' AND ');
 
-/** The statements writing `t`'s changes (module docstring). */
+type WriteKind = 'delete' | 'update' | 'upsert';
+
+/**
+ * The SQL of one write kind of `spec`'s table, for one row or several (`many`), its rows bound to placeholder `p`,
+ * and, in a guarded write, `when` added. A pure function of exactly these arguments (the rows are a parameter, never
+ * part of the text), kept per table: the same arguments give the same string, built once.
+ */
+function writeSql(spec: TableSpec, kind: WriteKind, many: boolean, p: string, when?: WhenGuardsHold): string {
+  let bySpec = sqlCache.get(spec);
+  if (!bySpec) sqlCache.set(spec, (bySpec = new Map()));
+  const key = `${kind} ${many} ${p} ${when?.from ?? ''} ${when?.condition ?? ''}`;
+  let sql = bySpec.get(key);
+  if (sql === undefined) bySpec.set(key, (sql = buildWriteSql(spec, kind, many, p, when)));
+  return sql;
+}
+const sqlCache = new WeakMap<TableSpec, Map<string, string>>();
+
+function buildWriteSql(spec: TableSpec, kind: WriteKind, many: boolean, p: string, when?: WhenGuardsHold): string {
+  const table = ident(spec.name);
+  const cols = spec.columns;
+  const nonKey = cols.filter((c) => !spec.key.includes(c));
+  const alias = kind === 'delete' ? 'k' : 'r';
+  const rows = `${many ? 'jsonb_populate_recordset' : 'jsonb_populate_record'}(NULL::${table}, ${p}::jsonb) ${alias}`;
+  const from = when ? `, ${when.from}` : '';
+  const and = when ? ` AND ${when.condition}` : '';
+  switch (kind) {
+    case 'delete':
+      return `DELETE FROM ${table} t USING ${rows}${from} WHERE ${keyJoin(spec, 'k')}${and}`;
+    case 'update':
+      return `UPDATE ${table} t SET ${nonKey.map((c) => `${ident(c)} = r.${ident(c)}`).join(', ')}
+           FROM ${rows}${from}
+          WHERE ${keyJoin(spec, 'r')}${and}`;
+    case 'upsert': {
+      const onConflict = nonKey.length ? `DO UPDATE SET ${nonKey.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')}` : 'DO NOTHING';
+      return `INSERT INTO ${table} (${cols.map(ident).join(', ')})
+         SELECT ${cols.map((c) => `r.${ident(c)}`).join(', ')} FROM ${rows}${from}
+         ${when ? `WHERE ${when.condition}` : ''}
+         ON CONFLICT (${spec.key.map(ident).join(', ')}) ${onConflict}`;
+    }
+  }
+}
+
+/**
+ * The writes of `t`'s changes (module docstring): a DELETE of the deleted keys, then an UPDATE of rows known to
+ * exist or an upsert of the others, each with its rows as JSON (one row or several: see rowsFrom).
+ */
 function statementsOf(t: TableChanges): RowStatement[] {
-  const table = ident(t.spec.name);
-  const cols = t.spec.columns;
   const all = [...t.changes.values()];
   const dels = all.filter((c) => c.row === null).map((c) => keyRecord(t.spec, c.key));
-  const nonKey = cols.filter((c) => !t.spec.key.includes(c));
   const writes = all.flatMap((c) => (c.row === null ? [] : [{ row: c.row, existed: c.existed }]));
   // UPDATE in place only when every written row exists: an UPDATE and an INSERT of one table are two
   // sub-statements whose order PostgreSQL does not promise, and a unique index may need the update first (a
   // worker's abandoned session closed before the new one opens); one upsert applies its rows in order.
-  const inPlace = nonKey.length > 0 && writes.every((c) => c.existed);
-  const rows = writes.map((c) => c.row);
-  const from = (when?: WhenGuardsHold) => (when ? `, ${when.from}` : '');
-  const and = (when?: WhenGuardsHold) => (when ? ` AND ${when.condition}` : '');
+  const nonKey = t.spec.columns.length > t.spec.key.length;
+  const inPlace = nonKey && writes.every((c) => c.existed);
   const out: RowStatement[] = [];
-  if (dels.length) {
-    const k = rowsFrom(table, dels, 'k');
-    out.push({ json: k.json, sql: (p, when) => `DELETE FROM ${table} t USING ${k.from(p)}${from(when)} WHERE ${keyJoin(t.spec, 'k')}${and(when)}` });
-  }
-  if (rows.length && inPlace) {
-    const r = rowsFrom(table, rows, 'r');
-    out.push({
-      json: r.json,
-      sql: (p, when) =>
-        `UPDATE ${table} t SET ${nonKey.map((c) => `${ident(c)} = r.${ident(c)}`).join(', ')}
-           FROM ${r.from(p)}${from(when)}
-          WHERE ${keyJoin(t.spec, 'r')}${and(when)}`,
-    });
-  } else if (rows.length) {
-    const onConflict = nonKey.length ? `DO UPDATE SET ${nonKey.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')}` : 'DO NOTHING';
-    const r = rowsFrom(table, rows, 'r');
-    out.push({
-      json: r.json,
-      sql: (p, when) =>
-        `INSERT INTO ${table} (${cols.map(ident).join(', ')})
-         SELECT ${cols.map((c) => `r.${ident(c)}`).join(', ')} FROM ${r.from(p)}${from(when)}
-         ${when ? `WHERE ${when.condition}` : ''}
-         ON CONFLICT (${t.spec.key.map(ident).join(', ')}) ${onConflict}`,
-    });
-  }
+  const add = (kind: WriteKind, rows: readonly Row[]) => {
+    const many = rows.length !== 1;
+    out.push({ json: JSON.stringify(many ? rows : rows[0]), sql: (p, when) => writeSql(t.spec, kind, many, p, when) });
+  };
+  if (dels.length) add('delete', dels);
+  if (writes.length) add(inPlace ? 'update' : 'upsert', writes.map((c) => c.row));
   return out;
 }
 
