@@ -9,6 +9,7 @@
 import express, { type Request, type Response, type NextFunction } from 'express';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
+import { ChunkedJson } from './chunked-json.ts';
 import { mountConsole } from './console-static.ts';
 import { errorMiddleware } from './errors.ts';
 import { JSON_BODY_LIMIT, logRequest, requestIdOf, runRoute } from './pipeline.ts';
@@ -19,7 +20,8 @@ import './request.ts';
  * Builds the express app for `routes` (module docstring): request ids (a valid `x-request-id` is kept, else a UUID),
  * JSON bodies up to 256 kB on the routes that take one, 422 INVALID_CHARACTERS for NUL characters and lone
  * surrogates, authentication and zod validation per route, 404 NOT_FOUND for unknown routes, then the error
- * middleware. A handler's result is sent as JSON (`route.status` or 200), a RawBody as is, and nothing as 204. The
+ * middleware. A handler's result is sent as JSON (`route.status` or 200; a ChunkedJson in pieces), a RawBody as is,
+ * and nothing as 204. The
  * client address (rate limits) comes from `X-Forwarded-For` when the request came through a proxy TRUST_PROXY
  * trusts.
  */
@@ -61,6 +63,7 @@ export function createHttpApp(ctx: AppContext, routes: readonly AnyRoute[]): exp
     app[route.method](route.path, ...parsers, async (req: Request, res: Response) => {
       const out = await runRoute(ctx, route, req, res, { params: req.params, query: req.query, body: req.body });
       if (res.headersSent) return;
+      if (out instanceof ChunkedJson) return out.writeTo(res, route.status ?? 200);
       if (out instanceof RawBody) {
         res.status(route.status ?? 200).type(out.contentType);
         for (const [k, v] of Object.entries(out.headers)) res.setHeader(k, v);

@@ -3,15 +3,18 @@
  * an import never delays a worker's clock-in, and with that thread's memory and time bounded, so that a runaway
  * parse is ended without touching the service.
  *
- * - One thread (the service's other work keeps the second core), started on demand and stopped after
- *   IDLE_TIMEOUT_MS unused; at most MAX_QUEUED uploads wait for it (more: 503 IMPORT_BUSY).
+ * - One thread (the service's other work keeps the second core), started on demand and stopped as soon as it is
+ *   idle (IDLE_TIMEOUT_MS), so that its heap is given back between imports (two 10,000-row previews in a row peaked
+ *   at 295–339 MB with the thread kept 30 s, 291 MB so: `npm run bench -- import`); at most MAX_QUEUED uploads
+ *   wait for it (more: 503 IMPORT_BUSY).
  * - Its heap is limited (`resourceLimits`: WORKER_HEAP_MB old generation, 16 MB young): a parse that needs more
  *   is ended by V8 (ERR_WORKER_OUT_OF_MEMORY) and answers 422 SPREADSHEET_TOO_LARGE; so is one still running
  *   after PARSE_TIME_LIMIT_MS (the thread is terminated). The pool starts a fresh thread for the next upload.
  * - The thread runs TypeScript through tsx: its `execArgv` imports tsx's loader explicitly, since a worker
  *   inherits no loader under vitest (and V8 flags of `npm start` are not allowed in a worker's execArgv).
  *
- * `parseInWorker(kind, buffer, maxRows)` → the kind's `{valid, errors}` (parse-worker.ts). Rejects with the
+ * `parseInWorker(kind, buffer, maxRows)` → the kind's `{valid, errors}` (parse-worker.ts; its JSON texts parsed one
+ * slice per turn of the event loop, shared/turns.ts). Rejects with the
  * reader's AppError (422 …), AppError 422 SPREADSHEET_TOO_LARGE (memory or time limit), 503 IMPORT_BUSY, and
  * AppError 422 UNREADABLE_SPREADSHEET for anything else the reader threw (logged with its stack).
  */
@@ -20,6 +23,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { AppError, unprocessable } from '../errors.ts';
 import { createLogger, LOG_LEVELS, type Logger } from '../logger.ts';
+import { parseArraysInTurns } from '../shared/turns.ts';
 import type { ErrorRow } from './problems.ts';
 import type { ParseOutcome, ParseTask } from './parse-worker.ts';
 
@@ -29,7 +33,7 @@ export const WORKER_HEAP_MB = 256;
 export const PARSE_TIME_LIMIT_MS = 15_000;
 /** Uploads that may wait for the parse thread; one more is 503 IMPORT_BUSY. */
 export const MAX_QUEUED = 4;
-const IDLE_TIMEOUT_MS = 30_000;
+const IDLE_TIMEOUT_MS = 100;
 let timeLimitMs = PARSE_TIME_LIMIT_MS;
 
 /** Sets the time limit of the parses started from now on, in milliseconds (tests; PARSE_TIME_LIMIT_MS otherwise). */
@@ -81,7 +85,7 @@ export async function parseInWorker(kind: ParseTask['kind'], buffer: Uint8Array,
     }
     throw err;
   }
-  if (outcome.ok) return outcome;
+  if (outcome.ok) return { valid: await parseArraysInTurns(outcome.valid), errors: await parseArraysInTurns<ErrorRow>(outcome.errors) };
   if ('unexpected' in outcome) {
     log().error({ kind, stack: outcome.unexpected }, 'spreadsheet reader failed');
     throw unprocessable('UNREADABLE_SPREADSHEET', '无法读取这个 Excel 文件，请用 Excel 另存为 .xlsx 后再上传');

@@ -3,12 +3,13 @@
  * Loaded by piscina in a worker thread (through tsx); its default export runs one task.
  *
  * Task `{kind, buffer, maxRows}` → `{ok: true, valid, errors}` (the kind's sheet reader: checked rows and error
- * rows, plain data that crosses the thread boundary as is), or `{ok: false, status, code, message, details}` for
+ * rows, as JSON texts of 2,000 items each, which the event loop's side parses one per turn: shared/turns.ts), or `{ok: false, status, code, message, details}` for
  * the reader's AppError, or `{ok: false, unexpected}` (the stack of anything else, which the pool logs).
  */
 import { AppError } from '../errors.ts';
 import { readPeopleSheet } from '../people/sheet.ts';
 import { readProductSheet } from '../products/sheet.ts';
+import { jsonSlices } from '../shared/turns.ts';
 import type { ErrorRow } from './problems.ts';
 
 export interface ParseTask {
@@ -18,7 +19,7 @@ export interface ParseTask {
 }
 
 export type ParseOutcome =
-  | { ok: true; valid: unknown[]; errors: ErrorRow[] }
+  | { ok: true; valid: string[]; errors: string[] }
   | { ok: false; status: number; code: string; message: string; details?: unknown }
   | { ok: false; unexpected: string };
 
@@ -33,7 +34,7 @@ export default async function parse(task: ParseTask): Promise<ParseOutcome> {
     const read = Object.hasOwn(READERS, task.kind) ? READERS[task.kind] : undefined;
     if (!read) return { ok: false, unexpected: `no sheet reader for ${String(task.kind)}` };
     const { valid, errors } = await read(task.buffer, task.maxRows);
-    return { ok: true, valid, errors };
+    return { ok: true, valid: jsonSlices(valid), errors: jsonSlices(errors) };
   } catch (err) {
     if (err instanceof AppError) return { ok: false, status: err.status, code: err.code, message: err.message, details: err.details };
     return { ok: false, unexpected: (err as Error)?.stack ?? String(err) };

@@ -3,7 +3,8 @@
  * people, over the HTTP upload and the command line.
  *
  * `previewImport(ctx, kind, file, actor)` parses and checks the file and compares it with the stored data, writing
- * nothing but the preview itself (table `import_previews`, so any API instance can confirm it). Answer:
+ * nothing but the preview itself (tables `import_previews` and, in parts of 2,000 rows, `import_preview_rows`, so any
+ * API instance can confirm it). Answer:
  * `{importId, expiresAt, counts: {create, update, unchanged, errors}, create, update, unchanged, errors}`.
  *
  * `confirmImport(ctx, kind, importId, actor)` writes every create and update row of the preview in one
@@ -20,6 +21,7 @@ import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/transaction.ts';
 import { withTransaction } from '../db/transaction.ts';
 import { conflict, notFound, unprocessable } from '../errors.ts';
+import { nextTurn, SLICE } from '../shared/turns.ts';
 import { toZonedIso } from '../time.ts';
 import type { ImportKind } from './kind.ts';
 import type { ErrorRow } from './problems.ts';
@@ -55,6 +57,36 @@ interface StoredRows<TRow> {
   unchanged: TRow[];
 }
 
+/** Rows of a preview stored per statement (migrations/009): small enough that no statement holds the event loop. */
+const PART_ROWS = SLICE;
+const LISTS = ['create', 'update', 'unchanged'] as const;
+
+/** Stores `rows` of preview `importId` in parts of PART_ROWS rows, one statement each, inside `tx`. */
+async function writeRowParts<TRow>(tx: Queryable, importId: string, rows: StoredRows<TRow>): Promise<void> {
+  let part = 0;
+  for (const list of LISTS) {
+    for (let i = 0; i < rows[list].length; i += PART_ROWS) {
+      await tx.query(`INSERT INTO import_preview_rows (import_id, part, list, rows) VALUES ($1, $2, $3, $4)`, [
+        importId,
+        part++,
+        list,
+        JSON.stringify(rows[list].slice(i, i + PART_ROWS)),
+      ]);
+    }
+  }
+}
+
+/** The rows of preview `importId`, put back together from its parts. */
+async function readRowParts<TRow>(tx: Queryable, importId: string): Promise<StoredRows<TRow>> {
+  const out: StoredRows<TRow> = { create: [], update: [], unchanged: [] };
+  const r = await tx.query<{ list: (typeof LISTS)[number]; rows: TRow[] }>(
+    `SELECT list, rows FROM import_preview_rows WHERE import_id = $1 ORDER BY part`,
+    [importId],
+  );
+  for (const p of r.rows) out[p.list].push(...p.rows);
+  return out;
+}
+
 /** Who uploads or confirms: a phone, or null for the command line. A preview is confirmed by its uploader. */
 export type Actor = string | null;
 
@@ -68,7 +100,11 @@ async function fingerprint<TRow extends { row: number }, TStored>(
 ): Promise<{ stored: Map<string, TStored>; hash: string }> {
   const stored = await kind.loadStored(q, rows, timeZone);
   const h = createHash('sha256');
-  for (const key of [...stored.keys()].sort()) h.update(JSON.stringify([key, kind.canonical(stored.get(key)!)])).update('\n');
+  const keys = [...stored.keys()].sort();
+  for (let i = 0; i < keys.length; i += SLICE) {
+    if (i > 0) await nextTurn();
+    for (const key of keys.slice(i, i + SLICE)) h.update(JSON.stringify([key, kind.canonical(stored.get(key)!)])).update('\n');
+  }
   return { stored, hash: h.digest('hex') };
 }
 
@@ -95,11 +131,14 @@ export async function previewImport<TRow extends { row: number }, TStored>(
   const importId = randomUUID();
   const rows: StoredRows<TRow> = { create: c.create, update: c.update, unchanged: c.unchanged };
   await ctx.db.pool.query(`DELETE FROM import_previews WHERE expires_at < $1`, [new Date(now.getTime() - PREVIEW_RETENTION_MS)]);
-  await ctx.db.pool.query(
-    `INSERT INTO import_previews (import_id, kind, created_by, file_name, created_at, expires_at, fingerprint, counts, rows)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [importId, kind.name, actor, file.fileName ?? null, now, expiresAt, hash, JSON.stringify(counts), JSON.stringify(rows)],
-  );
+  await withTransaction(ctx.db.pool, async (tx) => {
+    await tx.query(
+      `INSERT INTO import_previews (import_id, kind, created_by, file_name, created_at, expires_at, fingerprint, counts)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [importId, kind.name, actor, file.fileName ?? null, now, expiresAt, hash, JSON.stringify(counts)],
+    );
+    await writeRowParts(tx, importId, rows);
+  });
   return { importId, expiresAt: toZonedIso(expiresAt, tz), counts, create: c.create, update: c.update, unchanged: c.unchanged, errors };
 }
 
@@ -124,9 +163,8 @@ export async function confirmImport<TRow extends { row: number }, TStored>(
       confirmed_at: Date | null;
       fingerprint: string;
       counts: ImportCounts;
-      rows: StoredRows<TRow>;
     }>(
-      `SELECT created_by, expires_at, confirmed_at, fingerprint, counts, rows FROM import_previews
+      `SELECT created_by, expires_at, confirmed_at, fingerprint, counts FROM import_previews
         WHERE import_id = $1 AND kind = $2 FOR UPDATE`,
       [importId, kind.name],
     );
@@ -140,17 +178,18 @@ export async function confirmImport<TRow extends { row: number }, TStored>(
       throw notFound('IMPORT_EXPIRED', `导入预览已过期（${PREVIEW_TTL_MS / 60_000} 分钟内有效），请重新上传文件`);
     }
     await kind.lock(tx);
-    const all = [...p.rows.create, ...p.rows.update, ...p.rows.unchanged];
+    const rows = await readRowParts<TRow>(tx, importId);
+    const all = [...rows.create, ...rows.update, ...rows.unchanged];
     const { hash } = await fingerprint(tx, kind, all, tz);
     if (hash !== p.fingerprint) {
       throw conflict('IMPORT_STALE', '预览之后数据已被修改（有人导入或编辑过），为避免覆盖，请重新上传文件预览后再确认');
     }
-    await kind.write(tx, p.rows.create, p.rows.update, now);
+    await kind.write(tx, rows.create, rows.update, now);
     await tx.query(`UPDATE import_previews SET confirmed_at = $2 WHERE import_id = $1`, [importId, now]);
     return {
       importId,
       confirmedAt: toZonedIso(now, tz),
-      counts: { created: p.rows.create.length, updated: p.rows.update.length, unchanged: p.rows.unchanged.length, errors: p.counts.errors },
+      counts: { created: rows.create.length, updated: rows.update.length, unchanged: rows.unchanged.length, errors: p.counts.errors },
     };
   });
 }

@@ -1,7 +1,8 @@
 /**
  * Migrations over data written by an earlier release (migrations are never edited once released, so a new one
  * must carry existing rows): a database at migration 005 with a report's audit rows keyed by global position is
- * brought to the latest schema, and the rows keep their order under the new key (006: report stream version).
+ * brought to the latest schema, and the rows keep their order under the new key (006: report stream version); an
+ * import preview of 008 is split into parts (009).
  */
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,4 +63,35 @@ it('006 keys existing audit rows by their report stream version, keeping their o
       WHERE i.indrelid = 'report_audit_logs'::regclass AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)`,
   );
   expect(key.rows.map((r) => r.attname)).toEqual(['report_id', 'stream_version', 'seq']);
+});
+
+it('009 moves the rows of open import previews into parts, and such a preview still confirms', async () => {
+  const old = await openTestDatabase();
+  const at008 = mkdtempSync(join(tmpdir(), 'migrations-008-'));
+  try {
+    for (const f of readdirSync(MIGRATIONS_DIR).filter((f) => f <= '008_~')) cpSync(join(MIGRATIONS_DIR, f), join(at008, f));
+    const client = await old.pool.connect();
+    try {
+      await migrate({ client }, at008, { logger: () => {} });
+    } finally {
+      client.release();
+    }
+    const id = '3d8f6a2c-1b4e-4f7a-9c5d-0e2f4a6b8c1d';
+    const rows = { create: [{ row: 2, phone: '13800000002' }], update: [], unchanged: [{ row: 3, phone: '13800000003' }] };
+    await old.pool.query(
+      `INSERT INTO import_previews (import_id, kind, created_by, created_at, expires_at, fingerprint, counts, rows)
+       VALUES ($1, 'people', NULL, now(), now() + interval '30 minutes', 'x', '{}', $2)`,
+      [id, JSON.stringify(rows)],
+    );
+    expect(await runMigrations(old.pool)).toEqual(['import_preview_parts']);
+    const parts = await old.pool.query(`SELECT part, list, rows FROM import_preview_rows WHERE import_id = $1 ORDER BY part`, [id]);
+    expect(parts.rows).toEqual([
+      { part: 0, list: 'create', rows: rows.create },
+      { part: 1, list: 'update', rows: [] },
+      { part: 2, list: 'unchanged', rows: rows.unchanged },
+    ]);
+  } finally {
+    rmSync(at008, { recursive: true, force: true });
+    await old.close();
+  }
 });

@@ -11,6 +11,7 @@ import { confirmImport, previewImport } from '../../imports/service.ts';
 import { readUpload } from '../../imports/upload.ts';
 import { confirmSchema, importIdParams, previewSchema } from '../../imports/schemas.ts';
 import { defineRoute, type AnyRoute, type ErrorDoc } from '../route.ts';
+import { ChunkedJson } from '../chunked-json.ts';
 
 const MB = MAX_UPLOAD_BYTES / 1024 / 1024;
 
@@ -97,7 +98,8 @@ export function importRoutes<TRow extends { row: number }, TStored>(spec: {
         },
       },
       async handler({ req, user }, ctx) {
-        return previewImport(ctx, spec.kind, await readUpload(req), user.phone);
+        // Up to 50,000 rows: written in pieces, so that other requests are not held up meanwhile.
+        return new ChunkedJson(await previewImport(ctx, spec.kind, await readUpload(req), user.phone));
       },
     }),
     defineRoute({
