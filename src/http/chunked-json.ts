@@ -4,7 +4,8 @@
  * JSON). The app (http/app.ts) writes it with `writeTo(res, status)`: the same JSON text as `res.json(value)`, made
  * and sent a slice of at most SLICE array items at a time, with a turn of the event loop between slices (and the
  * socket's backpressure respected), so that no single piece of work holds the event loop for long and no 13 MB
- * string is ever built.
+ * string is ever built. A client that goes away mid-answer ends the writing at once: the rest is neither made nor
+ * waited for (a closed socket never drains, and waiting would keep the whole preview in memory).
  */
 import type { Response } from 'express';
 import { nextTurn } from '../shared/turns.ts';
@@ -16,15 +17,40 @@ const SLICE = 500;
 export class ChunkedJson {
   constructor(readonly value: unknown) {}
 
-  /** Writes the value as JSON with `status` (application/json, UTF-8, chunked transfer) and ends the answer. */
+  /**
+   * Writes the value as JSON with `status` (application/json, UTF-8, chunked transfer) and ends the answer; stops
+   * without error when the connection closes first.
+   */
   async writeTo(res: Response, status: number): Promise<void> {
     res.status(status).type('application/json; charset=utf-8');
     const write = async (text: string) => {
-      if (!res.write(text)) await new Promise<void>((resolve) => res.once('drain', resolve));
+      if (res.destroyed) throw CLIENT_GONE;
+      if (!res.write(text)) await drainedOrClosed(res);
     };
-    await writeValue(this.value, write);
+    try {
+      await writeValue(this.value, write);
+    } catch (e) {
+      if (e === CLIENT_GONE) return;
+      throw e;
+    }
     res.end();
   }
+}
+
+/** Thrown by a write after the connection has closed: ends writeTo's work (caught there, never seen outside). */
+const CLIENT_GONE = Symbol('client gone');
+
+/** Resolves on the response's next 'drain' or 'close', whichever comes first, leaving no listener behind. */
+function drainedOrClosed(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** Writes `v` as JSON through `write`: long arrays a slice at a time, everything else as JSON.stringify does. */

@@ -15,6 +15,7 @@ function fakeResponse() {
     statusCode: 0,
     contentType: '',
     ended: false,
+    destroyed: false,
     status(s: number) {
       out.statusCode = s;
       return out;
@@ -48,6 +49,26 @@ describe('ChunkedJson', () => {
       expect(res.chunks.length).toBeGreaterThan(10);
       expect(res.chunks.join('')).toBe(JSON.stringify(value));
     }
+  });
+
+  it('stops when the client goes away while the socket is full: no more writes, no end, no listener left', async () => {
+    const rows = Array.from({ length: 5_000 }, (_, i) => ({ row: i + 2 }));
+    const res = fakeResponse();
+    const write = res.write;
+    res.write = (text: string) => {
+      write(text);
+      if (res.chunks.length < 3) return true;
+      // The socket is full and then closes: 'drain' never comes.
+      setImmediate(() => {
+        res.destroyed = true;
+        res.emit('close');
+      });
+      return false;
+    };
+    await new ChunkedJson(rows).writeTo(res as unknown as Response, 200);
+    expect(res.chunks).toHaveLength(3);
+    expect(res.ended).toBe(false);
+    expect([res.listenerCount('drain'), res.listenerCount('close')]).toEqual([0, 0]);
   });
 });
 

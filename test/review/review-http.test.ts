@@ -107,6 +107,16 @@ describe('approve and reject', () => {
     ]);
   });
 
+  it('counts a reason in characters, emoji included: 200 are taken (reject and break change), 201 are 422', async () => {
+    const [a, b] = [await submit(), await submit()];
+    expect((await reject(a, '😀'.repeat(201))).body.error.code).toBe('INVALID_REASON');
+    const r = await reject(a, '😀'.repeat(200));
+    expect([r.status, r.body.rejectReason]).toEqual([200, '😀'.repeat(200)]);
+    expect((await approve(b)).status).toBe(200);
+    expect((await patchBreak(b, { breakMinutes: 30, reason: '🕐'.repeat(201) })).body.error.code).toBe('INVALID_REASON');
+    expect((await patchBreak(b, { breakMinutes: 30, reason: '🕐'.repeat(200) })).status).toBe(200);
+  });
+
   it('validates corrected lines like a submission and accepts a candidate of the report’s devices', async () => {
     const id = await submit({ devices: ['D1'], lines: [line(901, 10, 2880, 10, 0)] });
     const bad = [
