@@ -8,6 +8,11 @@ import { importRoutes } from './import-routes.ts';
 import { productImport } from '../../products/import.ts';
 import { removeProduct, saveProduct } from '../../products/service.ts';
 import { listProducts } from '../../products/store.ts';
+import { ratesInForce } from '../../queries/rates.ts';
+import { formatRate } from '../../domain/money.ts';
+import { localDate as dateOf } from '../../time.ts';
+import { localDate } from '../dates.ts';
+import { rateText } from './money-schemas.ts';
 import { DAILY_STANDARD_SECONDS, MAX_TEXT_LENGTH } from '../../products/rules.ts';
 import { PRODUCT_FIELD_LABELS, type ProductField } from '../../products/model.ts';
 import { instant } from '../dates.ts';
@@ -115,6 +120,14 @@ export const [productImportRoute, productImportConfirmRoute] = importRoutes({
   },
 });
 
+/** A product as the list shows it: with the rate in force today (issue #22), null when it has none. */
+const productListItem = productSchema.extend({
+  rate: z
+    .object({ pieceRate: rateText, defectRate: rateText, effectiveFrom: localDate.describe('这条单价的生效日期') })
+    .nullable()
+    .describe('今天有效的计件单价与不良单价；null：没有单价'),
+});
+
 export const productListRoute = defineRoute({
   method: 'get',
   path: '/api/products',
@@ -125,11 +138,20 @@ export const productListRoute = defineRoute({
     keyword: z.string().trim().max(100).optional().meta({ title: '关键字', description: '去掉首尾空白后最多 100 个字' }),
     deviceNo: z.string().optional().meta({ title: L.deviceNo, description: '精确匹配' }),
   }),
-  response: pageOf(productSchema),
-  example: { query: { keyword: '横梁', page: '1' }, response: { items: [PRODUCT_EXAMPLE], page: 1, pageSize: 20, total: 1 } },
+  response: pageOf(productListItem),
+  example: {
+    query: { keyword: '横梁', page: '1' },
+    response: { items: [{ ...PRODUCT_EXAMPLE, rate: { pieceRate: '1.2500', defectRate: '-0.5000', effectiveFrom: '2026-03-01' } }], page: 1, pageSize: 20, total: 1 },
+  },
   async handler({ query }, ctx) {
     const { items, total } = await listProducts(ctx.db.pool, { keyword: query.keyword || undefined, deviceNo: query.deviceNo }, query, ctx.config.timeZone);
-    return toPage(items, total, query);
+    const today = dateOf(ctx.clock.now(), ctx.config.timeZone);
+    const rates = await ratesInForce(ctx.db.pool, items.map((p) => p.id), today);
+    const rateOf = (id: number) => {
+      const r = rates.get(id);
+      return r ? { pieceRate: formatRate(r.pieceRate), defectRate: formatRate(r.defectRate), effectiveFrom: r.effectiveFrom } : null;
+    };
+    return toPage(items.map((p) => ({ ...p, rate: rateOf(p.id) })), total, query);
   },
 });
 
