@@ -45,12 +45,26 @@ export interface CommandDeps {
 
 /**
  * `deps` for commands run inside the transaction `tx` (a job, a close, an import's confirmation): loads and
- * appends through `tx`, and fresh state every time (no cache to poison if the transaction rolls back).
+ * appends through `tx`, and fresh state every time (no cache to poison if the transaction rolls back). Each append
+ * runs in a savepoint: a lost race that PostgreSQL reports as an error (the unique stream version) would otherwise
+ * abort the whole transaction, where runCommand must load again and decide again.
  */
 export const commandsIn = (deps: CommandDeps, tx: Queryable & StatementRunner): CommandDeps => ({
   ...deps,
   reads: tx,
-  writes: tx,
+  writes: {
+    async query(statement) {
+      await tx.query('SAVEPOINT command_append');
+      try {
+        const r = await tx.query(statement);
+        await tx.query('RELEASE SAVEPOINT command_append');
+        return r;
+      } catch (err) {
+        await tx.query('ROLLBACK TO SAVEPOINT command_append');
+        throw err;
+      }
+    },
+  },
   repository: new StreamRepository(deps.store, deps.inline),
 });
 

@@ -16,6 +16,7 @@ import type { CloseBlockers } from '../../domain/errors.ts';
 import { lineAmountFen } from '../../domain/money.ts';
 import { monthDates } from '../../domain/period.ts';
 import { rateOn, segmentsIn, type RateEntry } from '../../domain/rates.ts';
+import { rateEntriesOf } from '../../products/store.ts';
 import type { CloseFigures } from './decider.ts';
 
 /** Most pending reports and most unpriced lines a refused close lists (their numbers are given whole). */
@@ -47,17 +48,7 @@ export async function closeFacts(q: Queryable, month: string): Promise<CloseFact
       ORDER BY r.report_date, r.report_id`,
     [first, last],
   );
-  const productIds = [...new Set(lines.rows.map((l) => Number(l.product_id)))];
-  const stored = await q.query(
-    `SELECT product_id, effective_from, piece_rate, defect_rate FROM product_rates WHERE product_id = ANY($1::bigint[]) ORDER BY product_id, effective_from`,
-    [productIds],
-  );
-  const histories = new Map<number, RateEntry[]>();
-  for (const r of stored.rows) {
-    const id = Number(r.product_id);
-    if (!histories.has(id)) histories.set(id, []);
-    histories.get(id)!.push({ from: r.effective_from, pieceRate: Number(r.piece_rate), defectRate: Number(r.defect_rate) });
-  }
+  const histories = await rateEntriesOf(q, [...new Set(lines.rows.map((l) => Number(l.product_id)))]);
 
   let amount = 0n;
   let finishedQty = 0;
@@ -96,6 +87,6 @@ export async function closeFacts(q: Queryable, month: string): Promise<CloseFact
     },
     unpriced: { unpriced, unpricedTotal },
     figures: { amountFen: String(amount), reports: reports.size, finishedQty, defectiveQty, workers: workers.size },
-    rates: [...histories].filter(([id]) => productIds.includes(id)).map(([productId, h]) => ({ productId, segments: segmentsIn(h, month) })),
+    rates: [...histories].map(([productId, h]) => ({ productId, segments: segmentsIn(h, month) })),
   };
 }

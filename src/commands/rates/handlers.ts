@@ -7,8 +7,7 @@
  */
 import { streams } from '../../events/catalog.ts';
 import { monthOf } from '../../domain/period.ts';
-import type { Actor } from '../../shared/actor.ts';
-import { runCommand, type CommandDeps } from '../command.ts';
+import { runCommand, type CommandActor, type CommandDeps } from '../command.ts';
 import { rateDecider } from './decider.ts';
 
 /** A rate to set: rates in ten-thousandths of a yuan (domain/money.ts), `effectiveFrom` a local date. */
@@ -24,10 +23,10 @@ export interface RateInput {
 export type RateAnswer = Omit<RateInput, 'reason'>;
 
 /**
- * Sets `input` for `actor` (module docstring) → the entry. Throws PRODUCT_NOT_FOUND, PERIOD_CLOSED,
- * INVALID_RATE, INVALID_REASON, ROLE_REVOKED.
+ * Sets `input` for `actor` (module docstring; a person, or the command line's import) → the entry. Throws
+ * PRODUCT_NOT_FOUND, PERIOD_CLOSED, INVALID_RATE, INVALID_REASON, ROLE_REVOKED.
  */
-export function setRate(deps: CommandDeps, actor: Actor, input: RateInput): Promise<RateAnswer> {
+export function setRate(deps: CommandDeps, actor: CommandActor, input: RateInput): Promise<RateAnswer> {
   return runCommand(deps, actor, {
     decider: rateDecider,
     stream: { streamId: streams.product(input.productId), fold: rateDecider },
