@@ -87,7 +87,8 @@ const keyQuery = z.object({
   processName: z.string().min(1).meta({ title: L.processName }),
 });
 
-const body = z.object({
+/** The product's fields, and a rate with it (不良单价, 生效日期 and 调价原因 only with 计件单价: PRODUCT_INVALID). */
+const fields = z.object({
   projectNo: requiredText('projectNo'),
   profileNo: optionalText('profileNo'),
   productName: requiredText('productName'),
@@ -114,6 +115,7 @@ const body = z.object({
   effectiveFrom: rateFields.effectiveFrom.optional().meta({ title: '生效日期', description: 'YYYY-MM-DD（工厂时区）；不填为今天；只在填写计件单价时有效' }),
   rateReason: rateFields.reason.meta({ title: '调价原因', description: '可不填；最多 200 个字' }),
 });
+const body = checkedRule(fields, { dependentRequired: { defectRate: ['pieceRate'], effectiveFrom: ['pieceRate'], rateReason: ['pieceRate'] } });
 
 export const [productImportRoute, productImportConfirmRoute] = importRoutes({
   base: '/api/products',
