@@ -12,7 +12,7 @@ import { rateHistory } from '../../queries/rates.ts';
 import { instant, localDate, zonedIso } from '../dates.ts';
 import { checkedRule } from '../json-schema.ts';
 import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
-import { CONCURRENT_MODIFICATION } from './error-docs.ts';
+import { CONCURRENT_MODIFICATION, PERIOD_CLOSED } from './error-docs.ts';
 import { rateInput, rateText } from './money-schemas.ts';
 
 const productParams = z.object({
@@ -21,13 +21,6 @@ const productParams = z.object({
 
 /** 404 of a rate route: no such product. */
 export const PRODUCT_NOT_FOUND: ErrorDoc = { status: 404, code: 'PRODUCT_NOT_FOUND', description: '没有这个产品（或已删除）' };
-/** 409 of a write into a closed month (commands/facts.ts). */
-export const PERIOD_CLOSED: ErrorDoc = {
-  status: 409,
-  code: 'PERIOD_CLOSED',
-  description: '该月已结账（details.month）：不能再修改，需经理先反结账',
-  details: z.object({ month: z.string() }),
-};
 
 /** The rate fields of a request (this route's body; also `POST /api/products`). */
 export const rateFields = {
