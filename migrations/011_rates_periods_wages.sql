@@ -109,8 +109,8 @@ CREATE TABLE wage_workers (
   previous_amount_fen numeric,
   PRIMARY KEY (month, employee_phone)
 );
--- Per month: the totals, the pending reports, and the month as the projection prices it (closed: at the rates
--- the close pinned, {productId: [{from, pieceRate, defectRate}]}).
+-- Per month: the totals, and the month as the projection prices it (closed: at the rates the close pinned,
+-- {productId: [{from, pieceRate, defectRate}]}).
 CREATE TABLE wage_months (
   month           text    PRIMARY KEY,
   reports         integer NOT NULL,
@@ -118,7 +118,6 @@ CREATE TABLE wage_months (
   defective_qty   bigint  NOT NULL,
   amount_fen      numeric NOT NULL,
   unpriced_lines  integer NOT NULL,
-  pending_reports integer NOT NULL,
   workers         integer NOT NULL,
   status          text    NOT NULL CHECK (status IN ('open', 'closed')),
   version         integer NOT NULL,

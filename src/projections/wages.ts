@@ -9,11 +9,11 @@
  *   and amount: unpriced (no entry in force on that date).
  * - `wage_workers` (per month and worker): reports, quantities, amount, unpriced lines; the amount at the last
  *   close and the one before it (a statement shows both after a reopen and a second close).
- * - `wage_months` (per month): the totals, the pending reports, and how the month is priced: open — at the current
- *   rates; closed — at the rates its close pinned (the close's event carries them).
+ * - `wage_months` (per month): the totals, and how the month is priced: open — at the current rates; closed — at
+ *   the rates its close pinned (the close's event carries them).
  *
  * Events:
- * - ReportSubmitted: the pending lines; the month's pending count. ReportRejected: forgets them.
+ * - ReportSubmitted: the pending lines. ReportRejected: forgets them.
  * - ReportApproved: the lines (corrected ones when there is a correction), priced, added to the worker's and the
  *   month's sums.
  * - RateSet: the product's entries; the lines of the product from its date to the product's next entry are
@@ -100,7 +100,6 @@ const emptyMonth = (month: string): Row => ({
   defective_qty: 0,
   amount_fen: '0',
   unpriced_lines: 0,
-  pending_reports: 0,
   workers: 0,
   status: 'open',
   version: 0,
@@ -208,7 +207,7 @@ export const wagesProjection: Projection = {
     {
       name: T.months,
       key: ['month'],
-      columns: ['month', 'reports', 'finished_qty', 'defective_qty', 'amount_fen', 'unpriced_lines', 'pending_reports', 'workers', 'status', 'version', 'pinned'],
+      columns: ['month', 'reports', 'finished_qty', 'defective_qty', 'amount_fen', 'unpriced_lines', 'workers', 'status', 'version', 'pinned'],
       exact: ['amount_fen'],
     },
   ],
@@ -218,8 +217,8 @@ export const wagesProjection: Projection = {
     switch (e.type) {
       case 'ReportSubmitted': {
         const d = e.data as EventData<'ReportSubmitted'>;
-        // The rates of its products too: its approval will price them (loaded ahead, in the same batch).
-        return [{ table: T.pending, key: [d.reportId] }, monthRef(monthOf(d.reportDate)), ...d.lines.map((l) => ratesRef(l.productId))];
+        // The rates of its products: its approval will price them (loaded ahead, in the same batch).
+        return [{ table: T.pending, key: [d.reportId] }, ...d.lines.map((l) => ratesRef(l.productId))];
       }
       case 'ReportApproved': {
         const d = e.data as EventData<'ReportApproved'>;
@@ -227,7 +226,7 @@ export const wagesProjection: Projection = {
         return [{ table: T.pending, key: [d.reportId] }, monthRef(month), workerRef(month, d.employeePhone), ...(d.correction?.after ?? []).map((l) => ratesRef(l.productId))];
       }
       case 'ReportRejected':
-        return [{ table: T.pending, key: [e.data.reportId] }, monthRef(monthOf(e.data.reportDate))];
+        return [{ table: T.pending, key: [e.data.reportId] }];
       case 'RateSet':
         return [ratesRef(e.data.productId)];
       case 'PeriodClosed': {
@@ -287,16 +286,12 @@ export const wagesProjection: Projection = {
         const month = monthOf(d.reportDate);
         const row: Row = { report_id: d.reportId, month, report_date: d.reportDate, employee_phone: d.employeePhone, lines: d.lines.map(pendingLine) };
         out.push({ table: T.pending, key: [d.reportId], row });
-        const m = sums.month(month);
-        m.pending_reports = Number(m.pending_reports) + 1;
         break;
       }
       case 'ReportRejected': {
         const d = e.data as EventData<'ReportRejected'>;
         if (!view.get(T.pending, [d.reportId])) return [];
         out.push({ table: T.pending, key: [d.reportId], row: null });
-        const m = sums.month(monthOf(d.reportDate));
-        m.pending_reports = Number(m.pending_reports) - 1;
         break;
       }
       case 'ReportApproved': {
@@ -306,10 +301,7 @@ export const wagesProjection: Projection = {
         const lines = (d.correction?.after as PendingLine[] | undefined) ?? (pending?.lines as PendingLine[] | undefined);
         if (!lines) return [];
         const m = sums.month(month);
-        if (pending) {
-          out.push({ table: T.pending, key: [d.reportId], row: null });
-          m.pending_reports = Number(m.pending_reports) - 1;
-        }
+        if (pending) out.push({ table: T.pending, key: [d.reportId], row: null });
         const monthRow = view.get(T.months, [month]);
         lines.forEach((l, i) => {
           const row: Row = {

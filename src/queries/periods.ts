@@ -1,8 +1,8 @@
 /**
  * The months (issue #22 "The monthly close", `GET /api/periods`): every month with reports or a close, newest
  * first, with its status, the number of closes (`version`), who closed it last and when, the last close's figures,
- * the approved and pending reports as the wage projection counts them, and the trail of its closes and reopens
- * (who, when, amount, reason).
+ * the approved reports as the wage projection counts them, the pending reports as they are now (the `reports` read
+ * model: what blocks a close), and the trail of its closes and reopens (who, when, amount, reason).
  * Months with reports are found by a loose scan of the index `reports_by_date` (one probe per month, however many
  * reports), so the list costs the number of months, not of reports.
  */
@@ -45,12 +45,14 @@ const MONTHS_WITH_REPORTS = `
 /** GET /api/periods (module docstring). */
 export async function listPeriods(q: Queryable): Promise<PeriodItem[]> {
   const r = await q.query(
-    `WITH months AS (${MONTHS_WITH_REPORTS} UNION SELECT month FROM periods)
+    `WITH months AS (${MONTHS_WITH_REPORTS} UNION SELECT month FROM periods),
+          pending AS (SELECT to_char(report_date, 'YYYY-MM') AS month, count(*) AS n FROM reports WHERE status = 'pending' GROUP BY 1)
      SELECT ms.month, p.status, p.version, p.closed_at, p.closed_by_phone, p.closed_by_name, p.amount_fen::text AS amount_fen, p.workers, p.history,
-            w.reports, w.pending_reports
+            w.reports, pe.n AS pending_reports
        FROM months ms
        LEFT JOIN periods p ON p.month = ms.month
        LEFT JOIN wage_months w ON w.month = ms.month
+       LEFT JOIN pending pe ON pe.month = ms.month
       ORDER BY ms.month DESC`,
   );
   return r.rows.map((row) => ({

@@ -11,6 +11,7 @@
  */
 import type { Queryable } from '../db/transaction.ts';
 import { fenOf } from '../domain/money.ts';
+import { monthDates } from '../domain/period.ts';
 import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
 
 /** The month's status as the close left it. */
@@ -105,11 +106,17 @@ const workerOf = (r: any): WorkerWage => ({
 const WORKER_COLUMNS = `w.employee_phone, ${nameOf('w.employee_phone')} AS employee_name, w.reports, w.finished_qty, w.defective_qty,
   w.amount_fen::text AS amount_fen, w.unpriced_lines`;
 
-/** The month's totals (zeros for a month without reports). */
+/**
+ * The month's totals (zeros for a month without reports); the pending reports as they are now (the `reports` read
+ * model, through its index of pending reports by date: what blocks a close).
+ */
 async function totalsOf(q: Queryable, month: string): Promise<WageTotals & { workers: number }> {
+  const { first, last } = monthDates(month);
   const r = await q.query(
-    `SELECT reports, finished_qty, defective_qty, amount_fen::text AS amount_fen, unpriced_lines, pending_reports, workers FROM wage_months WHERE month = $1`,
-    [month],
+    `SELECT m.reports, m.finished_qty, m.defective_qty, m.amount_fen::text AS amount_fen, m.unpriced_lines, m.workers,
+            (SELECT count(*) FROM reports r WHERE r.status = 'pending' AND r.report_date BETWEEN $2::date AND $3::date) AS pending_reports
+       FROM (SELECT $1::text AS month) k LEFT JOIN wage_months m ON m.month = k.month`,
+    [month, first, last],
   );
   const m = r.rows[0];
   return {
