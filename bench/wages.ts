@@ -12,21 +12,19 @@
  *   lines alone; closed, reopened and closed again.
  * `BENCH_WAGES_WORKERS` scales the data set (default 2000).
  */
-import pg from 'pg';
 import { ManualClock } from '../src/clock.ts';
 import { StreamRepository } from '../src/commands/repository.ts';
 import { closePeriod, reopenPeriod, type PeriodDeps } from '../src/commands/periods/handlers.ts';
-import { runMigrations } from '../src/db/migrate.ts';
-import { withTransaction } from '../src/db/transaction.ts';
-import { EventStore, START, cursorOf } from '../src/events/store.ts';
+import { EventStore } from '../src/events/store.ts';
 import { projections } from '../src/projections/index.ts';
 import { productRatesProjection } from '../src/projections/product-rates.ts';
 import { reportsProjection } from '../src/projections/reports.ts';
 import { replayProjection } from '../src/projections/replay.ts';
 import { wagesProjection } from '../src/projections/wages.ts';
 import { wageStatement, wageSummary } from '../src/queries/wages.ts';
-import { fmt, percentile, timed, withBenchDatabase } from './db.ts';
+import { fmt, ms, openBenchPool, percentile, rebuildBeside, samples, timed, withBenchDatabase } from './db.ts';
 import type { BenchSuite } from './suites.ts';
+import { APPROVED_REPORTS_OF_J } from './dashboard.ts';
 
 const WORKERS = Number(process.env.BENCH_WAGES_WORKERS || 2000);
 const DAYS = 26;
@@ -57,43 +55,19 @@ WITH r AS (
          to_char(('${MONTH}-01'::date + d)::timestamp + interval '9 hours', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS out_iso
     FROM generate_series($1::int, $2::int - 1) d, generate_series(1, ${WORKERS}) w
 ), j AS (
-  SELECT r.*, (SELECT jsonb_agg(jsonb_build_object('productId', p, 'projectNo', 'P' || p, 'productName', '产品' || p, 'deviceNo', 'D' || (p % 20),
+  SELECT r.*, jsonb_build_array('D1') AS devices, (SELECT jsonb_agg(jsonb_build_object('productId', p, 'projectNo', 'P' || p, 'productName', '产品' || p, 'deviceNo', 'D' || (p % 20),
                  'processName', '冲压', 'standardCycleSeconds', 12, 'standardWorkload', 2400,
                  'finishedQty', 100 + (w * d + p) % 400, 'defectiveQty', (w + p) % 7, 'outputQty', 100 + (w * d + p) % 400 + (w + p) % 7))
                  FROM unnest(ARRAY[(w % 20) + 1, (w % 20) + 21, (w % 20) + 41]) AS p) AS lines
     FROM r
 )
-INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
-SELECT 'report-' || j.id, v.ver, v.type, 1, v.data, v.meta, j.out_iso::timestamptz
-  FROM j CROSS JOIN LATERAL (VALUES
-    (1, 'ReportSubmitted',
-     jsonb_build_object('reportId', j.id, 'employeePhone', j.phone, 'reportDate', j.report_date, 'sessionId', j.session_id,
-       'clockInAt', j.in_iso, 'clockOutAt', j.out_iso, 'breakMinutes', 60, 'devices', jsonb_build_array('D1'), 'lines', j.lines, 'at', j.out_iso),
-     jsonb_build_object('actorPhone', j.phone, 'actorName', '工人' || j.w, 'role', 'worker')),
-    (2, 'ReportApproved',
-     jsonb_build_object('reportId', j.id, 'employeePhone', j.phone, 'reportDate', j.report_date, 'at', j.out_iso),
-     jsonb_build_object('actorPhone', '13900000001', 'actorName', '审核员', 'role', 'admin'))
-  ) AS v(ver, type, data, meta)
- ORDER BY j.d, j.w, v.ver`;
+${APPROVED_REPORTS_OF_J}`;
 
-async function samples(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push((await timed(() => fn(i))) * 1000);
-  return out;
-}
-
-const ms = (v: number) => `${fmt(v, 2)} ms`;
 
 async function run(): Promise<void> {
   await withBenchDatabase(async (url) => {
-    const pool = new pg.Pool({ connectionString: url, max: 4 });
-    pool.on('error', () => {}); // the database is dropped with FORCE at the end
-    await runMigrations(pool);
+    const pool = await openBenchPool(url, WORKERS);
     const store = new EventStore();
-    await pool.query(
-      `INSERT INTO personnel (phone, name, role) SELECT '138' || lpad(w::text, 8, '0'), '工人' || w, 'worker' FROM generate_series(1, $1::int) w`,
-      [WORKERS],
-    );
     await pool.query(`INSERT INTO personnel (phone, name, role) VALUES ($1, '李经理', 'manager')`, [MANAGER]);
     const load = await timed(async () => {
       await pool.query(RATES);
@@ -109,27 +83,8 @@ async function run(): Promise<void> {
         ` (the inline read models rebuilt in ${fmt(inline, 1)} s)`,
     );
 
-    // Baseline: reading every event through the commit-safe reader, without projecting.
-    const read = await timed(() =>
-      withTransaction(pool, async (tx) => {
-        let cursor = START;
-        for (;;) {
-          const batch = await store.readAfter(tx, cursor, 5000);
-          if (batch.length === 0) return;
-          cursor = cursorOf(batch[batch.length - 1]);
-        }
-      }),
-    );
-    let applied = 0;
-    const rebuild = await timed(async () => {
-      applied = await replayProjection(pool, store, wagesProjection);
-    });
-    await pool.query('ANALYZE');
-    const lines = Number((await pool.query(`SELECT count(*) AS n FROM wage_lines`)).rows[0].n);
-    console.log(
-      `rebuild of the wage projection: ${fmt(applied / rebuild)} events/s (${fmt(applied)} events, ${fmt(rebuild, 1)} s, ${fmt(lines)} lines)` +
-        `   baseline, reading the same events only: ${fmt(events / read)} events/s`,
-    );
+    const lines = async () => `${fmt(Number((await pool.query(`SELECT count(*) AS n FROM wage_lines`)).rows[0].n))} lines`;
+    console.log(await rebuildBeside(pool, store, wagesProjection, events, lines));
 
     const phones = (i: number) => `138${String(((i * 7919) % WORKERS) + 1).padStart(8, '0')}`;
     const one = await samples(200, () => pool.query('SELECT 1'));

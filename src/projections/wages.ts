@@ -26,6 +26,7 @@
  * Replay equals the incremental result (tested): every row is a function of the events in order.
  */
 import type { EventData } from '../events/catalog.ts';
+import type { ReportLine } from '../domain/report-line.ts';
 import { fenOf, lineAmountFen } from '../domain/money.ts';
 import { monthOf } from '../domain/period.ts';
 import { nextFrom, rateOn, sameSegments, segmentsIn, withEntry, type RateEntry } from '../domain/rates.ts';
@@ -40,26 +41,12 @@ export const WAGE_TABLES = {
 } as const;
 const T = WAGE_TABLES;
 
-/** A pending report's line as kept: the product's fields and the quantities. */
-interface PendingLine {
-  productId: number;
-  projectNo: string;
-  productName: string;
-  deviceNo: string;
-  processName: string;
-  finishedQty: number;
-  defectiveQty: number;
-}
+/** The fields of a line the wages keep: the product's, as the report copied them, and the quantities. */
+const LINE_FIELDS = ['productId', 'projectNo', 'productName', 'deviceNo', 'processName', 'finishedQty', 'defectiveQty'] as const;
+export type WageLineFields = Pick<ReportLine, (typeof LINE_FIELDS)[number]>;
+type PendingLine = WageLineFields;
 
-const pendingLine = (l: PendingLine): PendingLine => ({
-  productId: l.productId,
-  projectNo: l.projectNo,
-  productName: l.productName,
-  deviceNo: l.deviceNo,
-  processName: l.processName,
-  finishedQty: l.finishedQty,
-  defectiveQty: l.defectiveQty,
-});
+const pendingLine = (l: WageLineFields): WageLineFields => Object.fromEntries(LINE_FIELDS.map((f) => [f, l[f]])) as WageLineFields;
 
 const ratesRef = (productId: number): RowRef => ({ table: T.rates, key: [productId] });
 const monthRef = (month: string): RowRef => ({ table: T.months, key: [month] });

@@ -13,6 +13,7 @@ import type { Queryable } from '../db/transaction.ts';
 import { fenOf } from '../domain/money.ts';
 import { monthDates } from '../domain/period.ts';
 import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
+import type { WageLineFields } from '../projections/wages.ts';
 
 /** The month's status as the close left it. */
 export interface MonthStatus {
@@ -44,14 +45,8 @@ export interface WageTotals {
   pendingReports: number;
 }
 
-export interface WageLine {
-  productId: number;
-  projectNo: string;
-  productName: string;
-  deviceNo: string;
-  processName: string;
-  finishedQty: number;
-  defectiveQty: number;
+/** A line of a statement: the product and quantities (projections/wages.ts), the rates and the amount. */
+export interface WageLine extends WageLineFields {
   /** Ten-thousandths of a yuan; null: unpriced. */
   pieceRate: number | null;
   defectRate: number | null;
