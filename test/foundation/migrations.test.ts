@@ -83,7 +83,7 @@ it('009 moves the rows of open import previews into parts, and such a preview st
        VALUES ($1, 'people', NULL, now(), now() + interval '30 minutes', 'x', '{}', $2)`,
       [id, JSON.stringify(rows)],
     );
-    expect(await runMigrations(old.pool)).toEqual(['import_preview_parts']);
+    expect((await runMigrations(old.pool))[0]).toBe('import_preview_parts'); // then any later migration
     const parts = await old.pool.query(`SELECT part, list, rows FROM import_preview_rows WHERE import_id = $1 ORDER BY part`, [id]);
     expect(parts.rows).toEqual([
       { part: 0, list: 'create', rows: rows.create },
