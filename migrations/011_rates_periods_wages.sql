@@ -45,11 +45,13 @@ CREATE FUNCTION month_lock_key(month text) RETURNS integer LANGUAGE sql IMMUTABL
 -- True when none of `months` is closed; each is first locked SHARED, in month order (a write into several
 -- months never waits on a close in a cycle).
 CREATE FUNCTION months_open(months text[]) RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
-DECLARE m text;
 BEGIN
-  FOR m IN SELECT DISTINCT x FROM unnest(months) AS x ORDER BY 1 LOOP
-    PERFORM pg_advisory_xact_lock_shared(1397248082, month_lock_key(m));
-  END LOOP;
+  IF cardinality(months) = 1 THEN
+    -- a submission, a review, a rate: one month (the common case, without the sort)
+    PERFORM pg_advisory_xact_lock_shared(1397248082, month_lock_key(months[1]));
+  ELSE
+    PERFORM pg_advisory_xact_lock_shared(1397248082, month_lock_key(m)) FROM (SELECT DISTINCT x AS m FROM unnest(months) AS x ORDER BY 1) s;
+  END IF;
   RETURN NOT EXISTS (SELECT 1 FROM periods p WHERE p.month = ANY(months) AND p.status = 'closed');
 END $$;
 
