@@ -70,3 +70,9 @@ export function parseScanPath(path: string | undefined | null): ScanTarget {
 
 /** The query of a page address that opens `scene` as a code would (`scene=<encoded once>`). */
 export const sceneQuery = (scene: string): string => `scene=${encodeURIComponent(scene)}`;
+
+/** The device a scene names (either form), or undefined when it names none. */
+export function deviceRefOf(scene: string): DeviceRef | undefined {
+  const t = parseScene(scene);
+  return t.kind === 'device' ? t.ref : undefined;
+}

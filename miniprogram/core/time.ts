@@ -45,3 +45,30 @@ export function windowLeft(expiresAt: string, nowMs: number): WindowLeft {
   const text = `还剩 ${Math.floor(seconds / 60)} 分 ${String(seconds % 60).padStart(2, '0')} 秒`;
   return { expired: false, seconds, text };
 }
+
+/** The month `YYYY-MM` of `nowMs` on the phone's clock and zone. */
+export function monthOf(nowMs: number): string {
+  const d = new Date(nowMs);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
+}
+
+/** The month `delta` months from `month` (`YYYY-MM`). */
+export function shiftMonth(month: string, delta: number): string {
+  const [y, m] = month.split('-').map(Number);
+  const index = y * 12 + (m - 1) + delta;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+}
+
+/** The local date `YYYY-MM-DD` of `nowMs` on the phone's clock and zone (the factory's, on a factory's phones). */
+export function localDay(nowMs: number): string {
+  const d = new Date(nowMs);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** The Monday of the week of `day` (`YYYY-MM-DD`), the first day of 本周. */
+export function weekStart(day: string): string {
+  const [y, m, d] = day.split('-').map(Number);
+  const t = new Date(Date.UTC(y, m - 1, d));
+  t.setUTCDate(t.getUTCDate() - ((t.getUTCDay() + 6) % 7));
+  return t.toISOString().slice(0, 10);
+}

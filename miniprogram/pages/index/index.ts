@@ -1,6 +1,6 @@
 /**
  * 首页: who is logged in and as what, the pages of that role in big buttons (worker: 扫码报工, 我的报工, 我的工资;
- * admin: 审核; manager: 看板; admin and manager: 扫码登录网页后台), the role switch for a person with several roles
+ * admin: 审核, 看板; manager: 看板; admin and manager: 扫码登录网页后台), the role switch for a person with several roles
  * (issue #23 page 8, `POST /api/auth/switch-role`) and 退出登录.
  */
 import type { Role } from '../../api/types';
@@ -20,6 +20,7 @@ const MENUS: Record<Role, { page: PageName | 'scan'; text: string }[]> = {
   ],
   admin: [
     { page: 'review', text: '审核报工单' },
+    { page: 'dashboard', text: '看板' },
     { page: 'scan', text: '扫码登录网页后台' },
   ],
   manager: [
