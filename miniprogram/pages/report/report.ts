@@ -8,6 +8,7 @@
  */
 import type { Draft, Submitted } from '../../api/types';
 import { checkForm, effectiveSeconds, type QuantityRow } from '../../core/draft';
+import { parseScene } from '../../core/scene';
 import { clockTime, duration, windowLeft } from '../../core/time';
 import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
@@ -50,7 +51,8 @@ Component({
   },
   methods: {
     onLoad(options: Record<string, string | undefined>) {
-      this.setData({ sessionId: options.sessionId ?? '', scene: options.scene ?? '' });
+      const device = parseScene(options.scene);
+      this.setData({ sessionId: options.sessionId ?? '', scene: device.kind === 'device' ? device.scene : '' });
       if (!sessionOrLogin()) return;
       this.load();
     },
