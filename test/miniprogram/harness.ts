@@ -62,13 +62,13 @@ type Simulate = {
   render(id: string, props?: Record<string, unknown>): SimComponent;
 };
 export interface SimComponent {
-  dom: HTMLElement;
+  dom: { textContent: string | null };
   instance: any;
   data: any;
   querySelector(sel: string): SimComponent | undefined;
   querySelectorAll(sel: string): SimComponent[];
   dispatchEvent(name: string, options?: Record<string, unknown>): void;
-  attach(parent: Element): void;
+  attach(parent: unknown): void;
   detach(): void;
 }
 
@@ -251,7 +251,7 @@ export async function openPage(url: string, wx: ScriptedWx): Promise<PageDriver>
   const { path, query } = splitUrl(url);
   const id = sim.load(join(root, path), 'main', { rootPath: root });
   const comp = sim.render(id);
-  comp.attach(document.createElement('div'));
+  comp.attach(dom!.window.document.createElement('div'));
   const page = new PageDriver(url, comp, wx);
   comp.instance.onLoad?.(query);
   comp.instance.onShow?.();
