@@ -6,8 +6,8 @@
  * - `buildMiniprogram()` compiles the pages' TypeScript to CommonJS with TypeScript's own `transpileModule`, as
  *   DevTools' compiler plugin does (type imports erased), into a temporary folder with the WXML, WXSS and JSON
  *   beside it and a package.json without `"type": "module"` (Node's `require` then reads the pages as CommonJS).
- * - `installDom()` makes one jsdom and puts its window, document and event classes in place of Node's (Node's
- *   `Event`/`EventTarget` do nothing in a jsdom tree), then loads miniprogram-simulate.
+ * - `installDom()` makes one jsdom, puts its window and document in place, and loads miniprogram-simulate; its event
+ *   classes replace Node's only while the tool builds a page or dispatches an event (`withDomEvents`).
  * - `ScriptedWx` is the `wx` the pages see: storage in a Map, `wx.request` answered by a handler (a script in page
  *   tests, the real service over HTTP end to end), `wx.login`, `wx.scanCode`, navigation recorded.
  * - `openPage(url)` loads the page of an address (`/pages/clock/clock?scene=…`, the query handed over undecoded as
@@ -81,10 +81,29 @@ export function installDom(): Simulate {
   dom = new JSDOM('<!doctype html><html><head></head><body></body></html>', { pretendToBeVisual: true });
   const w = dom.window as unknown as Record<string, unknown>;
   const globals: Record<string, unknown> = { window: dom.window, document: dom.window.document, navigator: dom.window.navigator };
-  for (const k of ['Event', 'CustomEvent', 'EventTarget', 'Node', 'Element', 'HTMLElement', 'getComputedStyle', 'requestAnimationFrame', 'cancelAnimationFrame']) globals[k] = w[k];
+  for (const k of ['Node', 'Element', 'HTMLElement', 'getComputedStyle', 'requestAnimationFrame', 'cancelAnimationFrame']) globals[k] = w[k];
   for (const [k, v] of Object.entries(globals)) Object.defineProperty(globalThis, k, { value: v, configurable: true, writable: true });
-  simulate = require('miniprogram-simulate') as Simulate;
+  simulate = withDomEvents(() => require('miniprogram-simulate') as Simulate);
   return simulate;
+}
+
+const EVENT_CLASSES = ['Event', 'CustomEvent', 'EventTarget'] as const;
+
+/**
+ * Runs `fn` with jsdom's `Event`, `CustomEvent` and `EventTarget` in place of Node's (an event made with Node's
+ * classes does nothing in a jsdom tree), and puts Node's back afterwards: the service of the end-to-end tests
+ * runs in this process, and its database socket dispatches Node's events.
+ */
+export function withDomEvents<T>(fn: () => T): T {
+  const g = globalThis as Record<string, unknown>;
+  const saved = EVENT_CLASSES.map((k) => g[k]);
+  const w = dom!.window as unknown as Record<string, unknown>;
+  for (const k of EVENT_CLASSES) Object.defineProperty(globalThis, k, { value: w[k], configurable: true, writable: true });
+  try {
+    return fn();
+  } finally {
+    EVENT_CLASSES.forEach((k, i) => Object.defineProperty(globalThis, k, { value: saved[i], configurable: true, writable: true }));
+  }
 }
 
 /** A `wx.request` answer of a script: status, JSON body, headers; or `'fail'` for no answer (network). */
@@ -161,14 +180,38 @@ export class ScriptedWx {
   }
 }
 
-/** Waits until `check()` holds (polling every 5 ms), or fails after `ms` with `what`. */
+/**
+ * Waits until `check()` holds (polling every 5 ms), or fails after `ms` with `what`. Measured with
+ * `performance.now()`: end-to-end tests fake `Date` to follow the service's manual clock.
+ */
 export async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
+  const end = performance.now() + ms;
   for (;;) {
     if (check()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+/**
+ * `wx.request` forwarded to the service at `base` over HTTP with `globalThis.fetch` (looked up per call, so a
+ * recording of fetch sees it): the answer's status, JSON body and headers as WeChat hands them over; no answer
+ * (connection refused) is a failed request.
+ */
+export function forwardTo(base: string): (call: RequestCall) => Promise<ScriptedAnswer> {
+  return async (call) => {
+    const u = new URL(call.url);
+    const body = call.method !== 'GET' && call.data !== undefined ? JSON.stringify(call.data) : undefined;
+    let res: Response;
+    try {
+      res = await globalThis.fetch(base + u.pathname + u.search, { method: call.method, headers: call.header, body });
+    } catch {
+      return 'fail';
+    }
+    const text = await res.text();
+    const data = (res.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : text;
+    return { statusCode: res.status, data, header: Object.fromEntries(res.headers) };
+  };
 }
 
 /** A rendered page (module docstring). */
@@ -198,17 +241,20 @@ export class PageDriver {
 
   /** Taps the node of `selector` (the `index`th). */
   tap(selector: string, index = 0): void {
-    this.one(selector, index).dispatchEvent('tap');
+    const c = this.one(selector, index);
+    withDomEvents(() => c.dispatchEvent('tap'));
   }
 
   /** Types `value` into the input of `selector` (its `input` event). */
   input(selector: string, value: string, index = 0): void {
-    this.one(selector, index).dispatchEvent('input', { detail: { value, cursor: value.length, keyCode: 0 } });
+    const c = this.one(selector, index);
+    withDomEvents(() => c.dispatchEvent('input', { detail: { value, cursor: value.length, keyCode: 0 } }));
   }
 
   /** Dispatches `event` with `detail` on `selector`. */
   dispatch(selector: string, event: string, detail: unknown): void {
-    this.one(selector, 0).dispatchEvent(event, { detail });
+    const c = this.one(selector, 0);
+    withDomEvents(() => c.dispatchEvent(event, { detail }));
   }
 
   /** Waits until every request is answered and the page has settled (a few turns of the event loop). */
@@ -249,9 +295,11 @@ export async function openPage(url: string, wx: ScriptedWx): Promise<PageDriver>
   const root = buildMiniprogram();
   wx.install();
   const { path, query } = splitUrl(url);
-  const id = sim.load(join(root, path), 'main', { rootPath: root });
-  const comp = sim.render(id);
-  comp.attach(dom!.window.document.createElement('div'));
+  const comp = withDomEvents(() => {
+    const c = sim.render(sim.load(join(root, path), 'main', { rootPath: root }));
+    c.attach(dom!.window.document.createElement('div'));
+    return c;
+  });
   const page = new PageDriver(url, comp, wx);
   comp.instance.onLoad?.(query);
   comp.instance.onShow?.();
