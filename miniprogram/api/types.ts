@@ -4,26 +4,7 @@
  * miniprogram`, part of `npm test`). When a route's schema changes, these change with it and the pages stop
  * type-checking instead of breaking on a phone. Types only: nothing here exists at run time.
  */
-import type { paths } from './openapi';
-
-type Ok<R> = R extends { 200: { content: { 'application/json': infer J } } }
-  ? J
-  : R extends { 201: { content: { 'application/json': infer J } } }
-    ? J
-    : never;
-
-/** The JSON answer of `method` on `path`. */
-export type Answer<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: infer R } ? Ok<R> : never;
-/** The JSON request body of `method` on `path`. */
-export type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
-  requestBody?: { content: { 'application/json': infer B } };
-}
-  ? B
-  : never;
-/** The query of `method` on `path`. */
-export type Query<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
-
-export type Item<T> = T extends { items: (infer I)[] } ? I : never;
+import type { Answer, Body, Item } from './openapi';
 
 export type LoginAnswer = Answer<'/api/auth/platform-login', 'post'>;
 export type LoginOk = Extract<LoginAnswer, { status: 'ok' }>;

@@ -10,6 +10,7 @@ import { localDay, weekStart } from '../../core/time';
 import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
 import { go } from '../../platform/nav';
+import { appendNextPage } from '../../platform/paged';
 import { call } from '../../platform/request';
 
 interface RowView {
@@ -33,8 +34,6 @@ const rowOf = (r: DashboardRow): RowView => ({
   qty: `报工 ${r.reportedQty}（成品 ${r.finishedQty}），标准工作量 ${r.standardWorkload}`,
   workloadDiff: `工作量 ${percent(r.workloadDiffPct)}`,
 });
-
-const PAGE_SIZE = 20;
 
 Component({
   data: {
@@ -67,22 +66,13 @@ Component({
         this.setData({ today: teamFigures(day.byEmployee), week: teamFigures(week.byEmployee) });
       } catch (err) {
         this.setData({ error: stepOf(err).text });
-      } finally {
-        this.setData({ loading: false });
       }
+      this.setData({ loading: false });
       await this.more();
     },
-    async more() {
+    more() {
       const today = localDay(Date.now());
-      try {
-        const page = this.data.page + 1;
-        const r = await call<{ items: DashboardRow[]; total: number }>('GET', '/api/dashboard/reports', {
-          query: { startDate: weekStart(today), endDate: today, page, pageSize: PAGE_SIZE },
-        });
-        this.setData({ rows: this.data.rows.concat(r.items.map(rowOf)), page, total: r.total });
-      } catch (err) {
-        this.setData({ error: stepOf(err).text });
-      }
+      return appendNextPage(this, '/api/dashboard/reports', rowOf, { startDate: weekStart(today), endDate: today });
     },
     onOpen(e: WechatMiniprogram.TouchEvent) {
       if (!this.data.canChangeBreaks) return;

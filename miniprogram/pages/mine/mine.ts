@@ -8,10 +8,9 @@ import type { MyReport } from '../../api/types';
 import { withCorrections, type LineView } from '../../core/corrections';
 import { STATUS_NAMES } from '../../core/login';
 import { clockTime, duration } from '../../core/time';
-import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
 import { go } from '../../platform/nav';
-import { call } from '../../platform/request';
+import { appendNextPage } from '../../platform/paged';
 import { submittedLines } from '../../platform/submitted-store';
 
 interface Item {
@@ -26,8 +25,6 @@ interface Item {
   removed: string[];
   rejectReason: string;
 }
-
-const PAGE_SIZE = 20;
 
 /** A report as the page shows it. */
 function itemOf(r: MyReport): Item {
@@ -47,28 +44,18 @@ function itemOf(r: MyReport): Item {
 }
 
 Component({
-  data: { items: [] as Item[], page: 0, total: 0, loading: false, submitted: '', error: '' },
+  data: { rows: [] as Item[], page: 0, total: 0, loading: false, submitted: '', error: '' },
   methods: {
     onLoad(options: Record<string, string | undefined>) {
       this.setData({ submitted: options.submitted ? '报工单已提交，等待审核' : '' });
     },
     onShow() {
       if (!sessionOrLogin()) return;
-      this.setData({ items: [], page: 0, total: 0 });
+      this.setData({ rows: [], page: 0, total: 0 });
       this.more();
     },
-    async more() {
-      if (this.data.loading) return;
-      this.setData({ loading: true, error: '' });
-      try {
-        const page = this.data.page + 1;
-        const r = await call<{ items: MyReport[]; total: number }>('GET', '/api/reports/mine', { query: { page, pageSize: PAGE_SIZE } });
-        this.setData({ items: this.data.items.concat(r.items.map(itemOf)), page, total: r.total });
-      } catch (err) {
-        this.setData({ error: stepOf(err).text });
-      } finally {
-        this.setData({ loading: false });
-      }
+    more() {
+      return appendNextPage(this, '/api/reports/mine', itemOf);
     },
     onWages() {
       go('wages');

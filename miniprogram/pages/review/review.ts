@@ -5,14 +5,12 @@
 import type { ReportItem } from '../../api/types';
 import { STATUS_NAMES } from '../../core/login';
 import { dayAndTime } from '../../core/time';
-import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
 import { go } from '../../platform/nav';
-import { call } from '../../platform/request';
+import { appendNextPage } from '../../platform/paged';
 
 type Tab = 'pending' | 'mine';
 const PATHS: Record<Tab, string> = { pending: '/api/reviews/pending', mine: '/api/reviews/mine' };
-const PAGE_SIZE = 20;
 
 interface Row {
   reportId: string;
@@ -43,18 +41,8 @@ Component({
       this.setData({ rows: [], page: 0, total: 0 });
       this.more();
     },
-    async more() {
-      if (this.data.loading) return;
-      this.setData({ loading: true, error: '' });
-      try {
-        const page = this.data.page + 1;
-        const r = await call<{ items: ReportItem[]; total: number }>('GET', PATHS[this.data.tab], { query: { page, pageSize: PAGE_SIZE } });
-        this.setData({ rows: this.data.rows.concat(r.items.map(rowOf)), page, total: r.total });
-      } catch (err) {
-        this.setData({ error: stepOf(err).text });
-      } finally {
-        this.setData({ loading: false });
-      }
+    more() {
+      return appendNextPage(this, PATHS[this.data.tab], rowOf);
     },
     onTab(e: WechatMiniprogram.TouchEvent) {
       this.setData({ tab: e.currentTarget.dataset.tab === 'mine' ? 'mine' : 'pending' });
