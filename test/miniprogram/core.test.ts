@@ -4,11 +4,14 @@
  * forms WeChat hands them over, the label → operation map against the service's labels, the form's checks and
  * totals, the countdown, error code → next step, the phone button's outcomes.
  */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ALL_LABELS } from '../../src/domain/labels.ts';
 import { deviceKeyOf } from '../../src/devices/device.ts';
-import { sceneFor } from '../../src/platform/device-codes.ts';
+import { CLOCK_PAGE, sceneFor } from '../../src/platform/device-codes.ts';
 import { withCorrections } from '../../miniprogram/core/corrections.ts';
 import { checkForm, effectiveSeconds, quantityOf } from '../../miniprogram/core/draft.ts';
 import { failureOf, nextStep, NOT_IN_PERSONNEL } from '../../miniprogram/core/errors.ts';
@@ -155,5 +158,34 @@ describe('errors and login outcomes', () => {
     expect(phoneOutcome({ errMsg: 'getPhoneNumber:ok' })).toMatchObject({ ok: false, text: expect.stringContaining('更新') });
     expect(phoneOutcome(undefined)).toMatchObject({ ok: false });
     expect(simulatorCodes('13800138000', 'n1')).toEqual({ code: 'sim:mp-13800138000#n1', phoneCode: 'sim:13800138000#n1' });
+  });
+});
+
+describe('layout (issue #23)', () => {
+  const root = fileURLToPath(new URL('../../miniprogram/', import.meta.url));
+  const files = (dir: string): string[] =>
+    readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : []));
+  /** The code of a file without its comments. */
+  const code = (file: string) => readFileSync(join(root, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+
+  it('only platform/ touches wx; core/ and the pages use none of it, and nothing reads getApp()', () => {
+    const offenders = [...files('core'), ...files('pages'), 'config.ts'].filter((f) => /\bwx\s*\.|\bgetApp\s*\(/.test(code(f)));
+    expect(offenders).toEqual([]);
+    expect(files('platform').filter((f) => /\bwx\s*\./.test(code(f))).length).toBeGreaterThan(3);
+  });
+
+  it('holds no secret: no AppSecret-like value or secret field anywhere in the package', () => {
+    const all = [...files('.'), 'project.config.json', 'app.json'];
+    expect(all.filter((f) => /\b[0-9a-f]{32}\b|secret\s*[:=]/i.test(code(f)))).toEqual([]);
+  });
+
+  it('is CommonJS for DevTools: its package.json is not "type": "module", and project.config.json compiles TypeScript', () => {
+    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).type).toBeUndefined();
+    const project = JSON.parse(readFileSync(join(root, 'project.config.json'), 'utf8'));
+    expect(project.setting.useCompilerPlugins).toEqual(['typescript']);
+    const app = JSON.parse(readFileSync(join(root, 'app.json'), 'utf8'));
+    // The pages the service's codes open exist: the device codes' and the console's sign-in code's.
+    expect(app.pages).toEqual(expect.arrayContaining([CLOCK_PAGE, 'pages/login/confirm']));
+    for (const page of app.pages) for (const ext of ['ts', 'wxml', 'json']) expect(existsSync(join(root, `${page}.${ext}`)), `${page}.${ext}`).toBe(true);
   });
 });

@@ -496,3 +496,39 @@ describe('确认登录 and the role switch', () => {
     await p.waitFor('这不是设备码');
   });
 });
+
+describe('the stored login and the network', () => {
+  it('forgets the token on a 401 and opens the login page, which says why', async () => {
+    const wx = withSession(new ScriptedWx(script({ 'GET /api/reports/mine': fail(401, 'TOKEN_EXPIRED', '登录已过期，请重新登录') })), session('worker'));
+    const p = await page('/pages/mine/mine', wx);
+    expect(wx.storage.has('session')).toBe(false);
+    expect(wx.navigations).toEqual([{ how: 'reLaunch', url: '/pages/login/login?expired=1' }]);
+    expect(p.texts('#error')).toEqual(['登录已过期，请重新登录']);
+    const login = await page('/pages/login/login?expired=1', wx);
+    expect(login.text()).toContain('登录已过期，请重新登录');
+  });
+
+  it('treats an expired token as no login, without asking the service', async () => {
+    const wx = withSession(new ScriptedWx(script({})), { ...session('worker'), expiresAt: new Date(Date.now() - 1000).toISOString() });
+    await page('/pages/mine/mine', wx);
+    expect(wx.requests).toEqual([]);
+    expect(wx.storage.has('session')).toBe(false);
+    expect(wx.navigations).toEqual([{ how: 'reLaunch', url: '/pages/login/login' }]);
+  });
+
+  it('retries a read twice on 503 and then says the server is unavailable', async () => {
+    const wx = withSession(new ScriptedWx(script({ 'GET /api/reports/mine': fail(503, 'DATABASE_UNAVAILABLE', '数据库暂时不可用') })), session('worker'));
+    const p = await page('/pages/mine/mine', wx);
+    await p.waitFor('服务器暂时不可用，请稍后再试');
+    expect(wx.requests).toHaveLength(3);
+  });
+
+  it('talks to the server of the running version (config.ts)', async () => {
+    const wx = withSession(new ScriptedWx(script({ 'GET /api/reports/mine': ok({ items: [], page: 1, pageSize: 20, total: 0 }) })), session('worker'));
+    wx.envVersion = 'release';
+    await page('/pages/mine/mine', wx);
+    wx.envVersion = 'develop';
+    await page('/pages/mine/mine', wx);
+    expect(wx.requests.map((r) => new URL(r.url).origin)).toEqual(['https://baogong.example.com', 'http://127.0.0.1:3000']);
+  });
+});
