@@ -5,7 +5,8 @@
  *
  * - `buildMiniprogram()` compiles the pages' TypeScript to CommonJS with TypeScript's own `transpileModule`, as
  *   DevTools' compiler plugin does (type imports erased), into a temporary folder with the WXML, WXSS and JSON
- *   beside it and a package.json without `"type": "module"` (Node's `require` then reads the pages as CommonJS).
+ *   beside it and a package.json without `"type": "module"` (Node's `require` then reads the pages as CommonJS);
+ *   the folder is removed when the test process ends.
  * - `installDom()` makes one jsdom, puts its window and document in place, and loads miniprogram-simulate; its event
  *   classes replace Node's only while the tool builds a page or dispatches an event (`withDomEvents`).
  * - `ScriptedWx` is the `wx` the pages see: storage in a Map, `wx.request` answered by a handler (a script in page
@@ -14,7 +15,7 @@
  *   WeChat does), renders it, calls `onLoad(query)` and `onShow()` as the framework does, and gives a `PageDriver`
  *   to read the text a person sees and to tap, type and dispatch events.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -31,6 +32,7 @@ let built: string | undefined;
 export function buildMiniprogram(): string {
   if (built) return built;
   const out = mkdtempSync(join(tmpdir(), 'miniprogram-'));
+  process.once('exit', () => rmSync(out, { recursive: true, force: true }));
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const from = join(dir, e.name);
