@@ -32,6 +32,7 @@ export const GUIDE_HTML = `<h2 id="guide">接入指南（小程序开发者先�
 <tr><td>重新报工</td><td><code>POST /api/clock/finish</code>（下班时间更新为现在，重新计时），然后 draft + submit</td></tr>
 </table>
 <p>打卡操作重复提交（双击、弱网重试）不会重复记录，回答与第一次相同。提交报工单后再扫码得到“开始上班”。</p>
+<p>参考实现：仓库中的 <code>miniprogram/</code> 是基于本接口的完整小程序。<code>wx.request</code> 不支持 PATCH：修改休息时间也可用 <code>POST /api/reports/{reportId}/break-minutes</code>（与 PATCH 相同）。</p>
 <h3>4. 出错时</h3>
 <p>错误回答统一为 <code>{"error": {"code", "message", "details"?, "requestId"}}</code>：<code>message</code> 是可以直接显示给用户的中文，
 <code>code</code> 供程序判断（每个接口列出它可能返回的全部 code），<code>requestId</code> 在反馈问题时提供。</p>

@@ -1,7 +1,8 @@
 /**
  * Report administration (spec 4.6, 3.2; decisions.md "Reports and review"):
  * - PATCH /api/reports/:reportId/break-minutes {breakMinutes, reason?}: managers (`access.breakMinutes`);
- *   pending or approved reports; the dashboard and the audit log follow.
+ *   pending or approved reports; the dashboard and the audit log follow. The same operation answers POST too:
+ *   WeChat's `wx.request` cannot send PATCH, and the mini-program's managers change breaks (issue #23).
  * - GET /api/reports/:reportId/audit-logs: managers and administrators (`access.insight`).
  */
 import { z } from 'zod';
@@ -55,6 +56,13 @@ export const breakMinutesRoute = defineRoute({
   async handler({ params, body, req, user }, ctx) {
     return reviewAnswer(ctx, await changeBreakMinutes(ctx.commands, actorOf(user, req), params.reportId, body));
   },
+});
+
+/** The break change by POST, for clients that cannot send PATCH (WeChat's `wx.request`; issue #23). */
+export const breakMinutesPostRoute = defineRoute({
+  ...breakMinutesRoute,
+  method: 'post',
+  summary: '修改报工单的休息时间（同上，POST 方式：微信小程序的 wx.request 不支持 PATCH）',
 });
 
 /** The Chinese word of each audit action, as people read the trail (issue #16: 通过, not `approved`). */
@@ -133,4 +141,4 @@ export const auditLogsRoute = defineRoute({
   },
 });
 
-export const reportAdminRoutes = [breakMinutesRoute, auditLogsRoute];
+export const reportAdminRoutes = [breakMinutesRoute, breakMinutesPostRoute, auditLogsRoute];
