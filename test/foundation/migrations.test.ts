@@ -2,7 +2,7 @@
  * Migrations over data written by an earlier release (migrations are never edited once released, so a new one
  * must carry existing rows): a database at migration 005 with a report's audit rows keyed by global position is
  * brought to the latest schema, and the rows keep their order under the new key (006: report stream version); an
- * import preview of 008 is split into parts (009).
+ * import preview of 008 is split into parts (009); reports and dashboard rows of 009 get no plausibility flags (010).
  */
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,7 +83,7 @@ it('009 moves the rows of open import previews into parts, and such a preview st
        VALUES ($1, 'people', NULL, now(), now() + interval '30 minutes', 'x', '{}', $2)`,
       [id, JSON.stringify(rows)],
     );
-    expect(await runMigrations(old.pool)).toEqual(['import_preview_parts']);
+    expect((await runMigrations(old.pool))[0]).toBe('import_preview_parts');
     const parts = await old.pool.query(`SELECT part, list, rows FROM import_preview_rows WHERE import_id = $1 ORDER BY part`, [id]);
     expect(parts.rows).toEqual([
       { part: 0, list: 'create', rows: rows.create },
@@ -92,6 +92,34 @@ it('009 moves the rows of open import previews into parts, and such a preview st
     ]);
   } finally {
     rmSync(at008, { recursive: true, force: true });
+    await old.close();
+  }
+});
+
+it('010 gives the reports and dashboard rows written before it no plausibility flags, as their events say', async () => {
+  const old = await openTestDatabase();
+  const at009 = mkdtempSync(join(tmpdir(), 'migrations-009-'));
+  try {
+    for (const f of readdirSync(MIGRATIONS_DIR).filter((f) => f <= '009_~')) cpSync(join(MIGRATIONS_DIR, f), join(at009, f));
+    const client = await old.pool.connect();
+    try {
+      await migrate({ client }, at009, { logger: () => {} });
+    } finally {
+      client.release();
+    }
+    await old.pool.query(
+      `INSERT INTO reports (report_id, session_id, employee_phone, report_date, status, clock_in_at, clock_out_at, break_minutes, devices, lines, submitted_at, updated_at)
+       VALUES (gen_random_uuid(), gen_random_uuid(), '13800000001', '2026-03-02', 'pending', now(), now(), 0, '{}', '[]', now(), now())`,
+    );
+    await old.pool.query(
+      `INSERT INTO dashboard_daily (report_date, employee_phone, report_count, effective_ms, finished_qty, defective_qty, output_qty, cycle_output_milli, standard_workload)
+       VALUES ('2026-03-02', '13800000001', 1, 0, 0, 0, 0, 0, 0)`,
+    );
+    expect(await runMigrations(old.pool)).toContain('plausibility_flags');
+    expect((await old.pool.query(`SELECT flags FROM reports`)).rows).toEqual([{ flags: [] }]);
+    expect((await old.pool.query(`SELECT flagged FROM dashboard_daily`)).rows).toEqual([{ flagged: [] }]);
+  } finally {
+    rmSync(at009, { recursive: true, force: true });
     await old.close();
   }
 });
