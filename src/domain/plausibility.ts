@@ -108,10 +108,23 @@ export const FLAG_LABELS: Readonly<Record<FlagCode, string>> = {
   SESSION_TOO_LONG: '上班时间过长',
 };
 
-/** The flags that make a report's cycle time figures (actual cycle, cycle difference) not to be trusted. */
-export const CYCLE_FLAGS: readonly FlagCode[] = ['NO_WORKING_TIME', 'CYCLE_TOO_FAST'];
-/** The flags that make a report's output against the standard workload not to be trusted. */
+/**
+ * The flags that make cycle time figures (actual cycle, cycle difference) not to be trusted: the time worked or the
+ * pieces cannot be true (a shift too long makes the actual cycle look slow, the others make it look fast).
+ */
+export const CYCLE_FLAGS: readonly FlagCode[] = ['NO_WORKING_TIME', 'CYCLE_TOO_FAST', 'SESSION_TOO_LONG'];
+/** The flags that make the output against the standard workload (workload difference) not to be trusted. */
 export const WORKLOAD_FLAGS: readonly FlagCode[] = ['NO_WORKING_TIME', 'OUTPUT_OVER_WORKLOAD'];
+
+/**
+ * Which figures of a dashboard row cannot be trusted (issue #21: shown as 异常, not as a good figure): the cycle
+ * figures when a flag of CYCLE_FLAGS is among `flags` or the actual cycle is 0 with output; the workload difference
+ * when a flag of WORKLOAD_FLAGS is.
+ */
+export function untrustedFigures(flags: readonly { code: FlagCode }[], actualCycleSeconds: number | null): { cycleTime: boolean; workload: boolean } {
+  const has = (codes: readonly FlagCode[]) => flags.some((f) => codes.includes(f.code));
+  return { cycleTime: has(CYCLE_FLAGS) || actualCycleSeconds === 0, workload: has(WORKLOAD_FLAGS) };
+}
 
 /** What the rules read of a report. Instants ISO 8601; break whole minutes. */
 export interface ReportFigures {

@@ -14,7 +14,7 @@ import { unprocessable } from '../errors.ts';
 import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
 import { daysBetween, isLocalDate } from '../time.ts';
 import { figuresOf, type DailySums, type DashboardFigures } from './dashboard-figures.ts';
-import { withMessage, type PlausibilityFlag } from '../domain/plausibility.ts';
+import { untrustedFigures, withMessage, type PlausibilityFlag } from '../domain/plausibility.ts';
 import type { FlaggedReport } from '../projections/dashboard.ts';
 
 /** Longest dashboard range in days (inclusive count), decisions: "a range over 366 days: 422". */
@@ -36,6 +36,8 @@ export interface DashboardRow extends DashboardFigures {
   standardWorkload: number;
   /** The plausibility flags of the row's approved reports, with their report ids and sentences (issue #21). */
   flags: (PlausibilityFlag & { reportId: string; message: string })[];
+  /** Which of the row's figures cannot be trusted (domain/plausibility.ts `untrustedFigures`). */
+  untrusted: { cycleTime: boolean; workload: boolean };
 }
 
 /** The flags of a `dashboard_daily.flagged` list, one item per flag, as the API gives them. */
@@ -83,6 +85,7 @@ export const sumsOf = (r: any): DailySums => ({
 function toRow(r: any): DashboardRow {
   const sums = sumsOf(r);
   const f = figuresOf(sums);
+  const flags = rowFlags(r.flagged);
   return {
     reportDate: r.report_date,
     employeePhone: r.employee_phone,
@@ -96,7 +99,8 @@ function toRow(r: any): DashboardRow {
     defectiveQty: sums.defectiveQty,
     standardWorkload: sums.standardWorkload,
     workloadDiffPct: f.workloadDiffPct,
-    flags: rowFlags(r.flagged),
+    flags,
+    untrusted: untrustedFigures(flags, f.actualCycleSeconds),
   };
 }
 

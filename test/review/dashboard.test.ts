@@ -122,6 +122,7 @@ describe('dashboard, hand-worked example', () => {
       standardWorkload: 2304,
       workloadDiffPct: -13.19,
       flags: [],
+      untrusted: { cycleTime: false, workload: false },
     });
     // C, 03-03: 201 s / 200 pieces = 1.005 → 1.01 (halves away from zero); standard 1.005 → 1.01; diff exactly 0;
     // workload (150 − 100) / 100 × 100 = 50.
@@ -145,6 +146,7 @@ describe('dashboard, hand-worked example', () => {
       standardWorkload: 8064,
       workloadDiffPct: -95.91,
       flags: [],
+      untrusted: { cycleTime: false, workload: false },
     });
     // B, 03-02: no pieces, workload 0: every ratio null.
     expect(rows[3]).toMatchObject({

@@ -104,6 +104,7 @@ describe('the dashboard', () => {
     // Merged with the honest report the figures look ordinary (7 h for 705 pieces); the flags say they are not.
     expect(row).toMatchObject({ reportCount: 3, reportedQty: 705, actualCycleSeconds: 35.74 });
     expect(row.flags).toEqual([{ reportId: flagged, code: 'NO_WORKING_TIME', effectiveSeconds: 0, outputQty: 205, standardSeconds: 6150, message: NO_TIME_SENTENCE }]);
+    expect(row.untrusted).toEqual({ cycleTime: true, workload: true });
     const summary = (await get(`/api/dashboard/summary?startDate=${DAY}&endDate=${DAY}`, manager)).body;
     expect(summary.byEmployee).toMatchObject([{ employeePhone: WORKER, flaggedReports: 1 }]);
     const res = await fetch(`${app.url}/api/dashboard/reports.xlsx?startDate=${DAY}&endDate=${DAY}`, { headers: { authorization: `Bearer ${manager}` } });
@@ -132,6 +133,8 @@ describe('the dashboard', () => {
     await app.catchUpAll();
     [row] = (await get(`/api/dashboard/reports?startDate=${DAY}&endDate=${DAY}`, manager)).body.items;
     expect(row.flags.map((f: { reportId: string }) => f.reportId)).toEqual([flagged]);
+    // The honest report alone, on a day of its own, would be trusted: the marks follow the flags, not the figures.
+    expect(row.untrusted).toEqual({ cycleTime: true, workload: true });
   });
 });
 

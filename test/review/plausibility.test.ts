@@ -10,6 +10,7 @@ import {
   knownFlagsNote,
   maxPlausibleSpanMs,
   plausibilityFlags,
+  untrustedFigures,
   type PlausibilityBounds,
   type ReportFigures,
 } from '../../src/domain/plausibility.ts';
@@ -105,5 +106,19 @@ describe('each flag reads as a Chinese sentence with its numbers', () => {
       '7 小时 30 分',
       '16 小时',
     ]);
+  });
+});
+
+describe('which dashboard figures cannot be trusted', () => {
+  it.each([
+    ['no flags, an ordinary cycle', [], 12.5, { cycleTime: false, workload: false }],
+    ['no flags, but an actual cycle of 0', [], 0, { cycleTime: true, workload: false }],
+    ['no flags, no output (null cycle)', [], null, { cycleTime: false, workload: false }],
+    ['no working time', ['NO_WORKING_TIME'], 0, { cycleTime: true, workload: true }],
+    ['too fast', ['CYCLE_TOO_FAST'], 2.34, { cycleTime: true, workload: false }],
+    ['over the workload', ['OUTPUT_OVER_WORKLOAD'], 20, { cycleTime: false, workload: true }],
+    ['a shift too long', ['SESSION_TOO_LONG'], 60, { cycleTime: true, workload: false }],
+  ] as const)('%s', (_, codes, cycle, expected) => {
+    expect(untrustedFigures(codes.map((code) => ({ code })), cycle)).toEqual(expected);
   });
 });

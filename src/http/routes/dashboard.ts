@@ -52,8 +52,14 @@ const dashboardRow = z.object({
   flags: z
     .array(flagAnswerSchema({ reportId: z.string().describe('有这个标记的报工单') }))
     .describe(
-      '这一行已通过报工单的异常报工标记（带中文说明与报工单编号）；有标记时这一行的节拍与差异不可信，网页后台显示为“异常”。空数组：没有异常',
+      '这一行已通过报工单的异常报工标记（带中文说明与报工单编号）；空数组：没有异常',
     ),
+  untrusted: z
+    .object({
+      cycleTime: z.boolean().describe('true：实际节拍与节拍差异不可信（有 NO_WORKING_TIME、CYCLE_TOO_FAST 或 SESSION_TOO_LONG 标记，或实际节拍为 0）'),
+      workload: z.boolean().describe('true：工作量差异不可信（有 NO_WORKING_TIME 或 OUTPUT_OVER_WORKLOAD 标记）'),
+    })
+    .describe('这一行哪些数字不可信：网页后台在这些格子里显示“异常”而不是数字'),
 });
 
 export const dashboardRoute = defineRoute({
@@ -83,6 +89,7 @@ export const dashboardRoute = defineRoute({
           standardWorkload: 3600,
           workloadDiffPct: -58.89,
           flags: [],
+          untrusted: { cycleTime: false, workload: false },
         },
       ],
       page: 1,
