@@ -81,6 +81,8 @@ describe.skipIf(skipBrowserTests('office.test.ts')).each([
 
     await menu(admin, '产品');
     expect(admin.url()).toMatch(/\/console\/products$/);
+    // The menu's entries are links (a page opens in a new tab with the browser's own gestures).
+    expect(await admin.locator('nav a', { hasText: '人员' }).first().getAttribute('href')).toBe('/console/people');
     await admin.getByTestId('open-import').click();
     await admin.getByTestId('import-file').setInputFiles(`${FIXTURES}/products-merged.xls`);
     await admin.getByTestId('import-counts').waitFor();
