@@ -11,12 +11,18 @@
  *   minutes ≥ 0 (INVALID_BREAK_MINUTES); BREAK_EXCEEDS_WORKING_TIME when clock-out − clock-in − breakMinutes × 60 s
  *   would be negative. The same value as now decides nothing (no event, nothing to audit).
  * Unknown report: REPORT_NOT_FOUND. Refusals are domain errors. Instants `at` are ISO 8601 (UTC).
+ *
+ * Plausibility flags (issue #21, domain/plausibility.ts under the decider's `bounds`): an approval carries the flags
+ * of the figures it approves (recomputed from the corrected lines, else the report's own), so an approval of a
+ * flagged report records that it was approved knowing them; a break change carries the flags recomputed with the
+ * new break. Flags never refuse anything: a flagged report may be approved.
  */
 import type { Decider } from '../decider.ts';
 import type { EventData, ReportEvent } from '../../events/catalog.ts';
 import { domainError } from '../../domain/errors.ts';
 import type { LineInput, ProductSnapshot, ReportLine } from '../../domain/report-line.ts';
 import { effectiveMs, reportNotFound, spanMs } from '../../domain/report.ts';
+import { plausibilityFlags, type PlausibilityBounds, type PlausibilityFlag } from '../../domain/plausibility.ts';
 import { resolveCorrectedLines, sameLines } from './lines.ts';
 
 
@@ -34,6 +40,8 @@ export interface Report {
   readonly devices: readonly string[];
   /** Lines as they stand (corrected lines replace the submitted ones). */
   readonly lines: readonly ReportLine[];
+  /** Plausibility flags of the figures as they stand, as the events recorded them. */
+  readonly flags: readonly PlausibilityFlag[];
 }
 
 export type ReportState = { readonly status: 'none' } | Report;
@@ -55,8 +63,41 @@ const trimmed = (s: string | undefined) => s?.trim() || undefined;
 const tooLong = (reason: string) => [...reason].length > REASON_MAX;
 const invalidReason = (purpose: 'reject' | 'breakChange') => domainError('INVALID_REASON', undefined, { purpose, max: REASON_MAX });
 
-export const reviewDecider: Decider<ReviewCommand, ReportState, ReportEvent> = {
+/** The report's state from its events (`initialState`, `evolve`): what folds a report stream. */
+export const reportFold: Pick<Decider<ReviewCommand, ReportState, ReportEvent>, 'initialState' | 'evolve'> = {
   initialState: { status: 'none' },
+
+  evolve(state, event) {
+    if (event.type === 'ReportSubmitted') {
+      const d = event.data;
+      return {
+        status: 'pending',
+        reportId: d.reportId,
+        employeePhone: d.employeePhone,
+        reportDate: d.reportDate,
+        clockInAt: d.clockInAt,
+        clockOutAt: d.clockOutAt,
+        breakMinutes: d.breakMinutes,
+        devices: d.devices,
+        lines: d.lines,
+        flags: d.flags,
+      };
+    }
+    if (state.status === 'none') return state;
+    switch (event.type) {
+      case 'ReportApproved':
+        return { ...state, status: 'approved', lines: event.data.correction?.after ?? state.lines, flags: event.data.flags };
+      case 'ReportRejected':
+        return { ...state, status: 'rejected' };
+      case 'BreakChanged':
+        return { ...state, breakMinutes: event.data.after, flags: event.data.flags ?? state.flags };
+    }
+  },
+};
+
+/** The report decider judging plausibility under `bounds` (module docstring). */
+export const reviewDecider = (bounds: PlausibilityBounds): Decider<ReviewCommand, ReportState, ReportEvent> => ({
+  ...reportFold,
 
   decide(command, state) {
     if (state.status === 'none') throw reportNotFound();
@@ -65,7 +106,8 @@ export const reviewDecider: Decider<ReviewCommand, ReportState, ReportEvent> = {
         mustBePending(state);
         const after = command.lines ? resolveCorrectedLines(command.lines, state, command.candidates) : undefined;
         const correction = after && !sameLines(state.lines, after) ? { before: [...state.lines], after } : undefined;
-        return [{ type: 'ReportApproved', data: { ...ref(state), ...(correction ? { correction } : {}), at: command.at } }];
+        const flags = correction ? plausibilityFlags({ ...state, lines: correction.after }, bounds) : [...state.flags];
+        return [{ type: 'ReportApproved', data: { ...ref(state), ...(correction ? { correction } : {}), flags, at: command.at } }];
       }
       case 'Reject': {
         mustBePending(state);
@@ -83,35 +125,17 @@ export const reviewDecider: Decider<ReviewCommand, ReportState, ReportEvent> = {
           throw domainError('BREAK_EXCEEDS_WORKING_TIME', { maxBreakMinutes: Math.floor(spanMs(state) / 60_000) });
         }
         if (minutes === state.breakMinutes) return [];
-        const data: EventData<'BreakChanged'> = { ...ref(state), before: state.breakMinutes, after: minutes, ...(reason ? { reason } : {}), at: command.at };
+        const flags = plausibilityFlags({ ...state, breakMinutes: minutes }, bounds);
+        const data: EventData<'BreakChanged'> = {
+          ...ref(state),
+          before: state.breakMinutes,
+          after: minutes,
+          ...(reason ? { reason } : {}),
+          flags,
+          at: command.at,
+        };
         return [{ type: 'BreakChanged', data }];
       }
     }
   },
-
-  evolve(state, event) {
-    if (event.type === 'ReportSubmitted') {
-      const d = event.data;
-      return {
-        status: 'pending',
-        reportId: d.reportId,
-        employeePhone: d.employeePhone,
-        reportDate: d.reportDate,
-        clockInAt: d.clockInAt,
-        clockOutAt: d.clockOutAt,
-        breakMinutes: d.breakMinutes,
-        devices: d.devices,
-        lines: d.lines,
-      };
-    }
-    if (state.status === 'none') return state;
-    switch (event.type) {
-      case 'ReportApproved':
-        return { ...state, status: 'approved', lines: event.data.correction?.after ?? state.lines };
-      case 'ReportRejected':
-        return { ...state, status: 'rejected' };
-      case 'BreakChanged':
-        return { ...state, breakMinutes: event.data.after };
-    }
-  },
-};
+});

@@ -18,6 +18,8 @@ export type PeoplePreview = Answer<'/api/people/import', 'post'>;
 export type ImportResult = Answer<'/api/products/import/{importId}/confirm', 'post'>;
 export type Report = Answer<'/api/reports/{reportId}', 'get'>;
 export type ReportLine = Report['lines'][number];
+/** A plausibility flag of a report (异常报工, issue #21): code, Chinese sentence, figures. */
+export type Flag = Report['flags'][number];
 export type LineInput = NonNullable<Body<'/api/reviews/{reportId}/approve', 'post'>['lines']>[number];
 export type AuditEntry = Item<Answer<'/api/reports/{reportId}/audit-logs', 'get'>>;
 export type DashboardRow = Item<Answer<'/api/dashboard/reports', 'get'>>;
