@@ -31,6 +31,7 @@ import { routes } from './http/routes/index.ts';
 import type { PlatformApi } from './platform/types.ts';
 import { createPlatform } from './platform/index.ts';
 import { notificationReactor } from './notifications/reactor.ts';
+import { plausibilityBounds } from './domain/plausibility.ts';
 import { NotificationSender } from './notifications/sender.ts';
 
 export interface ContextOptions {
@@ -88,6 +89,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       sessionMaxMs: config.sessionMaxMs,
       timeZone: config.timeZone,
       defaultBreakMinutes: config.defaultBreakMinutes,
+      plausibility: plausibilityBounds(config),
     },
     projections: allProjections,
     consumers,

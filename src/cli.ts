@@ -2,7 +2,7 @@
  * `npm run cli -- <command>`: maintenance from the shell (see src/cli/commands.ts for the commands).
  * Opens the configured database (with the embedded one, refuses while the server holds its folder), except
  * `doctor` (src/cli/doctor.ts), which checks the configuration and what the service depends on without opening
- * anything for writing.
+ * anything for writing, and a command whose `beforeOpen` answers first (console-link finding a running server).
  */
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/database.ts';
@@ -19,6 +19,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
+  const answered = await cmd.beforeOpen?.(config, args);
+  if (answered !== undefined) return answered;
   let ctx;
   try {
     ctx = await createContext({ ...config, logLevel: process.env.LOG_LEVEL ?? 'warn' });

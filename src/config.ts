@@ -62,6 +62,16 @@ export interface Config {
   readonly sessionMaxMs: number;
   /** Break interval in whole minutes a new report starts with. */
   readonly defaultBreakMinutes: number;
+  /**
+   * PLAUSIBLE_MIN_CYCLE_RATIO (issue #21): a report whose actual cycle time is below this share of its standard
+   * cycle time is flagged (0–1, at most 3 decimals; 0: never). Default 0.5.
+   */
+  readonly plausibleMinCycleRatio: number;
+  /**
+   * PLAUSIBLE_MAX_WORKLOAD_RATIO (issue #21): a report whose output exceeds this multiple of its lines' standard
+   * workload for the time worked is flagged (0: never, else 1–1000, at most 3 decimals). Default 2.
+   */
+  readonly plausibleMaxWorkloadRatio: number;
   /** Platform credentials; undefined means the built-in simulator is used. */
   readonly platform?: { readonly appId: string; readonly secret: string; readonly apiBase: string };
   readonly wxEnvVersion: 'release' | 'trial' | 'develop';
@@ -101,7 +111,13 @@ class EnvReader {
   }
 
   /** A number in [min, max] (an integer when `integer`), `fallback` when unset. */
-  number(name: string, fallback: number, rule: { min: number; max?: number; integer?: boolean; above?: boolean }, zh: string, en: string): number {
+  number(
+    name: string,
+    fallback: number,
+    rule: { min: number; max?: number; integer?: boolean; above?: boolean; decimals?: number },
+    zh: string,
+    en: string,
+  ): number {
     const v = this.text(name);
     if (v === undefined) return fallback;
     const n = Number(v);
@@ -110,7 +126,8 @@ class EnvReader {
       Number.isFinite(n) &&
       (rule.above ? n > rule.min : n >= rule.min) &&
       (rule.max === undefined || n <= rule.max) &&
-      (!rule.integer || Number.isInteger(n));
+      (!rule.integer || Number.isInteger(n)) &&
+      (rule.decimals === undefined || (v.split('.')[1] ?? '').length <= rule.decimals);
     if (!ok) {
       this.bad(name, zh, en);
       return fallback;
@@ -239,6 +256,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     'must be a whole number of minutes, 0 or more',
   );
 
+  const plausibleMinCycleRatio = r.number(
+    'PLAUSIBLE_MIN_CYCLE_RATIO',
+    0.5,
+    { min: 0, max: 1, decimals: 3 },
+    '异常报工的节拍下限应为 0–1 之间的小数（最多 3 位小数），例如 0.5 表示快于标准节拍的一半即标为异常；0 表示不检查',
+    'must be a ratio 0–1 with at most 3 decimals, e.g. 0.5 (faster than half the standard cycle time is flagged); 0 turns the check off',
+  );
+  const plausibleMaxWorkloadRatio = r.number(
+    'PLAUSIBLE_MAX_WORKLOAD_RATIO',
+    2,
+    { min: 0, max: 1000, decimals: 3 },
+    '异常报工的工作量上限应为 0，或 1–1000 之间的倍数（最多 3 位小数），例如 2 表示超过这段时间标准工作量的 2 倍即标为异常',
+    'must be 0 (no check) or a multiple 1–1000 with at most 3 decimals, e.g. 2 (more than twice the standard workload for the time worked is flagged)',
+  );
+  if (plausibleMaxWorkloadRatio > 0 && plausibleMaxWorkloadRatio < 1) {
+    r.bad(
+      'PLAUSIBLE_MAX_WORKLOAD_RATIO',
+      '异常报工的工作量上限不能小于 1（小于标准工作量不算异常）；0 表示不检查',
+      'must not be below 1 (output under the standard is not implausible); 0 turns the check off',
+    );
+  }
+
   const appId = r.text('WX_APPID');
   const secret = r.text('WX_SECRET');
   if (production && !appId) {
@@ -301,6 +340,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reportWindowMs: Math.round(reportWindowMinutes * 60_000),
     sessionMaxMs: Math.round(sessionMaxHours * 3_600_000),
     defaultBreakMinutes,
+    plausibleMinCycleRatio,
+    plausibleMaxWorkloadRatio,
     platform: appId && secret ? { appId, secret, apiBase: apiBase ?? WX_REAL_API_BASE } : undefined,
     wxEnvVersion: envVersion as Config['wxEnvVersion'],
     wxWebLoginPage,

@@ -12,7 +12,7 @@ import { startService } from './app.ts';
 import { isClusterWorker, runPrimary } from './cluster.ts';
 import { createLogger } from './logger.ts';
 import { StartupError, probePlatform, waitForDatabase } from './startup-checks.ts';
-import { openControlChannel } from './http/control-channel.ts';
+import { openControlChannel, registerRunningServer } from './http/control-channel.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -30,6 +30,13 @@ async function main(): Promise<void> {
   const { log } = service.ctx;
   // The CLI's way in while this process holds the embedded database (npm run cli -- console-link).
   const control = openControlChannel(config, service.port);
+  // …and where a CLI run without this PGLITE_DIR finds it (issue #21).
+  let registered = { close() {} };
+  try {
+    registered = registerRunningServer(config, service.port);
+  } catch (err) {
+    log.warn({ err }, `无法登记到 ${process.cwd()}/data/run：不带 PGLITE_DIR 运行的 npm run cli -- console-link 找不到本服务 / could not register in data/run`);
+  }
   log.info(
     { port: service.port, database: service.ctx.db.kind, platform: config.platform ? 'wechat' : 'simulator' },
     `报工服务已启动 http://localhost:${service.port}/console/（网页后台），接口文档 /api/docs`,
@@ -42,6 +49,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, 'shutting down');
     control.close();
+    registered.close();
     service.close().then(
       () => process.exit(0),
       (err) => {

@@ -4,7 +4,8 @@
  * no embedded database folder is created.
  *
  * Checks, in order (each `✓` ok, `!` warning, `✗` failure, with a Chinese / English line):
- * 1. configuration: every variable (src/config.ts); a wrong one is named and the other checks are skipped;
+ * 1. configuration: every variable (src/config.ts); a wrong one is named and the other checks are skipped; the
+ *    bounds of the plausibility flags (issue #21; a warning when a ratio of 0 turns a check off);
  * 2. database: PostgreSQL reachable (src/startup-checks.ts), or the embedded folder's state;
  * 3. migrations: those of `migrations/` against those applied (pending: a warning, the start applies them;
  *    applied ones this version does not know, i.e. code rolled back past a migration: a failure);
@@ -20,6 +21,7 @@ import { MIGRATIONS_DIR } from '../db/migrate.ts';
 import { openDatabase } from '../db/database.ts';
 import { databaseTarget, probeDatabase, probePlatform } from '../startup-checks.ts';
 import { toZonedIso } from '../time.ts';
+import { boundsText, plausibilityBounds } from '../domain/plausibility.ts';
 import pg from 'pg';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -162,6 +164,15 @@ export async function runDoctor(env: NodeJS.ProcessEnv, print: (line: string) =>
     detail: config.production
       ? `NODE_ENV=production，端口 ${config.port}，${databaseTarget(config)} / all variables valid`
       : `各变量有效，但 NODE_ENV 不是 production（开发模式：可用模拟器、随机密钥）/ all variables valid, but NODE_ENV is not production (development mode)`,
+  });
+
+  const bounds = plausibilityBounds(config);
+  say({
+    status: bounds.minCycleRatio > 0 && bounds.maxWorkloadRatio > 0 ? 'ok' : 'warn',
+    name: '异常报工 / plausibility flags',
+    detail:
+      `${boundsText(bounds)}（PLAUSIBLE_MIN_CYCLE_RATIO=${config.plausibleMinCycleRatio}，PLAUSIBLE_MAX_WORKLOAD_RATIO=${config.plausibleMaxWorkloadRatio}，` +
+      `SESSION_MAX_HOURS 减 1 小时）/ bounds of the plausibility flags${bounds.minCycleRatio > 0 && bounds.maxWorkloadRatio > 0 ? '' : ' (a ratio of 0 turns its check off)'}`,
   });
 
   let dbNow: Date | undefined;

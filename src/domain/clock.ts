@@ -9,6 +9,7 @@
  */
 import { domainError, type ClockAttempt, type DomainError } from './errors.ts';
 import { LABELS, type ClockLabel } from './labels.ts';
+import type { PlausibilityBounds } from './plausibility.ts';
 
 export { LABELS, ALL_LABELS, type ClockLabel } from './labels.ts';
 
@@ -19,12 +20,17 @@ export interface ClockLimits {
   readonly sessionMaxMs: number;
 }
 
-/** The clock settings of the service (from the configuration): the limits, the factory's zone, the starting break. */
+/**
+ * The clock settings of the service (from the configuration): the limits, the factory's zone, the starting break,
+ * and the bounds of the plausibility flags a submission is judged by (issue #21).
+ */
 export interface ClockSettings extends ClockLimits {
   /** APP_TIMEZONE: the report date is the confirmation day there. */
   readonly timeZone: string;
   /** DEFAULT_BREAK_MINUTES. */
   readonly defaultBreakMinutes: number;
+  /** PLAUSIBLE_MIN_CYCLE_RATIO, PLAUSIBLE_MAX_WORKLOAD_RATIO, SESSION_MAX_HOURS − 1 h (domain/plausibility.ts). */
+  readonly plausibility: PlausibilityBounds;
 }
 
 export type Instant = string | Date;

@@ -52,6 +52,9 @@ export interface LineInput {
   outputQty?: number;
 }
 
+/** A standard cycle time in thousandths of a second, exact (the catalog allows at most 3 decimals). */
+export const cycleMilli = (seconds: number): number => Math.round(seconds * 1000);
+
 /** The snapshot part of `line`. */
 export const snapshotOf = (line: ProductSnapshot): ProductSnapshot => {
   const out = {} as Record<SnapshotField, unknown>;

@@ -15,10 +15,16 @@
  * Instants are ISO 8601 strings in UTC; local dates `YYYY-MM-DD` in APP_TIMEZONE; quantities whole pieces;
  * standard cycle times seconds (up to 3 decimals); standard workload pieces per 8-hour day; rates integers of
  * ten-thousandths of a yuan; amounts fen as text of digits (exact beyond 2^53, domain/money.ts).
+ *
+ * Plausibility flags (issue #21, domain/plausibility.ts) are decided with the figures and carried by the events
+ * that set or change them, so a replay gives the same flags whatever the configuration says later: ReportSubmitted
+ * and ReportApproved (version 2; their version-1 payloads, written before flags existed, read as no flags) and
+ * BreakChanged (`flags` when the event recomputed them; absent in older events: unchanged).
  */
 import { z } from 'zod';
 import { defineEvent, type EventOf } from './define.ts';
 import { reportLineSchema } from '../domain/report-line.ts';
+import { plausibilityFlagSchema } from '../domain/plausibility.ts';
 
 const instant = z.string().datetime({ offset: true });
 const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
@@ -69,9 +75,15 @@ export const SessionReported = defineEvent({
 const reportLine = reportLineSchema;
 
 const reportRef = { reportId: z.string().uuid(), employeePhone: phone, reportDate: localDate };
+/** The plausibility flags of the report's figures after the event. */
+const flags = z.array(plausibilityFlagSchema);
+/** Version 1 → 2: a payload written before plausibility flags existed has none. */
+const noFlagsYet = { 1: (d: Record<string, unknown>) => ({ ...d, flags: [] }) };
 
 export const ReportSubmitted = defineEvent({
   type: 'ReportSubmitted',
+  version: 2,
+  upcasters: noFlagsYet,
   schema: z.object({
     ...reportRef,
     sessionId: z.string().uuid(),
@@ -80,15 +92,20 @@ export const ReportSubmitted = defineEvent({
     breakMinutes: z.number().int().min(0),
     devices: z.array(z.string()),
     lines: z.array(reportLine).min(1),
+    flags,
     at: instant,
   }),
 });
 export const ReportApproved = defineEvent({
   type: 'ReportApproved',
+  version: 2,
+  upcasters: noFlagsYet,
   schema: z.object({
     ...reportRef,
     /** Present when the administrator corrected lines: the lines before and after. */
     correction: z.object({ before: z.array(reportLine), after: z.array(reportLine).min(1) }).optional(),
+    /** The flags of the approved figures (recomputed after a correction): approved knowing them. */
+    flags,
     at: instant,
   }),
 });
@@ -103,6 +120,8 @@ export const BreakChanged = defineEvent({
     before: z.number().int().min(0),
     after: z.number().int().min(0),
     reason: z.string().max(200).optional(),
+    /** The flags recomputed with the new break (absent in events written before flags existed: unchanged). */
+    flags: flags.optional(),
     at: instant,
   }),
 });

@@ -4,7 +4,8 @@
  * - `/console/assets/*` (file names carry a content hash): `Cache-Control: public, max-age=31536000, immutable`;
  * - every other file of the build (favicon): `Cache-Control: no-cache`;
  * - any other path under `/console/` is a page of the console: `index.html`, `no-cache`, with the
- *   Content-Security-Policy CONSOLE_CSP (no inline script, nothing from another origin) and framing refused;
+ *   Content-Security-Policy CONSOLE_CSP (no inline script or style element, nothing from another origin) and
+ *   framing refused;
  * - compression: the build leaves `.br` and `.gz` beside each text file; the variant the request accepts
  *   (`Accept-Encoding`, brotli first) is sent with `Content-Encoding` and `Vary: Accept-Encoding`;
  * - `/` and `/console` redirect to `/console/`; GET and HEAD only (anything else falls through to the API's 404).
@@ -17,11 +18,19 @@ import type { Express, NextFunction, Request, Response } from 'express';
 
 export const CONSOLE_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
-/** The console pages' Content-Security-Policy: scripts, styles and data only from the service itself. */
+/**
+ * The console pages' Content-Security-Policy: scripts, style sheets and data only from the service itself. Style
+ * attributes are allowed (`style-src-attr 'unsafe-inline'`, issue #21): the chart library writes its tooltip's
+ * content as HTML with `style="…"` attributes, which a strict policy blocks (an unstyled tooltip and an error per
+ * hover). An attribute can only style its own element (no selector, no fetch beyond `img-src`/`font-src`); `<style>`
+ * elements and inline scripts stay refused (`style-src-elem 'self'`, `script-src 'self'`).
+ */
 export const CONSOLE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
+  "style-src-elem 'self'",
+  "style-src-attr 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "font-src 'self' data:",
   "connect-src 'self'",

@@ -8,10 +8,15 @@
  * header `X-Control-Secret` and must come from the loopback interface; `controlSecretMatches` checks both and that
  * the file is this process's. Whoever can read the file can already read the database folder beside it. On
  * PostgreSQL there is no file: the CLI writes to the shared database itself.
+ *
+ * So that a CLI run without the server's PGLITE_DIR finds it instead of creating a second database (issue #21), the
+ * server also registers in `data/run/<pid>.json` of its working directory (`npm start` and `npm run cli` both run
+ * in the project's folder): `{pid, port, dataDir}` (`registerRunningServer`); `runningServers` lists the live ones
+ * whose control file is theirs, forgetting entries of processes that are gone.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Config } from '../config.ts';
 
 export const CONTROL_HEADER = 'x-control-secret';
@@ -64,4 +69,66 @@ export function controlSecretMatches(config: Pick<Config, 'database'>, given: un
   const a = Buffer.from(given);
   const b = Buffer.from(file.secret);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Where running servers on the embedded database register, relative to the working directory (module docstring). */
+export const RUN_DIR = 'data/run';
+
+/** A server on the embedded database, as it registered: its process, port and data folder (absolute). */
+export interface RunningServer {
+  pid: number;
+  port: number;
+  dataDir: string;
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Registers this process, listening on `port` on the embedded database of `config`, in RUN_DIR under `cwd` (nothing
+ * on PostgreSQL). Returns `close()`, which removes the entry.
+ */
+export function registerRunningServer(config: Pick<Config, 'database'>, port: number, cwd = process.cwd()): { close(): void } {
+  if (config.database.kind !== 'pglite') return { close() {} };
+  const dir = join(cwd, RUN_DIR);
+  const file = join(dir, `${process.pid}.json`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const entry: RunningServer = { pid: process.pid, port, dataDir: resolve(config.database.dataDir) };
+  writeFileSync(file, JSON.stringify(entry), { mode: 0o600 });
+  return { close: () => rmSync(file, { force: true }) };
+}
+
+/**
+ * The servers registered in RUN_DIR under `cwd` that still run and still hold their data folder's control file;
+ * entries of processes that are gone are removed. Sorted by pid.
+ */
+export function runningServers(cwd = process.cwd()): RunningServer[] {
+  const dir = join(cwd, RUN_DIR);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => /^\d+\.json$/.test(n));
+  } catch {
+    return [];
+  }
+  const out: RunningServer[] = [];
+  for (const name of names) {
+    let entry: RunningServer | undefined;
+    try {
+      const v = JSON.parse(readFileSync(join(dir, name), 'utf8'));
+      if (typeof v?.pid === 'number' && typeof v?.port === 'number' && typeof v?.dataDir === 'string') entry = v;
+    } catch {
+      // half-written or unreadable: not a server to ask
+    }
+    if (!entry) continue;
+    const control = readControlFile({ database: { kind: 'pglite', dataDir: entry.dataDir } });
+    if (alive(entry.pid) && control?.pid === entry.pid) out.push(entry);
+    else if (!alive(entry.pid)) rmSync(join(dir, name), { force: true });
+  }
+  return out.sort((a, b) => a.pid - b.pid);
 }

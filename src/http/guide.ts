@@ -1,8 +1,9 @@
 /**
  * The opening guide for the mini-program's developer (issue #16), in Chinese: how to send the token, which
  * operation each scan label calls, the login steps, what to do on 401, 409, 429 and 503, and the simulator's
- * conventions. It is the description of the OpenAPI document (HTML, which OpenAPI's CommonMark allows) and the
- * first section of `/api/docs`. The README's "For the mini-program's developer" says the same in English.
+ * conventions, and the plausibility flags a review page shows (issue #21). It is the description of the OpenAPI
+ * document (HTML, which OpenAPI's CommonMark allows) and the first section of `/api/docs`. The README's "For the
+ * mini-program's developer" says the same in English.
  */
 export const GUIDE_HTML = `<h2 id="guide">接入指南（小程序开发者先读这里）</h2>
 <h3>1. 令牌</h3>
@@ -32,6 +33,7 @@ export const GUIDE_HTML = `<h2 id="guide">接入指南（小程序开发者先�
 <tr><td>重新报工</td><td><code>POST /api/clock/finish</code>（下班时间更新为现在，重新计时），然后 draft + submit</td></tr>
 </table>
 <p>打卡操作重复提交（双击、弱网重试）不会重复记录，回答与第一次相同。提交报工单后再扫码得到“开始上班”。</p>
+<p>参考实现：仓库中的 <code>miniprogram/</code> 是基于本接口的完整小程序。<code>wx.request</code> 不支持 PATCH：修改休息时间也可用 <code>POST /api/reports/{reportId}/break-minutes</code>（与 PATCH 相同）。</p>
 <h3>4. 出错时</h3>
 <p>错误回答统一为 <code>{"error": {"code", "message", "details"?, "requestId"}}</code>：<code>message</code> 是可以直接显示给用户的中文，
 <code>code</code> 供程序判断（每个接口列出它可能返回的全部 code），<code>requestId</code> 在反馈问题时提供。</p>
@@ -44,12 +46,20 @@ export const GUIDE_HTML = `<h2 id="guide">接入指南（小程序开发者先�
 <li><b>429</b>：登录尝试过多，按响应头 <code>Retry-After</code>（秒）等待后再试。</li>
 <li><b>503</b>：数据库或微信服务暂时不可用，稍后重试（打卡操作重试是安全的）。</li>
 </ul>
-<h3>5. 我的工资</h3>
+<h3>5. 审核页：异常报工标记</h3>
+<p>审核人看到的报工单（<code>GET /api/reviews/pending</code>、<code>GET /api/reports/:reportId</code>、通过与驳回的回答）都带
+<code>flags</code>：报工单上不可能为真的数据，每项是 <code>{code, message, …数字}</code>，<code>message</code> 是带数字的中文句子
+（例如“8 分钟报了 205 件，按标准节拍需要 102 分钟（…）”），请原样显示在审核按钮之上；空数组表示没有异常。
+<code>GET /api/reviews/pending?flagged=true</code> 只列有标记的报工单。code 有：<code>NO_WORKING_TIME</code>（有效工作时间为 0 却有产出）、
+<code>CYCLE_TOO_FAST</code>（实际节拍快于标准节拍的一半）、<code>OUTPUT_OVER_WORKLOAD</code>（产出超过这段时间标准工作量的 2 倍）、
+<code>SESSION_TOO_LONG</code>（上班到下班超过最长上班时长减 1 小时）；界限以服务的配置为准。有标记的报工单仍可通过，审计记录会写明“已知异常”；
+修正明细或修改休息时间后，回答中的 <code>flags</code> 按新的数量和时间重新判断。</p>
+<h3>6. 我的工资</h3>
 <p>员工的“我的工资”页调用 <code>GET /api/wages/mine?month=YYYY-MM</code>（不带 month 为本月，工厂时区）：<code>amount</code> 是该月已通过的报工单按报工日期当天的单价计算的计件工资（元，两位小数的文本，如 <code>"168.01"</code>），
 <code>reports</code> 列出每张报工单和每行的成品、不良、<code>pieceRate</code>、<code>defectRate</code>（四位小数的文本）与 <code>amount</code>；
 没有单价的行 <code>amount</code> 为 <code>null</code>，计入 <code>unpricedLines</code>。<code>status</code> 为 <code>closed</code> 时该月已结账，金额不再变化；
 反结账后再次结账时 <code>previousAmount</code> 是上一次结账时的金额。</p>
-<h3>6. 开发环境的模拟器</h3>
+<h3>7. 开发环境的模拟器</h3>
 <p>服务没有配置 <code>WX_APPID</code> 时使用内置的微信模拟器：登录 <code>code</code> 用 <code>sim:&lt;任意文字&gt;</code>（同一文字得到同一 openid），
 <code>phoneCode</code> 用 <code>sim:&lt;11 位手机号&gt;</code>。凭证只能用一次，反复登录时加后缀 <code>#&lt;序号&gt;</code>，例如
 <code>sim:13800138000#2</code>。生产环境（<code>NODE_ENV=production</code>）不能使用模拟器。</p>`;

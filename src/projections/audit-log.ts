@@ -10,9 +10,12 @@
  * - ReportApproved with a correction → one `corrected` row per changed line (before/after: the line, null when
  *   added/removed; in the order of the corrected lines, removed lines last), then `approved`.
  * - ReportRejected → `rejected` with the reason. BreakChanged → `break_changed`, before/after `{breakMinutes}`.
+ * - Plausibility flags (issue #21), where the event carries any: `flags` beside the submitted lines, `{flags}` as
+ *   the approval's `after` (approved knowing them: 已知异常), and beside the new break minutes.
  * Actor phone, name and role come from the event metadata; the time is the event's `at`.
  */
 import type { ReportLine } from '../domain/report-line.ts';
+import type { PlausibilityFlag } from '../domain/plausibility.ts';
 import type { ProjectedEvent, Projection, Row, RowChange } from './projection.ts';
 
 export const AUDIT_TABLE = 'report_audit_logs';
@@ -44,6 +47,9 @@ export function changedLines(before: readonly ReportLine[], after: readonly Repo
   for (const b of before) if (!kept.has(b.productId)) out.push([b.productId, b, null]);
   return out;
 }
+
+/** `{flags}` when there are any, else nothing (rows of reports without flags stay as they always were). */
+const flagsOf = (flags: readonly PlausibilityFlag[] | undefined) => (flags?.length ? { flags } : {});
 
 function row(e: ProjectedEvent, seq: number, action: string, extra: Partial<Row>): RowChange {
   const r: Row = {
@@ -79,7 +85,7 @@ export const auditLogProjection: Projection = {
   apply(e) {
     switch (e.type) {
       case 'ReportSubmitted':
-        return [row(e, 0, 'submitted', { after: { breakMinutes: e.data.breakMinutes, lines: e.data.lines.map(lineView) } })];
+        return [row(e, 0, 'submitted', { after: { breakMinutes: e.data.breakMinutes, lines: e.data.lines.map(lineView), ...flagsOf(e.data.flags) } })];
       case 'ReportApproved': {
         const c = e.data.correction as { before: ReportLine[]; after: ReportLine[] } | undefined;
         const changes = c ? changedLines(c.before, c.after) : [];
@@ -87,7 +93,7 @@ export const auditLogProjection: Projection = {
           ...changes.map(([productId, b, a], i) =>
             row(e, i, 'corrected', { product_id: productId, before: b && lineView(b), after: a && lineView(a) }),
           ),
-          row(e, changes.length, 'approved', {}),
+          row(e, changes.length, 'approved', e.data.flags?.length ? { after: flagsOf(e.data.flags) } : {}),
         ];
       }
       case 'ReportRejected':
@@ -96,7 +102,7 @@ export const auditLogProjection: Projection = {
         return [
           row(e, 0, 'break_changed', {
             before: { breakMinutes: e.data.before },
-            after: { breakMinutes: e.data.after },
+            after: { breakMinutes: e.data.after, ...flagsOf(e.data.flags) },
             reason: e.data.reason ?? null,
           }),
         ];

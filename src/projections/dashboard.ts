@@ -14,16 +14,18 @@
  * its recorded break, and on an approved one (no contribution left: the decider allows break changes only in
  * pending and approved) moves the day's effective time by (before − after) × 60000 ms, straight from the event.
  * Effective ms of a report = clock-out − clock-in − breakMinutes × 60000 (decisions.md "Calculations").
+ *
+ * Plausibility flags (issue #21; migrations/010): `dashboard_daily.flagged` lists the day's approved reports that
+ * carry flags, `[{reportId, flags}]`, from the approval's flags, replaced by a later BreakChanged's, so the dashboard
+ * says 异常 where a figure cannot be true.
  */
-import type { ReportLine } from '../domain/report-line.ts';
+import { cycleMilli, type ReportLine } from '../domain/report-line.ts';
+import type { PlausibilityFlag } from '../domain/plausibility.ts';
 import type { ProjectedEvent, Projection, Row, RowView, RowChange } from './projection.ts';
 
 export const CONTRIBUTIONS = 'dashboard_report_contributions';
 export const DAILY = 'dashboard_daily';
 export const DAYS = 'dashboard_days';
-
-/** Standard cycle time in thousandths of a second (the catalog allows at most 3 decimals). */
-export const cycleMilli = (seconds: number): number => Math.round(seconds * 1000);
 
 /** Integer sums of a report's lines. */
 export function lineSums(lines: readonly ReportLine[]) {
@@ -46,7 +48,19 @@ const SUM_COLUMNS = ['finished_qty', 'defective_qty', 'output_qty', 'cycle_outpu
 
 const effectiveOf = (c: Row) => Number(c.span_ms) - Number(c.break_minutes) * 60_000;
 
-function addToDay(e: ProjectedEvent, view: RowView, c: Row): RowChange[] {
+/** A day's flagged reports (`dashboard_daily.flagged`). */
+export interface FlaggedReport {
+  reportId: string;
+  flags: PlausibilityFlag[];
+}
+
+/** `flagged` with report `reportId`'s entry replaced by `flags` (removed when there are none); order kept. */
+function withFlags(flagged: unknown, reportId: string, flags: readonly PlausibilityFlag[]): FlaggedReport[] {
+  const list = ((flagged ?? []) as FlaggedReport[]).filter((f) => f.reportId !== reportId);
+  return flags.length ? [...list, { reportId, flags: [...flags] }] : list;
+}
+
+function addToDay(e: ProjectedEvent, view: RowView, c: Row, flags: readonly PlausibilityFlag[]): RowChange[] {
   const { reportDate, employeePhone } = e.data;
   const key = [reportDate, employeePhone];
   const old = view.get(DAILY, key);
@@ -63,11 +77,13 @@ function addToDay(e: ProjectedEvent, view: RowView, c: Row): RowChange[] {
         output_qty: 0,
         cycle_output_milli: 0,
         standard_workload: 0,
+        flagged: [],
       };
   day.employee_name = c.employee_name ?? day.employee_name;
   day.report_count = Number(day.report_count) + 1;
   day.effective_ms = Number(day.effective_ms) + effectiveOf(c);
   for (const col of SUM_COLUMNS) day[col] = Number(day[col]) + Number(c[col]);
+  day.flagged = withFlags(day.flagged, e.data.reportId, flags);
   const writes: RowChange[] = [{ table: DAILY, key, row: day }];
   if (!old) {
     const d = view.get(DAYS, [reportDate]);
@@ -81,7 +97,7 @@ export const dashboardProjection: Projection = {
   mode: 'async',
   tables: [
     { name: CONTRIBUTIONS, key: ['report_id'], columns: ['report_id', 'report_date', 'employee_phone', 'employee_name', 'span_ms', 'break_minutes', ...SUM_COLUMNS] },
-    { name: DAILY, key: ['report_date', 'employee_phone'], columns: ['report_date', 'employee_phone', 'employee_name', 'report_count', 'effective_ms', ...SUM_COLUMNS] },
+    { name: DAILY, key: ['report_date', 'employee_phone'], columns: ['report_date', 'employee_phone', 'employee_name', 'report_count', 'effective_ms', ...SUM_COLUMNS, 'flagged'] },
     { name: DAYS, key: ['report_date'], columns: ['report_date', 'row_count'] },
   ],
   eventTypes: ['ReportSubmitted', 'ReportApproved', 'ReportRejected', 'BreakChanged'],
@@ -111,7 +127,7 @@ export const dashboardProjection: Projection = {
       case 'ReportApproved': {
         if (!c) return [];
         const approved: Row = { ...c, ...(e.data.correction ? lineSums(e.data.correction.after) : {}) };
-        return [{ table: CONTRIBUTIONS, key, row: null }, ...addToDay(e, view, approved)];
+        return [{ table: CONTRIBUTIONS, key, row: null }, ...addToDay(e, view, approved, e.data.flags ?? [])];
       }
       case 'ReportRejected':
         return c ? [{ table: CONTRIBUTIONS, key, row: null }] : [];
@@ -121,7 +137,8 @@ export const dashboardProjection: Projection = {
         const day = view.get(DAILY, dayKey);
         if (!day) return [];
         const delta = (e.data.before - e.data.after) * 60_000;
-        return [{ table: DAILY, key: dayKey, row: { ...day, effective_ms: Number(day.effective_ms) + delta } }];
+        const flagged = e.data.flags ? withFlags(day.flagged, e.data.reportId, e.data.flags) : day.flagged;
+        return [{ table: DAILY, key: dayKey, row: { ...day, effective_ms: Number(day.effective_ms) + delta, flagged } }];
       }
       default:
         return [];

@@ -8,6 +8,8 @@
  *   `reviewed_by` = the event's metadata `actorPhone`, `reviewed_at` = the event's `at`.
  * - ReportRejected: status `rejected`, `reject_reason`, `reviewed_by`, `reviewed_at`.
  * - BreakChanged: `break_minutes` = `after`.
+ * - `flags` (migrations/010, issue #21): the plausibility flags of the report's figures as they stand, from
+ *   ReportSubmitted, ReportApproved (the approved figures' flags) and BreakChanged (when it carries them).
  * Timestamps are written as ISO 8601 text (UTC), `report_date` as `YYYY-MM-DD`, `lines` as ReportLine[].
  * An event for a report whose row is missing (impossible when ReportSubmitted came first) changes nothing.
  */
@@ -30,6 +32,7 @@ export function submittedRow(d: EventData<'ReportSubmitted'>): Row {
     break_minutes: d.breakMinutes,
     devices: d.devices,
     lines: d.lines,
+    flags: d.flags,
     submitted_at: d.at,
     reviewed_by: null,
     reviewed_at: null,
@@ -47,7 +50,7 @@ export const reportsProjection: Projection = {
     {
       name: TABLE,
       key: ['report_id'],
-      columns: ['report_id', 'session_id', 'employee_phone', 'report_date', 'status', 'clock_in_at', 'clock_out_at', 'break_minutes', 'devices', 'lines', 'submitted_at', 'reviewed_by', 'reviewed_at', 'reject_reason', 'updated_at'],
+      columns: ['report_id', 'session_id', 'employee_phone', 'report_date', 'status', 'clock_in_at', 'clock_out_at', 'break_minutes', 'devices', 'lines', 'flags', 'submitted_at', 'reviewed_by', 'reviewed_at', 'reject_reason', 'updated_at'],
     },
   ],
   eventTypes: ['ReportSubmitted', 'ReportApproved', 'ReportRejected', 'BreakChanged'],
@@ -75,6 +78,7 @@ export const reportsProjection: Projection = {
               ...row,
               status: 'approved',
               lines: d.correction ? d.correction.after : row.lines,
+              flags: d.flags,
               reviewed_by: event.metadata.actorPhone ?? null,
               reviewed_at: iso(d.at),
               reject_reason: null,
@@ -101,7 +105,7 @@ export const reportsProjection: Projection = {
       }
       case 'BreakChanged': {
         const d = event.data as EventData<'BreakChanged'>;
-        return [{ ...ref, row: { ...row, break_minutes: d.after, updated_at: iso(d.at) } }];
+        return [{ ...ref, row: { ...row, break_minutes: d.after, flags: d.flags ?? row.flags, updated_at: iso(d.at) } }];
       }
       default:
         return [];

@@ -1,6 +1,8 @@
 /**
  * The audit trail of one report (decisions.md "Reports and review": who, role, when, before, after, reason),
- * from `report_audit_logs` in the order things happened. Unknown report: 404 REPORT_NOT_FOUND (the event store
+ * from `report_audit_logs` in the order things happened. Plausibility flags the projection kept in `after`
+ * (issue #21: submitted, approved knowing them — 已知异常 —, break changed) are given as `flags` with their
+ * sentences, and taken out of `after` (an approval's `after` is then null, as without flags). Unknown report: 404 REPORT_NOT_FOUND (the event store
  * is asked, so a report without rows yet is still found).
  */
 import type { Queryable } from '../db/transaction.ts';
@@ -9,6 +11,7 @@ import { streams } from '../events/catalog.ts';
 import type { EventStore } from '../events/store.ts';
 import { parseReportId, reportNotFound } from '../domain/report.ts';
 import { toZonedIso } from '../time.ts';
+import { withMessage, type PlausibilityFlag } from '../domain/plausibility.ts';
 
 export interface AuditLogItem {
   action: 'submitted' | 'corrected' | 'approved' | 'rejected' | 'break_changed';
@@ -20,6 +23,15 @@ export interface AuditLogItem {
   before: unknown;
   after: unknown;
   reason: string | null;
+  /** The plausibility flags of the figures after the entry (issue #21); [] when there are none. */
+  flags: (PlausibilityFlag & { message: string })[];
+}
+
+/** A stored `after` split into the value the API shows and the flags kept in it. */
+function splitFlags(after: unknown): { after: unknown; flags: PlausibilityFlag[] } {
+  if (after === null || typeof after !== 'object' || !('flags' in after)) return { after, flags: [] };
+  const { flags, ...rest } = after as { flags: PlausibilityFlag[] };
+  return { after: Object.keys(rest).length ? rest : null, flags };
 }
 
 /**
@@ -38,8 +50,9 @@ export async function auditLogs(q: Queryable, store: EventStore, reportId: strin
     ),
     q.query(`SELECT count(*) AS total FROM report_audit_logs WHERE report_id = $1`, [id]),
   ]);
-  const items = rows.rows.map(
-    (r): AuditLogItem => ({
+  const items = rows.rows.map((r): AuditLogItem => {
+    const { after, flags } = splitFlags(r.after);
+    return {
       action: r.action,
       actorPhone: r.actor_phone,
       actorName: r.actor_name,
@@ -47,9 +60,10 @@ export async function auditLogs(q: Queryable, store: EventStore, reportId: strin
       at: toZonedIso(new Date(r.at), timeZone),
       productId: r.product_id === null ? null : Number(r.product_id),
       before: r.before,
-      after: r.after,
+      after,
       reason: r.reason,
-    }),
-  );
+      flags: flags.map(withMessage),
+    };
+  });
   return toPage(items, Number(total.rows[0].total), page);
 }

@@ -3,7 +3,8 @@
  * (`dashboard_daily`, queries/dashboard.ts) summed over the whole date range, so a chart never adds up rounded
  * figures:
  * - `byEmployee`: per employee over the range, actual and standard cycle time (seconds, `figuresOf`), reported,
- *   finished quantity and standard workload; ordered by employee phone;
+ *   finished quantity and standard workload, and how many of the employee's approved reports carry plausibility
+ *   flags (`flaggedReports`, issue #21: their cycle time cannot be trusted); ordered by employee phone;
  * - `byDate`: per report date, reported and finished quantity and standard workload; oldest first.
  * Figures follow decisions.md "Calculations" (rounded to 2 decimals on output, null when a divisor is 0).
  */
@@ -11,7 +12,7 @@ import type { Queryable } from '../db/transaction.ts';
 import { sumsOf, type DateRange } from './dashboard.ts';
 import { figuresOf } from './dashboard-figures.ts';
 
-const SUMS = `sum(effective_ms) AS effective_ms, sum(finished_qty) AS finished_qty, sum(defective_qty) AS defective_qty,
+const SUMS = `sum(jsonb_array_length(flagged)) AS flagged_reports, sum(effective_ms) AS effective_ms, sum(finished_qty) AS finished_qty, sum(defective_qty) AS defective_qty,
   sum(output_qty) AS output_qty, sum(cycle_output_milli) AS cycle_output_milli, sum(standard_workload) AS standard_workload`;
 
 /** GET /api/dashboard/summary (module docstring) for `range` (checked by the caller). */
@@ -41,6 +42,7 @@ export async function dashboardSummary(q: Queryable, range: DateRange) {
         reportedQty: s.outputQty,
         finishedQty: s.finishedQty,
         standardWorkload: s.standardWorkload,
+        flaggedReports: Number(r.flagged_reports),
       };
     }),
     byDate: days.rows.map((r) => {

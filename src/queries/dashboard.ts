@@ -4,7 +4,9 @@
  * (report_date DESC, employee_phone)); the figures come from `figuresOf` (exact, rounded on output).
  *
  * Rows are sorted by reportDate descending, then employee phone; startDate and endDate inclusive. The employee
- * name is the current one in personnel, else the one recorded at submission. The projection is asynchronous:
+ * name is the current one in personnel, else the one recorded at submission. `flags` lists the plausibility flags
+ * of the row's approved reports, each with its report id and sentence (issue #21): a row with flags has figures
+ * that cannot be true, and the console shows 异常 instead of them. The projection is asynchronous:
  * an approval shows up within a moment (the background consumer's tick).
  */
 import type { Queryable } from '../db/transaction.ts';
@@ -12,6 +14,8 @@ import { unprocessable } from '../errors.ts';
 import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
 import { daysBetween, isLocalDate } from '../time.ts';
 import { figuresOf, type DailySums, type DashboardFigures } from './dashboard-figures.ts';
+import { untrustedFigures, withMessage, type PlausibilityFlag } from '../domain/plausibility.ts';
+import type { FlaggedReport } from '../projections/dashboard.ts';
 
 /** Longest dashboard range in days (inclusive count), decisions: "a range over 366 days: 422". */
 export const MAX_RANGE_DAYS = 366;
@@ -30,7 +34,15 @@ export interface DashboardRow extends DashboardFigures {
   finishedQty: number;
   defectiveQty: number;
   standardWorkload: number;
+  /** The plausibility flags of the row's approved reports, with their report ids and sentences (issue #21). */
+  flags: (PlausibilityFlag & { reportId: string; message: string })[];
+  /** Which of the row's figures cannot be trusted (domain/plausibility.ts `untrustedFigures`). */
+  untrusted: { cycleTime: boolean; workload: boolean };
 }
+
+/** The flags of a `dashboard_daily.flagged` list, one item per flag, as the API gives them. */
+export const rowFlags = (flagged: unknown): DashboardRow['flags'] =>
+  ((flagged ?? []) as FlaggedReport[]).flatMap((f) => f.flags.map((flag) => ({ reportId: f.reportId, ...withMessage(flag) })));
 
 /** Checks a dashboard range. Throws 422 INVALID_DATE_RANGE with a Chinese message. */
 export function checkRange(startDate: unknown, endDate: unknown): DateRange {
@@ -73,6 +85,7 @@ export const sumsOf = (r: any): DailySums => ({
 function toRow(r: any): DashboardRow {
   const sums = sumsOf(r);
   const f = figuresOf(sums);
+  const flags = rowFlags(r.flagged);
   return {
     reportDate: r.report_date,
     employeePhone: r.employee_phone,
@@ -86,6 +99,8 @@ function toRow(r: any): DashboardRow {
     defectiveQty: sums.defectiveQty,
     standardWorkload: sums.standardWorkload,
     workloadDiffPct: f.workloadDiffPct,
+    flags,
+    untrusted: untrustedFigures(flags, f.actualCycleSeconds),
   };
 }
 

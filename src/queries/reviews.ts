@@ -1,7 +1,8 @@
 /**
  * Review queries (spec 4.7) on the `reports` read model (migrations/004, kept by the reports projection):
  * - `pendingReviews`: reports awaiting review, oldest submission first, with worker name, devices, times,
- *   lines and effective working time.
+ *   lines, effective working time and plausibility flags (issue #21); `flagged` true keeps only flagged reports,
+ *   false only unflagged ones.
  * - `myReviews`: the reports an administrator approved or rejected, newest decision first, optionally only
  *   those decided between two local dates (inclusive, in APP_TIMEZONE).
  * Times ISO 8601 with the factory's offset; dates YYYY-MM-DD; effective working time in seconds
@@ -9,6 +10,7 @@
  */
 import type { Queryable } from '../db/transaction.ts';
 import type { ReportLine } from '../domain/report-line.ts';
+import { withMessage, type PlausibilityFlag } from '../domain/plausibility.ts';
 import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
 import { toZonedIso } from '../time.ts';
 
@@ -24,6 +26,8 @@ export interface ReportItem {
   breakMinutes: number;
   effectiveSeconds: number;
   lines: ReportLine[];
+  /** The plausibility flags of the report's figures as they stand, each with its Chinese sentence (issue #21). */
+  flags: (PlausibilityFlag & { message: string })[];
   submittedAt: string;
   reviewedBy: string | null;
   reviewedAt: string | null;
@@ -32,7 +36,7 @@ export interface ReportItem {
 
 /** The columns `toItem` reads, from `reports r` (also used by report-browse.ts). */
 export const COLUMNS = `r.report_id, r.employee_phone, r.report_date, r.status, r.devices, r.clock_in_at, r.clock_out_at,
-  r.break_minutes, r.lines, r.submitted_at, r.reviewed_by, r.reviewed_at, r.reject_reason,
+  r.break_minutes, r.lines, r.flags, r.submitted_at, r.reviewed_by, r.reviewed_at, r.reject_reason,
   (SELECT p.name FROM personnel p WHERE p.phone = r.employee_phone LIMIT 1) AS employee_name`;
 
 /** A `reports` row selected with COLUMNS as the answer's item, times in `timeZone`. */
@@ -51,6 +55,7 @@ export function toItem(r: any, timeZone: string): ReportItem {
     breakMinutes: Number(r.break_minutes),
     effectiveSeconds: (clockOut.getTime() - clockIn.getTime() - Number(r.break_minutes) * 60_000) / 1000,
     lines: r.lines,
+    flags: (r.flags as PlausibilityFlag[]).map(withMessage),
     submittedAt: toZonedIso(new Date(r.submitted_at), timeZone),
     reviewedBy: r.reviewed_by ?? null,
     reviewedAt: r.reviewed_at ? toZonedIso(new Date(r.reviewed_at), timeZone) : null,
@@ -58,21 +63,10 @@ export function toItem(r: any, timeZone: string): ReportItem {
   };
 }
 
-/** Pending reports, oldest submission first. */
-export async function pendingReviews(q: Queryable, page: PageQuery, timeZone: string): Promise<Page<ReportItem>> {
-  const { limit, offset } = limitOffset(page);
-  const [rows, total] = await Promise.all([
-    q.query(
-      `SELECT ${COLUMNS} FROM reports r WHERE r.status = 'pending' ORDER BY r.submitted_at, r.report_id LIMIT $1 OFFSET $2`,
-      [limit, offset],
-    ),
-    q.query(`SELECT count(*) AS total FROM reports WHERE status = 'pending'`),
-  ]);
-  return toPage(
-    rows.rows.map((r) => toItem(r, timeZone)),
-    Number(total.rows[0].total),
-    page,
-  );
+/** Pending reports, oldest submission first; `flagged` true: only those with flags, false: only those without. */
+export function pendingReviews(q: Queryable, page: PageQuery, timeZone: string, flagged?: boolean): Promise<Page<ReportItem>> {
+  const where = `r.status = 'pending' AND ($1::boolean IS NULL OR (r.flags <> '[]'::jsonb) = $1)`;
+  return reportsPage(q, where, [flagged ?? null], 'r.submitted_at, r.report_id', page, timeZone);
 }
 
 /**

@@ -196,6 +196,8 @@ async function tour(): Promise<void> {
   await expectStatus(call('PATCH', `/api/reports/${rejected.reportId}/break-minutes`, manager, { breakMinutes: 30 }), 409, 'REPORT_REJECTED');
   await expectStatus(call('PATCH', `/api/reports/${approved.reportId}/break-minutes`, manager, { breakMinutes: 9999 }), 422, 'BREAK_EXCEEDS_WORKING_TIME');
   await expectStatus(call('PATCH', `/api/reports/${approved.reportId}/break-minutes`, manager, { breakMinutes: 1.5 }), 422, 'INVALID_BREAK_MINUTES');
+  // The mini-program's way (wx.request has no PATCH, issue #23): the same operation by POST.
+  await expectStatus(call('POST', `/api/reports/${approved.reportId}/break-minutes`, manager, { breakMinutes: approved.breakMinutes }), 200);
   await expectStatus(call('GET', `/api/reports/${approved.reportId}/audit-logs?page=1`, admin), 200);
   await expectStatus(call('GET', '/api/reports/8a6e0804-2bd0-4672-b79d-d97358571dd8/audit-logs', admin), 404, 'REPORT_NOT_FOUND');
   await expectStatus(call('GET', '/api/dashboard/reports?startDate=2026-03-02', manager), 422, 'INVALID_DATE_RANGE');

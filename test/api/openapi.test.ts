@@ -121,7 +121,7 @@ describe('issue #16: the document says exactly what each operation takes and giv
 
   it('shows a person every field, its Chinese label, how to send the token and the opening guide at /api/docs', async () => {
     const page = (await app.request('GET', '/api/docs')).body as string;
-    for (const field of ['token', 'ticket', 'sessionId', 'label', 'candidates', 'choose_role', 'choose_phone', 'Retry-After', 'details.label', 'sim:']) {
+    for (const field of ['token', 'ticket', 'sessionId', 'label', 'candidates', 'choose_role', 'choose_phone', 'Retry-After', 'details.label', 'sim:', 'flagged=true', 'NO_WORKING_TIME', '已知异常']) {
       expect(page, field).toContain(field);
     }
     expect(page).toContain('Authorization: Bearer &lt;token&gt;');
@@ -137,7 +137,23 @@ describe('issue #16: the document says exactly what each operation takes and giv
 it("the README's guide for the mini-program's developer says what the page's guide says", () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const guide = readme.split("## For the mini-program's developer")[1].split('\n## ')[0];
-  for (const s of ['Authorization: Bearer <token>', 'TOKEN_TTL', 'choose_phone', 'choose_role', '`/complete` may answer `choose_role` again', 'details.label', 'Retry-After', '503', 'sim:13800138000#2']) {
+  for (const s of [
+    'Authorization: Bearer <token>',
+    'TOKEN_TTL',
+    'choose_phone',
+    'choose_role',
+    '`/complete` may answer `choose_role` again',
+    'details.label',
+    'Retry-After',
+    '503',
+    'sim:13800138000#2',
+    'flagged=true',
+    'NO_WORKING_TIME',
+    'CYCLE_TOO_FAST',
+    'OUTPUT_OVER_WORKLOAD',
+    'SESSION_TOO_LONG',
+    '已知异常',
+  ]) {
     expect(guide, s).toContain(s);
   }
   for (const [label, op] of [

@@ -3,7 +3,7 @@
  * (startDate, endDate, status, page), on the real database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reviewDecider } from '../../src/commands/review/decider.ts';
+import { reportFold } from '../../src/commands/review/decider.ts';
 import { recordEvents } from '../helpers/record.ts';
 import { abandonOverAgeSessions } from '../../src/jobs/abandon-sessions.ts';
 import { LOCKS, runExclusive } from '../../src/projections/leader.ts';
@@ -131,8 +131,8 @@ describe('GET /api/reports/mine', () => {
 
   async function review(r: { reportId: string; reportDate: string }, type: 'ReportApproved' | 'ReportRejected') {
     const data = { reportId: r.reportId, employeePhone: phone, reportDate: r.reportDate, at: app.clock.now().toISOString() };
-    await recordEvents(app.service.ctx, { actorPhone: '13900000399', role: 'admin' }, { streamId: `report-${r.reportId}`, fold: reviewDecider }, [
-      type === 'ReportApproved' ? { type, data } : { type, data: { ...data, reason: '数量与记录不符' } },
+    await recordEvents(app.service.ctx, { actorPhone: '13900000399', role: 'admin' }, { streamId: `report-${r.reportId}`, fold: reportFold }, [
+      type === 'ReportApproved' ? { type, data: { ...data, flags: [] } } : { type, data: { ...data, reason: '数量与记录不符' } },
     ]);
   }
 

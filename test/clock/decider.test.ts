@@ -9,7 +9,13 @@ import { fold } from '../../src/commands/decider.ts';
 import type { ProductSnapshot } from '../../src/domain/report-line.ts';
 import { scenario } from '../helpers/gwt.ts';
 
-const settings = { reportWindowMs: 30 * 60_000, sessionMaxMs: 16 * 3_600_000, timeZone: 'Asia/Shanghai', defaultBreakMinutes: 60 };
+const settings = {
+  reportWindowMs: 30 * 60_000,
+  sessionMaxMs: 16 * 3_600_000,
+  timeZone: 'Asia/Shanghai',
+  defaultBreakMinutes: 60,
+  plausibility: { minCycleRatio: 0.5, maxWorkloadRatio: 2, maxSpanMs: 15 * 3_600_000 },
+};
 const decider = workerDecider(settings);
 const worker = scenario(decider);
 
@@ -217,6 +223,7 @@ describe('rule 2 and the submission (decisions.md "Reports and review")', () => 
             { ...products[0], finishedQty: 100, defectiveQty: 3, outputQty: 103 },
             { ...products[1], finishedQty: 5, defectiveQty: 0, outputQty: 5 },
           ],
+          flags: [],
           at: now,
         },
       },
@@ -249,6 +256,23 @@ describe('rule 2 and the submission (decisions.md "Reports and review")', () => 
     // A minute later the report date is 1 April, an open month: accepted.
     const next = worker.given(endOfMonth).when(submit('2026-03-31T16:01:00.000Z', goodLines, S1, ['2026-03']));
     expect((next.events![1] as any).data.reportDate).toBe('2026-04-01');
+  });
+
+  it('a report that cannot be true is submitted with its plausibility flags (issue #21): 0 minutes worked, 205 pieces', () => {
+    // Clocked out 20 s after clocking in: no whole minute, so no break, and 20 s of effective time for 205 pieces.
+    const instant = [clockedIn('A'), clockedOut('A', t(1 / 3))];
+    const r = worker.given(instant).when(submit(t(1), [{ productId: 1, finishedQty: 205, defectiveQty: 0 }]));
+    expect((r.events![1] as any).data.flags).toEqual([
+      { code: 'CYCLE_TOO_FAST', effectiveSeconds: 20, outputQty: 205, standardSeconds: 2562.5, minCycleRatio: 0.5 },
+      { code: 'OUTPUT_OVER_WORKLOAD', effectiveSeconds: 20, outputQty: 205, standardWorkload: 2304, maxWorkloadRatio: 2 },
+    ]);
+    const none = [clockedIn('A'), clockedOut('A', t(0))];
+    expect((worker.given(none).when(submit(t(1), [{ productId: 1, finishedQty: 205, defectiveQty: 0 }])).events![1] as any).data.flags).toEqual([
+      { code: 'NO_WORKING_TIME', effectiveSeconds: 0, outputQty: 205, standardSeconds: 2562.5 },
+    ]);
+    // A shift of 15 h 30 min (SESSION_MAX_HOURS 16 − 1 h exceeded).
+    const long = [clockedIn('A'), clockedOut('A', t(930))];
+    expect((worker.given(long).when(submit(t(931), goodLines)).events![1] as any).data.flags.map((f: { code: string }) => f.code)).toEqual(['SESSION_TOO_LONG']);
   });
 
   it('the break starts at DEFAULT_BREAK_MINUTES but never exceeds the minutes worked', () => {

@@ -70,6 +70,7 @@ function submitted(reportId: string, sessionId: string): DomainEvent {
       breakMinutes: 60,
       devices: ['冲床 1', 'B-2'],
       lines: [line(1, 10, 2)],
+      flags: [],
       at: '2026-03-02T17:05:00+08:00',
     },
   };
@@ -104,7 +105,7 @@ describe('reports projection', () => {
     const ref = { reportId, employeePhone: phone, reportDate: '2026-03-02' };
     await append(
       streams.report(reportId),
-      [{ type: 'ReportApproved', data: { ...ref, correction: { before: [line(1, 10, 2)], after: [line(1, 9, 3)] }, at: '2026-03-03T09:00:00+08:00' } }],
+      [{ type: 'ReportApproved', data: { ...ref, correction: { before: [line(1, 10, 2)], after: [line(1, 9, 3)] }, flags: [], at: '2026-03-03T09:00:00+08:00' } }],
       { actorPhone: '13900000009', role: 'admin' },
     );
     const row = await reportRow(reportId);
@@ -121,7 +122,7 @@ describe('reports projection', () => {
     await append(streams.report(b), [submitted(b, randomUUID())]);
     const refA = { reportId: a, employeePhone: phone, reportDate: '2026-03-02' };
     const refB = { reportId: b, employeePhone: phone, reportDate: '2026-03-02' };
-    await append(streams.report(a), [{ type: 'ReportApproved', data: { ...refA, at: '2026-03-03T09:00:00+08:00' } }], { actorPhone: '13900000009' });
+    await append(streams.report(a), [{ type: 'ReportApproved', data: { ...refA, flags: [], at: '2026-03-03T09:00:00+08:00' } }], { actorPhone: '13900000009' });
     await append(streams.report(a), [{ type: 'BreakChanged', data: { ...refA, before: 60, after: 45, reason: '午休缩短', at: '2026-03-04T09:00:00+08:00' } }], {
       actorPhone: '13700000007',
     });

@@ -2,14 +2,19 @@
  * `npm run cli -- console-link <phone> [name]` (issue #17): a one-time link into the console, valid 10 minutes,
  * that works while the server runs on the embedded database (the CLI asks it over the local control channel,
  * src/http/control-channel.ts) as well as when the CLI can open the database itself (PostgreSQL, or no server).
+ * Issue #21: run without the server's PGLITE_DIR it finds the running server (its registration in `data/run` of the
+ * working directory) or refuses, saying why; it never creates a second embedded database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cliCommands } from '../../src/cli/commands.ts';
-import { CONTROL_HEADER, openControlChannel, readControlFile } from '../../src/http/control-channel.ts';
+import { CONTROL_HEADER, openControlChannel, readControlFile, registerRunningServer, RUN_DIR, runningServers } from '../../src/http/control-channel.ts';
+import { loadConfig } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let app: TestApp;
@@ -134,5 +139,132 @@ describe('while `npm start` runs on the embedded database', () => {
     await stopped;
     server = undefined;
     expect(existsSync(controlFile)).toBe(false);
+  });
+});
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+/** Runs the service's `script` (src/main.ts, src/cli.ts) from the working directory `cwd`, as `npm` would from there. */
+function node(cwd: string, script: string, args: string[], env: NodeJS.ProcessEnv) {
+  return spawn(process.execPath, ['--import', TSX, join(ROOT, script), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** The environment of a server or CLI on the embedded database, without PGLITE_DIR unless given. */
+function embeddedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...extra };
+  for (const k of ['DATABASE_URL', 'TEST_DATABASE_URL', 'PGHOST', 'VITEST', 'WX_APPID', ...(extra.PGLITE_DIR ? [] : ['PGLITE_DIR'])]) delete env[k];
+  return env;
+}
+
+function cliIn(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
+  return new Promise((done, fail) => {
+    const child = node(cwd, 'src/cli.ts', args, env);
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, out }));
+  });
+}
+
+describe('the running servers of a working directory (data/run)', () => {
+  it('a server registers with its port and folder, is listed while it runs and holds its control file, and is forgotten when it is gone', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'run-registry-'));
+    try {
+      const config = loadConfig({ PGLITE_DIR: join(cwd, 'elsewhere', 'pglite') });
+      mkdirSync(join(cwd, 'elsewhere'));
+      expect(runningServers(cwd)).toEqual([]);
+      const channel = openControlChannel(config, 4321);
+      const entry = registerRunningServer(config, 4321, cwd);
+      expect(statSync(join(cwd, RUN_DIR, `${process.pid}.json`)).mode & 0o777).toBe(0o600);
+      expect(runningServers(cwd)).toEqual([{ pid: process.pid, port: 4321, dataDir: resolve(cwd, 'elsewhere', 'pglite') }]);
+      // A process that is gone (its pid free) is forgotten, its entry removed.
+      const dead = join(cwd, RUN_DIR, '999999999.json');
+      writeFileSync(dead, JSON.stringify({ pid: 999999999, port: 1, dataDir: '/nowhere' }));
+      expect(runningServers(cwd).map((s) => s.pid)).toEqual([process.pid]);
+      expect(existsSync(dead)).toBe(false);
+      channel.close();
+      expect(runningServers(cwd)).toEqual([]); // its control file is gone: not a server to ask
+      entry.close();
+      expect(existsSync(join(cwd, RUN_DIR, `${process.pid}.json`))).toBe(false);
+      expect(registerRunningServer(loadConfig({ DATABASE_URL: 'postgres://x@localhost/x' }), 1, cwd).close()).toBeUndefined();
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it('with several servers and none on PGLITE_DIR, the CLI refuses and names each one’s folder', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'run-several-'));
+    const here = process.cwd();
+    const channels = ['a', 'b'].map((n) => openControlChannel(loadConfig({ PGLITE_DIR: join(cwd, n) }), 4000));
+    mkdirSync(join(cwd, RUN_DIR), { recursive: true });
+    // Two registrations of live processes holding their control files (this test process stands for both).
+    for (const [i, n] of ['a', 'b'].entries()) writeFileSync(join(cwd, RUN_DIR, `${i}.json`), JSON.stringify({ pid: process.pid, port: 4000 + i, dataDir: join(cwd, n) }));
+    try {
+      process.chdir(cwd);
+      const [code, out] = await printed(async () => (await command.beforeOpen!(loadConfig({}), ['13800138000'])) ?? -1);
+      expect(code).toBe(1);
+      expect(out).toContain('有 2 个服务在运行');
+      expect(out).toContain(`数据目录 ${join(cwd, 'a')}`);
+      expect(out).toContain(`数据目录 ${join(cwd, 'b')}`);
+      expect(out).toContain('PGLITE_DIR=');
+    } finally {
+      process.chdir(here);
+      channels.forEach((c) => c.close());
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('run without the server’s PGLITE_DIR (issue #21)', () => {
+  let server: ChildProcess | undefined;
+  let cwd: string;
+  beforeAll(() => {
+    cwd = mkdtempSync(join(tmpdir(), 'console-link-cwd-'));
+  });
+  afterAll(() => {
+    server?.kill('SIGTERM');
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it('with no server running and no database, refuses saying why and creates nothing', async () => {
+    const r = await cliIn(cwd, ['console-link', '13800138000', '王管理'], embeddedEnv());
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).toContain('没有正在运行的服务');
+    expect(r.out).toContain('不会新建数据库');
+    expect(r.out).not.toContain('#link=');
+    expect(existsSync(join(cwd, 'data', 'pglite'))).toBe(false);
+  });
+
+  it('finds the one server running on another folder and gets the link from it', async () => {
+    const data = join(cwd, 'srv', 'pglite');
+    server = node(cwd, 'src/main.ts', [], embeddedEnv({ PGLITE_DIR: data }));
+    const controlFile = `${data}.control`;
+    for (let i = 0; i < 600 && !(existsSync(controlFile) && runningServers(cwd).length === 1); i++) await new Promise((r) => setTimeout(r, 100));
+    const { port } = JSON.parse(readFileSync(controlFile, 'utf8'));
+    expect(runningServers(cwd)).toEqual([{ pid: server.pid, port, dataDir: data }]);
+
+    const r = await cliIn(cwd, ['console-link', '13800138000', '王管理'], embeddedEnv());
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain(`找到正在运行的服务（进程 ${server.pid}，端口 ${port}，数据目录 ${data}）`);
+    expect(r.out).toContain(`http://localhost:${port}/console/login#link=`);
+    const poll = await fetch(`http://127.0.0.1:${port}/api/auth/web-login/${ticketIn(r.out)}`);
+    expect(await poll.json()).toMatchObject({ status: 'confirmed', role: 'admin', person: { phone: '13800138000', name: '王管理' } });
+    expect(existsSync(join(cwd, 'data', 'pglite'))).toBe(false); // no second database
+
+    const pid = server.pid;
+    const stopped = new Promise((done) => server!.once('exit', done));
+    server.kill('SIGTERM');
+    await stopped;
+    server = undefined;
+    expect(existsSync(join(cwd, RUN_DIR, `${pid}.json`))).toBe(false); // a stopping server removes its entry
+    expect(runningServers(cwd)).toEqual([]);
+
+    // Stopped, its database is there: the link is written into it, saying the service must be started to use it.
+    const later = await cliIn(cwd, ['console-link', '13800138000'], embeddedEnv({ PGLITE_DIR: data }));
+    expect(later.code, later.out).toBe(0);
+    expect(later.out).toContain('服务现在没有运行');
+    expect(later.out).toContain('#link=');
   });
 });

@@ -78,8 +78,8 @@ describe('GET /api/dashboard/summary', () => {
     // 张三: 57,600 s / (105 + 200) pieces = 188.852… s; standard (10 × 105 + 20 × 200) / 305 = 16.557… s.
     // 李四: 14,400 s / 50 = 288 s; standard 10 s.
     expect(r.body.byEmployee).toEqual([
-      { employeePhone: '13800000001', employeeName: '张三', actualCycleSeconds: 188.85, standardCycleSeconds: 16.56, reportedQty: 305, finishedQty: 300, standardWorkload: 4320 },
-      { employeePhone: '13800000002', employeeName: '李四', actualCycleSeconds: 288, standardCycleSeconds: 10, reportedQty: 50, finishedQty: 50, standardWorkload: 2880 },
+      { employeePhone: '13800000001', employeeName: '张三', actualCycleSeconds: 188.85, standardCycleSeconds: 16.56, reportedQty: 305, finishedQty: 300, standardWorkload: 4320, flaggedReports: 0 },
+      { employeePhone: '13800000002', employeeName: '李四', actualCycleSeconds: 288, standardCycleSeconds: 10, reportedQty: 50, finishedQty: 50, standardWorkload: 2880, flaggedReports: 0 },
     ]);
     expect(r.body.byDate).toEqual([
       { reportDate: '2026-03-02', reportedQty: 155, finishedQty: 150, standardWorkload: 5760 },

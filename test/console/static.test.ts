@@ -65,14 +65,16 @@ afterAll(async () => {
 });
 
 describe('/console/', () => {
-  it('serves the page with no-cache, the CSP (no inline script) and framing refused', async () => {
+  it('serves the page with no-cache, the CSP (no inline script or style element; style attributes for the charts) and framing refused', async () => {
     const r = await get(`${base}/console/`);
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(r.headers['cache-control']).toBe('no-cache');
     expect(r.headers['content-security-policy']).toBe(CONSOLE_CSP);
-    expect(CONSOLE_CSP).toContain("script-src 'self'");
-    expect(CONSOLE_CSP).not.toContain('unsafe-inline');
+    const directives = Object.fromEntries(CONSOLE_CSP.split('; ').map((d) => [d.split(' ')[0], d.slice(d.indexOf(' ') + 1)]));
+    expect(directives).toMatchObject({ 'script-src': "'self'", 'style-src': "'self'", 'style-src-elem': "'self'", 'style-src-attr': "'unsafe-inline'" });
+    expect(CONSOLE_CSP.match(/unsafe-inline/g)).toHaveLength(1);
+    expect(CONSOLE_CSP).not.toContain('unsafe-eval');
     expect(r.headers['x-frame-options']).toBe('DENY');
     expect(r.body.toString()).toBe(INDEX);
   });

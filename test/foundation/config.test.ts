@@ -90,6 +90,18 @@ describe('the configuration check', () => {
     for (const ttl of ['7d', '12h', '90m', '2 days']) expect(problems({ TOKEN_TTL: ttl }).size, ttl).toBe(0);
   });
 
+  it('reads the bounds of the plausibility flags (issue #21): defaults 0.5 and 2; a ratio of 0 turns a check off', () => {
+    expect(loadConfig({})).toMatchObject({ plausibleMinCycleRatio: 0.5, plausibleMaxWorkloadRatio: 2 });
+    expect(loadConfig({ PLAUSIBLE_MIN_CYCLE_RATIO: '0.667', PLAUSIBLE_MAX_WORKLOAD_RATIO: '1.5' })).toMatchObject({
+      plausibleMinCycleRatio: 0.667,
+      plausibleMaxWorkloadRatio: 1.5,
+    });
+    expect(loadConfig({ PLAUSIBLE_MIN_CYCLE_RATIO: '0', PLAUSIBLE_MAX_WORKLOAD_RATIO: '0' })).toMatchObject({ plausibleMinCycleRatio: 0, plausibleMaxWorkloadRatio: 0 });
+    for (const v of ['1.5', '-0.1', '0.1234', 'half', '50%']) expect(problems({ PLAUSIBLE_MIN_CYCLE_RATIO: v }).has('PLAUSIBLE_MIN_CYCLE_RATIO'), v).toBe(true);
+    for (const v of ['0.5', '1001', '2.0001', 'twice']) expect(problems({ PLAUSIBLE_MAX_WORKLOAD_RATIO: v }).has('PLAUSIBLE_MAX_WORKLOAD_RATIO'), v).toBe(true);
+    expect(problems({ PLAUSIBLE_MAX_WORKLOAD_RATIO: '0.5' }).get('PLAUSIBLE_MAX_WORKLOAD_RATIO')).toContain('不能小于 1');
+  });
+
   it('reads TRUST_PROXY, DATABASE_WAIT_SECONDS and the log level', () => {
     expect(loadConfig({}).trustProxy).toBe('loopback');
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5' }).trustProxy).toBe('10.0.0.0/8,192.168.1.5');

@@ -75,6 +75,9 @@ describe('npm run cli -- doctor', () => {
       expect(r.lines.filter((l) => l.startsWith('✗'))).toEqual([]);
       expect(r.lines.find((l) => l.includes('微信平台'))).toMatch(/^✓ .*stable_token/);
       expect(r.lines.find((l) => l.includes('数据库结构'))).toMatch(/^✓ /);
+      expect(r.lines.find((l) => l.includes('异常报工'))).toContain(
+        '✓ 异常报工 / plausibility flags: 有效工作时间为 0 却有产出、实际节拍不到标准节拍的 50%、产出超过这段时间标准工作量的 2 倍、上班到下班超过 15 小时的报工单标为异常',
+      );
       expect(r.lines.at(-1)).toBe('✓ 检查通过 / all checks passed');
     } finally {
       await db.drop();
@@ -87,6 +90,14 @@ describe('npm run cli -- doctor', () => {
     const failed = r.lines.filter((l) => l.startsWith('✗'));
     expect(failed).toHaveLength(3);
     for (const v of ['TOKEN_TTL', 'PORT', 'LOG_LEVEL']) expect(failed.some((l) => l.includes(v)), v).toBe(true);
+  });
+
+  it('names a wrong plausibility bound; a bound of 0 is a warning that its check is off', async () => {
+    const wrong = await doctor({ PLAUSIBLE_MIN_CYCLE_RATIO: '2' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.lines.filter((l) => l.startsWith('✗'))).toEqual([expect.stringContaining('PLAUSIBLE_MIN_CYCLE_RATIO')]);
+    const off = await doctor({ PLAUSIBLE_MAX_WORKLOAD_RATIO: '0' });
+    expect(off.lines.find((l) => l.includes('异常报工'))).toMatch(/^! .*实际节拍不到标准节拍的 50%、上班到下班超过 15 小时.*a ratio of 0 turns its check off/);
   });
 
   it('fails on a wrong WX_SECRET, naming it (every login would answer 502 otherwise)', async () => {

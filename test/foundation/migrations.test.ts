@@ -2,7 +2,7 @@
  * Migrations over data written by an earlier release (migrations are never edited once released, so a new one
  * must carry existing rows): a database at migration 005 with a report's audit rows keyed by global position is
  * brought to the latest schema, and the rows keep their order under the new key (006: report stream version); an
- * import preview of 008 is split into parts (009).
+ * import preview of 008 is split into parts (009); reports and dashboard rows of 009 get no plausibility flags (010).
  */
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,17 +65,30 @@ it('006 keys existing audit rows by their report stream version, keeping their o
   expect(key.rows.map((r) => r.attname)).toEqual(['report_id', 'stream_version', 'seq']);
 });
 
-it('009 moves the rows of open import previews into parts, and such a preview still confirms', async () => {
-  const old = await openTestDatabase();
-  const at008 = mkdtempSync(join(tmpdir(), 'migrations-008-'));
+/** A fresh database brought to migration `last` (e.g. '008') only; `close()` drops it and its folder. */
+async function databaseAt(last: string): Promise<{ db: Database; close(): Promise<void> }> {
+  const db = await openTestDatabase();
+  const dir = mkdtempSync(join(tmpdir(), `migrations-${last}-`));
+  for (const f of readdirSync(MIGRATIONS_DIR).filter((f) => f <= `${last}_~`)) cpSync(join(MIGRATIONS_DIR, f), join(dir, f));
+  const client = await db.pool.connect();
   try {
-    for (const f of readdirSync(MIGRATIONS_DIR).filter((f) => f <= '008_~')) cpSync(join(MIGRATIONS_DIR, f), join(at008, f));
-    const client = await old.pool.connect();
-    try {
-      await migrate({ client }, at008, { logger: () => {} });
-    } finally {
-      client.release();
-    }
+    await migrate({ client }, dir, { logger: () => {} });
+  } finally {
+    client.release();
+  }
+  return {
+    db,
+    async close() {
+      rmSync(dir, { recursive: true, force: true });
+      await db.close();
+    },
+  };
+}
+
+it('009 moves the rows of open import previews into parts, and such a preview still confirms', async () => {
+  const at008 = await databaseAt('008');
+  const old = at008.db;
+  try {
     const id = '3d8f6a2c-1b4e-4f7a-9c5d-0e2f4a6b8c1d';
     const rows = { create: [{ row: 2, phone: '13800000002' }], update: [], unchanged: [{ row: 3, phone: '13800000003' }] };
     await old.pool.query(
@@ -83,7 +96,7 @@ it('009 moves the rows of open import previews into parts, and such a preview st
        VALUES ($1, 'people', NULL, now(), now() + interval '30 minutes', 'x', '{}', $2)`,
       [id, JSON.stringify(rows)],
     );
-    expect((await runMigrations(old.pool))[0]).toBe('import_preview_parts'); // then any later migration
+    expect((await runMigrations(old.pool))[0]).toBe('import_preview_parts');
     const parts = await old.pool.query(`SELECT part, list, rows FROM import_preview_rows WHERE import_id = $1 ORDER BY part`, [id]);
     expect(parts.rows).toEqual([
       { part: 0, list: 'create', rows: rows.create },
@@ -91,7 +104,26 @@ it('009 moves the rows of open import previews into parts, and such a preview st
       { part: 2, list: 'unchanged', rows: rows.unchanged },
     ]);
   } finally {
-    rmSync(at008, { recursive: true, force: true });
-    await old.close();
+    await at008.close();
+  }
+});
+
+it('010 gives the reports and dashboard rows written before it no plausibility flags, as their events say', async () => {
+  const at009 = await databaseAt('009');
+  const old = at009.db;
+  try {
+    await old.pool.query(
+      `INSERT INTO reports (report_id, session_id, employee_phone, report_date, status, clock_in_at, clock_out_at, break_minutes, devices, lines, submitted_at, updated_at)
+       VALUES (gen_random_uuid(), gen_random_uuid(), '13800000001', '2026-03-02', 'pending', now(), now(), 0, '{}', '[]', now(), now())`,
+    );
+    await old.pool.query(
+      `INSERT INTO dashboard_daily (report_date, employee_phone, report_count, effective_ms, finished_qty, defective_qty, output_qty, cycle_output_milli, standard_workload)
+       VALUES ('2026-03-02', '13800000001', 1, 0, 0, 0, 0, 0, 0)`,
+    );
+    expect(await runMigrations(old.pool)).toContain('plausibility_flags');
+    expect((await old.pool.query(`SELECT flags FROM reports`)).rows).toEqual([{ flags: [] }]);
+    expect((await old.pool.query(`SELECT flagged FROM dashboard_daily`)).rows).toEqual([{ flagged: [] }]);
+  } finally {
+    await at009.close();
   }
 });

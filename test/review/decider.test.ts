@@ -1,6 +1,7 @@
 /** Given-when-then for every rule of the report decider (src/commands/review/decider.ts, lines.ts). */
 import { describe, expect, it } from 'vitest';
-import { reviewDecider, type ReviewCommand } from '../../src/commands/review/decider.ts';
+import { reportFold, reviewDecider, type ReviewCommand } from '../../src/commands/review/decider.ts';
+import { plausibilityFlags, type PlausibilityBounds } from '../../src/domain/plausibility.ts';
 import type { LineInput, ProductSnapshot } from '../../src/domain/report-line.ts';
 import type { ReportEvent } from '../../src/events/catalog.ts';
 import { scenario } from '../helpers/gwt.ts';
@@ -9,11 +10,12 @@ import { line, submittedEvent } from './fixtures.ts';
 const at = '2026-03-02T10:00:00.000Z';
 /** The instant and the closed months of a command: none closed. */
 const base = { at, closedMonths: [] as string[] };
-const s = scenario(reviewDecider);
+const bounds: PlausibilityBounds = { minCycleRatio: 0.5, maxWorkloadRatio: 2, maxSpanMs: 15 * 3_600_000 };
+const s = scenario(reviewDecider(bounds));
 const subLines = [line(1, 10, 2880, 100, 5), line(2, 12.5, 2304, 40, 0)];
 const sub = submittedEvent({ lines: subLines });
 const ref = { reportId: sub.data.reportId, employeePhone: sub.data.employeePhone, reportDate: sub.data.reportDate };
-const approved: ReportEvent = { type: 'ReportApproved', data: { ...ref, at } };
+const approved: ReportEvent = { type: 'ReportApproved', data: { ...ref, flags: [], at } };
 const rejected: ReportEvent = { type: 'ReportRejected', data: { ...ref, reason: '数量不对', at } };
 const candidate: ProductSnapshot = {
   productId: 3,
@@ -34,7 +36,7 @@ const approve = (lines?: LineInput[], candidates: ProductSnapshot[] = [candidate
 describe('approve', () => {
   it('approves a pending report without a correction', () => {
     const r = s.given([sub]).when(approve());
-    expect(r.events).toEqual([{ type: 'ReportApproved', data: { ...ref, at } }]);
+    expect(r.events).toEqual([{ type: 'ReportApproved', data: { ...ref, flags: [], at } }]);
   });
 
   it('records corrected lines with the report’s own standard values and before/after', () => {
@@ -128,13 +130,13 @@ describe('change break minutes', () => {
   // The fixture works 08:00–17:00: 540 minutes between clock-in and clock-out.
   it('changes the break of a pending report, with before, after and reason', () => {
     const r = s.given([sub]).when({ type: 'ChangeBreak', ...base, breakMinutes: 30, reason: ' 午休缩短 ' });
-    expect(r.events).toEqual([{ type: 'BreakChanged', data: { ...ref, before: 60, after: 30, reason: '午休缩短', at } }]);
+    expect(r.events).toEqual([{ type: 'BreakChanged', data: { ...ref, before: 60, after: 30, reason: '午休缩短', flags: [], at } }]);
   });
 
   it('changes the break of an approved report, from the last change', () => {
     const changed: ReportEvent = { type: 'BreakChanged', data: { ...ref, before: 60, after: 45, at } };
     const r = s.given([sub, approved, changed]).when({ type: 'ChangeBreak', ...base, breakMinutes: 0 });
-    expect(r.events).toEqual([{ type: 'BreakChanged', data: { ...ref, before: 45, after: 0, at } }]);
+    expect(r.events).toEqual([{ type: 'BreakChanged', data: { ...ref, before: 45, after: 0, flags: [], at } }]);
   });
 
   it('allows a break equal to the whole span (effective time 0) and refuses one minute more: 422', () => {
@@ -189,9 +191,44 @@ describe('evolve', () => {
     const after = [line(3, 20, 1440, 1, 0)];
     const state = [
       sub,
-      { type: 'ReportApproved', data: { ...ref, correction: { before: subLines, after }, at } } as ReportEvent,
+      { type: 'ReportApproved', data: { ...ref, correction: { before: subLines, after }, flags: [], at } } as ReportEvent,
       { type: 'BreakChanged', data: { ...ref, before: 60, after: 10, at } } as ReportEvent,
-    ].reduce(reviewDecider.evolve, reviewDecider.initialState);
+    ].reduce(reportFold.evolve, reportFold.initialState);
     expect(state).toMatchObject({ status: 'approved', lines: after, breakMinutes: 10 });
+  });
+});
+
+describe('plausibility flags (issue #21): decided with the figures, carried by the events, never a refusal', () => {
+  // 08:00–08:00 (0 minutes worked), 205 pieces at 30 s: NO_WORKING_TIME.
+  const zero = submittedEvent({ clockInAt: '2026-03-02T08:00:00+08:00', clockOutAt: '2026-03-02T08:00:00+08:00', breakMinutes: 0, lines: [line(1, 30, 960, 205, 0)] });
+  const zeroFlags = plausibilityFlags(zero.data as any, bounds);
+  const flagged: ReportEvent = { ...zero, data: { ...zero.data, flags: zeroFlags } } as ReportEvent;
+  const zref = { reportId: flagged.data.reportId, employeePhone: flagged.data.employeePhone, reportDate: flagged.data.reportDate };
+
+  it('approving a flagged report is allowed and records the flags it was approved with', () => {
+    expect(zeroFlags.map((f) => f.code)).toEqual(['NO_WORKING_TIME']);
+    const r = s.given([flagged]).when(approve());
+    expect(r.events).toEqual([{ type: 'ReportApproved', data: { ...zref, flags: zeroFlags, at } }]);
+  });
+
+  it('a correction recomputes them from the corrected lines', () => {
+    const none = s.given([flagged]).when(approve([{ productId: 1, finishedQty: 0, defectiveQty: 0 }], []));
+    expect((none.events![0] as any).data.flags).toEqual([]);
+    // The 08:00–17:00 report (8 h worked) corrected to 7,000 pieces at 10 s: 19.4 h of standard time (more than
+    // twice the 8 h) and more than twice its workload of 2,880 for 8 h.
+    const big = s.given([sub]).when(approve([{ productId: 1, finishedQty: 7000, defectiveQty: 0 }]));
+    expect((big.events![0] as any).data.flags.map((f: { code: string }) => f.code)).toEqual(['CYCLE_TOO_FAST', 'OUTPUT_OVER_WORKLOAD']);
+  });
+
+  it('a break change recomputes them with the new break: the whole span as break leaves no working time', () => {
+    const r = s.given([sub]).when({ type: 'ChangeBreak', ...base, breakMinutes: 540 });
+    expect((r.events![0] as any).data.flags).toEqual([{ code: 'NO_WORKING_TIME', effectiveSeconds: 0, outputQty: 145, standardSeconds: 1550 }]);
+    const back = s.given([sub, ...r.events!]).when({ type: 'ChangeBreak', ...base, breakMinutes: 60 });
+    expect((back.events![0] as any).data.flags).toEqual([]);
+  });
+
+  it('the state follows the flags of the events; older events without flags leave them as they were', () => {
+    const state = [flagged, { type: 'BreakChanged', data: { ...zref, before: 0, after: 0, at } } as ReportEvent].reduce(reportFold.evolve, reportFold.initialState);
+    expect(state).toMatchObject({ flags: zeroFlags });
   });
 });

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../src/context.ts';
-import { reviewDecider } from '../../src/commands/review/decider.ts';
+import { reportFold } from '../../src/commands/review/decider.ts';
 import type { ReportLine } from '../../src/domain/report-line.ts';
 import { streams, type EventData, type ReportEvent } from '../../src/events/catalog.ts';
 import { recordEvents } from '../helpers/record.ts';
@@ -49,6 +49,7 @@ export function submitted(s: SubmitSpec = {}): EventData<'ReportSubmitted'> {
     breakMinutes: s.breakMinutes ?? 60,
     devices: s.devices ?? ['D1'],
     lines: s.lines ?? [line(901, 10, 2880, 100, 5)],
+    flags: [],
     at: s.clockOutAt ?? `${reportDate}T17:00:00+08:00`,
   };
 }
@@ -58,7 +59,7 @@ export const submittedEvent = (s: SubmitSpec = {}): ReportEvent => ({ type: 'Rep
 /** Appends a ReportSubmitted for `s` to a new report stream (test/helpers/record.ts); returns its payload. */
 export async function submitReport(ctx: AppContext, s: SubmitSpec = {}, workerName = '张三'): Promise<EventData<'ReportSubmitted'>> {
   const data = submitted(s);
-  await recordEvents(ctx, { actorPhone: data.employeePhone, actorName: workerName, role: 'worker' }, { streamId: streams.report(data.reportId), fold: reviewDecider }, [
+  await recordEvents(ctx, { actorPhone: data.employeePhone, actorName: workerName, role: 'worker' }, { streamId: streams.report(data.reportId), fold: reportFold }, [
     { type: 'ReportSubmitted', data },
   ]);
   return data;

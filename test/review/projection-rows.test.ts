@@ -10,6 +10,7 @@ import { rowsOf } from '../../src/projections/inline.ts';
 import { auditLogProjection } from '../../src/projections/audit-log.ts';
 import { dashboardProjection, CONTRIBUTIONS, DAILY, DAYS } from '../../src/projections/dashboard.ts';
 import { line, submitted, WORKER } from './fixtures.ts';
+import type { PlausibilityFlag } from '../../src/domain/plausibility.ts';
 
 const data = submitted({ reportDate: '2026-03-02', lines: [line(1, 10, 2880, 100, 5), line(2, 12.5, 2304, 40, 0)] });
 const sub: ReportEvent = { type: 'ReportSubmitted', data };
@@ -28,7 +29,7 @@ const rows = (p: Projection, events: ProjectedEvent[]) =>
 
 const approvedWithCorrection: ReportEvent = {
   type: 'ReportApproved',
-  data: { ...ref, correction: { before: data.lines, after: [line(1, 10, 2880, 98, 7)] }, at: '2026-03-02T11:00:00.000Z' },
+  data: { ...ref, correction: { before: data.lines, after: [line(1, 10, 2880, 98, 7)] }, flags: [], at: '2026-03-02T11:00:00.000Z' },
 };
 const breakChanged: ReportEvent = { type: 'BreakChanged', data: { ...ref, before: 60, after: 30, reason: '考勤更正', at: '2026-03-03T01:30:00.000Z' } };
 
@@ -83,6 +84,7 @@ describe('dashboard sums', () => {
         output_qty: 105,
         cycle_output_milli: 10_000 * 105,
         standard_workload: 2880,
+        flagged: [],
       },
     ]);
     expect(all[DAYS]).toEqual([{ report_date: '2026-03-02', row_count: 1 }]);
@@ -93,5 +95,34 @@ describe('dashboard sums', () => {
     const r = rows(dashboardProjection, history([sub, worker], [rejected, admin]));
     expect(r[CONTRIBUTIONS]).toEqual([]);
     expect(r[DAILY]).toBeUndefined();
+  });
+});
+
+describe('plausibility flags (issue #21)', () => {
+  const flags: PlausibilityFlag[] = [{ code: 'NO_WORKING_TIME', effectiveSeconds: 0, outputQty: 205, standardSeconds: 6150 }];
+  const flaggedSub: ReportEvent = { type: 'ReportSubmitted', data: { ...data, flags } };
+  const approvedKnowing: ReportEvent = { type: 'ReportApproved', data: { ...ref, flags, at: '2026-03-02T11:00:00.000Z' } };
+  const cleared: ReportEvent = { type: 'BreakChanged', data: { ...ref, before: 60, after: 30, flags: [], at: '2026-03-03T01:30:00.000Z' } };
+
+  it('the audit log keeps them beside the submitted lines and as what the approval knew (已知异常)', () => {
+    const r = rows(auditLogProjection, history([flaggedSub, worker], [approvedKnowing, admin], [cleared, manager]));
+    const [submittedRow, approvedRow, breakRow] = r.report_audit_logs;
+    expect(submittedRow.after).toMatchObject({ breakMinutes: 60, flags });
+    expect(approvedRow).toMatchObject({ action: 'approved', after: { flags } });
+    expect(breakRow.after).toEqual({ breakMinutes: 30 });
+    // Without flags, the rows are as they always were.
+    const plain = rows(auditLogProjection, history([sub, worker], [{ type: 'ReportApproved', data: { ...ref, flags: [], at: '2026-03-02T11:00:00.000Z' } }, admin]));
+    expect(plain.report_audit_logs.map((x) => x.after === null || 'flags' in (x.after as object))).toEqual([false, true]);
+  });
+
+  it('the dashboard day lists the approved flagged report; a break change that clears its flags removes it', () => {
+    const approved = rows(dashboardProjection, history([flaggedSub, worker], [approvedKnowing, admin]));
+    expect(approved[DAILY][0].flagged).toEqual([{ reportId: ref.reportId, flags }]);
+    const after = rows(dashboardProjection, history([flaggedSub, worker], [approvedKnowing, admin], [cleared, manager]));
+    expect(after[DAILY][0].flagged).toEqual([]);
+    // A break change of an older event (no flags) leaves the list as it was.
+    const { flags: _none, ...older } = (cleared as Extract<ReportEvent, { type: 'BreakChanged' }>).data;
+    const kept = rows(dashboardProjection, history([flaggedSub, worker], [approvedKnowing, admin], [{ type: 'BreakChanged', data: older }, manager]));
+    expect(kept[DAILY][0].flagged).toEqual([{ reportId: ref.reportId, flags }]);
   });
 });

@@ -13,8 +13,9 @@
  *   window answers); window expired → ClockedOut `reopened` (重新报工: new clock-out time, new window).
  * - Submit {sessionId, reportId, lines, products, closedMonths}: reporting session within its window →
  *   SessionReported and ReportSubmitted (for stream `report-<reportId>`), report date = the local date of `now` in
- *   the time zone; PERIOD_CLOSED when that date's month is closed (issue #22: only a submission racing the close
- *   at the month's end, or on a clock behind the closer's, can meet it; the session stays open, so nothing is lost).
+ *   the time zone, with the report's plausibility flags (domain/plausibility.ts, under `settings.plausibility`;
+ *   issue #21); PERIOD_CLOSED when that date's month is closed (issue #22: only a submission racing the close at
+ *   the month's end, or on a clock behind the closer's, can meet it; the session stays open, so nothing is lost).
  * - Abandon {sessionId}: the job's command; an over-age open session → SessionAbandoned, else nothing.
  * Refusals are domain errors: CLOCK_STATE_CONFLICT with the label that fits, and those of domain/clock.ts
  * (REPORT_WINDOW_EXPIRED, SESSION_ABANDONED, REPORT_ALREADY_SUBMITTED, SESSION_NOT_FOUND) and report-lines.ts.
@@ -40,6 +41,7 @@ import {
   type Session,
 } from '../../domain/clock.ts';
 import type { LineInput, ProductSnapshot } from '../../domain/report-line.ts';
+import { plausibilityFlags } from '../../domain/plausibility.ts';
 import { buildReportLines } from '../report-lines.ts';
 
 
@@ -193,6 +195,7 @@ function submit(cmd: Extract<WorkerCommand, { type: 'Submit' }>, state: WorkerSt
   const at = now.toISOString();
   const clockOutAt = new Date(s.clockOutAt).toISOString();
   const clockInAt = new Date(s.clockInAt).toISOString();
+  const breakMinutes = initialBreakMinutes(s.clockInAt, s.clockOutAt, settings.defaultBreakMinutes);
   return [
     { type: 'SessionReported', data: { sessionId: s.sessionId, employeePhone: cmd.employeePhone, reportId: cmd.reportId, at } },
     {
@@ -204,9 +207,10 @@ function submit(cmd: Extract<WorkerCommand, { type: 'Submit' }>, state: WorkerSt
         sessionId: s.sessionId,
         clockInAt,
         clockOutAt,
-        breakMinutes: initialBreakMinutes(s.clockInAt, s.clockOutAt, settings.defaultBreakMinutes),
+        breakMinutes,
         devices: [...s.devices],
         lines,
+        flags: plausibilityFlags({ clockInAt, clockOutAt, breakMinutes, lines }, settings.plausibility),
         at,
       },
     },

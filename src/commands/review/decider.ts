@@ -13,6 +13,11 @@
  * Unknown report: REPORT_NOT_FOUND. A report dated in a closed month (`closedMonths`, a fact of the command:
  * commands/facts.ts): PERIOD_CLOSED, before any other refusal (issue #22). Refusals are domain errors. Instants
  * `at` are ISO 8601 (UTC).
+ *
+ * Plausibility flags (issue #21, domain/plausibility.ts under the decider's `bounds`): an approval carries the flags
+ * of the figures it approves (recomputed from the corrected lines, else the report's own), so an approval of a
+ * flagged report records that it was approved knowing them; a break change carries the flags recomputed with the
+ * new break. Flags never refuse anything: a flagged report may be approved.
  */
 import type { Decider } from '../decider.ts';
 import type { EventData, ReportEvent } from '../../events/catalog.ts';
@@ -20,6 +25,7 @@ import { domainError } from '../../domain/errors.ts';
 import type { LineInput, ProductSnapshot, ReportLine } from '../../domain/report-line.ts';
 import { effectiveMs, reportNotFound, spanMs } from '../../domain/report.ts';
 import { monthOf } from '../../domain/period.ts';
+import { plausibilityFlags, type PlausibilityBounds, type PlausibilityFlag } from '../../domain/plausibility.ts';
 import { resolveCorrectedLines, sameLines } from './lines.ts';
 
 
@@ -37,6 +43,8 @@ export interface Report {
   readonly devices: readonly string[];
   /** Lines as they stand (corrected lines replace the submitted ones). */
   readonly lines: readonly ReportLine[];
+  /** Plausibility flags of the figures as they stand, as the events recorded them. */
+  readonly flags: readonly PlausibilityFlag[];
 }
 
 export type ReportState = { readonly status: 'none' } | Report;
@@ -60,8 +68,41 @@ const trimmed = (s: string | undefined) => s?.trim() || undefined;
 const tooLong = (reason: string) => [...reason].length > REASON_MAX;
 const invalidReason = (purpose: 'reject' | 'breakChange') => domainError('INVALID_REASON', undefined, { purpose, max: REASON_MAX });
 
-export const reviewDecider: Decider<ReviewCommand, ReportState, ReportEvent> = {
+/** The report's state from its events (`initialState`, `evolve`): what folds a report stream. */
+export const reportFold: Pick<Decider<ReviewCommand, ReportState, ReportEvent>, 'initialState' | 'evolve'> = {
   initialState: { status: 'none' },
+
+  evolve(state, event) {
+    if (event.type === 'ReportSubmitted') {
+      const d = event.data;
+      return {
+        status: 'pending',
+        reportId: d.reportId,
+        employeePhone: d.employeePhone,
+        reportDate: d.reportDate,
+        clockInAt: d.clockInAt,
+        clockOutAt: d.clockOutAt,
+        breakMinutes: d.breakMinutes,
+        devices: d.devices,
+        lines: d.lines,
+        flags: d.flags,
+      };
+    }
+    if (state.status === 'none') return state;
+    switch (event.type) {
+      case 'ReportApproved':
+        return { ...state, status: 'approved', lines: event.data.correction?.after ?? state.lines, flags: event.data.flags };
+      case 'ReportRejected':
+        return { ...state, status: 'rejected' };
+      case 'BreakChanged':
+        return { ...state, breakMinutes: event.data.after, flags: event.data.flags ?? state.flags };
+    }
+  },
+};
+
+/** The report decider judging plausibility under `bounds` (module docstring). */
+export const reviewDecider = (bounds: PlausibilityBounds): Decider<ReviewCommand, ReportState, ReportEvent> => ({
+  ...reportFold,
 
   decide(command, state) {
     if (state.status === 'none') throw reportNotFound();
@@ -74,7 +115,8 @@ export const reviewDecider: Decider<ReviewCommand, ReportState, ReportEvent> = {
         mustBePending(state);
         const after = command.lines ? resolveCorrectedLines(command.lines, state, command.candidates) : undefined;
         const correction = after && !sameLines(state.lines, after) ? { before: [...state.lines], after } : undefined;
-        return [{ type: 'ReportApproved', data: { ...ref(state), ...(correction ? { correction } : {}), at: command.at } }];
+        const flags = correction ? plausibilityFlags({ ...state, lines: correction.after }, bounds) : [...state.flags];
+        return [{ type: 'ReportApproved', data: { ...ref(state), ...(correction ? { correction } : {}), flags, at: command.at } }];
       }
       case 'Reject': {
         mustBePending(state);
@@ -92,35 +134,17 @@ export const reviewDecider: Decider<ReviewCommand, ReportState, ReportEvent> = {
           throw domainError('BREAK_EXCEEDS_WORKING_TIME', { maxBreakMinutes: Math.floor(spanMs(state) / 60_000) });
         }
         if (minutes === state.breakMinutes) return [];
-        const data: EventData<'BreakChanged'> = { ...ref(state), before: state.breakMinutes, after: minutes, ...(reason ? { reason } : {}), at: command.at };
+        const flags = plausibilityFlags({ ...state, breakMinutes: minutes }, bounds);
+        const data: EventData<'BreakChanged'> = {
+          ...ref(state),
+          before: state.breakMinutes,
+          after: minutes,
+          ...(reason ? { reason } : {}),
+          flags,
+          at: command.at,
+        };
         return [{ type: 'BreakChanged', data }];
       }
     }
   },
-
-  evolve(state, event) {
-    if (event.type === 'ReportSubmitted') {
-      const d = event.data;
-      return {
-        status: 'pending',
-        reportId: d.reportId,
-        employeePhone: d.employeePhone,
-        reportDate: d.reportDate,
-        clockInAt: d.clockInAt,
-        clockOutAt: d.clockOutAt,
-        breakMinutes: d.breakMinutes,
-        devices: d.devices,
-        lines: d.lines,
-      };
-    }
-    if (state.status === 'none') return state;
-    switch (event.type) {
-      case 'ReportApproved':
-        return { ...state, status: 'approved', lines: event.data.correction?.after ?? state.lines };
-      case 'ReportRejected':
-        return { ...state, status: 'rejected' };
-      case 'BreakChanged':
-        return { ...state, breakMinutes: event.data.after };
-    }
-  },
-};
+});

@@ -7,9 +7,10 @@
  * (issue #22); a report's date never changes, so it is read first from the `reports` read model.
  *
  * Answers: the report after the command; `at` is the command's instant (a Date), effective working time in
- * seconds.
+ * seconds, and the report's plausibility flags (issue #21) after the command.
  */
 import type { LineInput, ProductSnapshot, ReportLine } from '../../domain/report-line.ts';
+import type { PlausibilityBounds, PlausibilityFlag } from '../../domain/plausibility.ts';
 import { streams, type ReportEvent } from '../../events/catalog.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { runCommand, type CommandDeps } from '../command.ts';
@@ -17,7 +18,13 @@ import type { StreamQuery } from '../repository.ts';
 import { effectiveMs, parseReportId } from '../../domain/report.ts';
 import { monthOf } from '../../domain/period.ts';
 import type { Queryable } from '../../db/transaction.ts';
-import { reviewDecider, type Report, type ReportState, type ReviewCommand } from './decider.ts';
+import { reportFold, reviewDecider, type Report, type ReportState, type ReviewCommand } from './decider.ts';
+
+/** What the review commands need: the command path, and the bounds of the plausibility flags (issue #21). */
+export interface ReviewDeps {
+  readonly commands: CommandDeps;
+  readonly clockSettings: { readonly plausibility: PlausibilityBounds };
+}
 
 export interface ReviewAnswer {
   reportId: string;
@@ -25,6 +32,8 @@ export interface ReviewAnswer {
   breakMinutes: number;
   effectiveSeconds: number;
   lines: ReportLine[];
+  /** The plausibility flags of the report's figures after the command (domain/plausibility.ts). */
+  flags: PlausibilityFlag[];
   /** True when this approval changed the lines. */
   corrected?: boolean;
   rejectReason?: string;
@@ -32,7 +41,7 @@ export interface ReviewAnswer {
 }
 
 /** The whole stream of report `reportId` (a path parameter: not a UUID is REPORT_NOT_FOUND). */
-const reportStream = (reportId: string): StreamQuery<ReportState> => ({ streamId: streams.report(parseReportId(reportId)), fold: reviewDecider });
+const reportStream = (reportId: string): StreamQuery<ReportState> => ({ streamId: streams.report(parseReportId(reportId)), fold: reportFold });
 
 function answerOf(state: ReportState, events: readonly ReportEvent[], at: Date): ReviewAnswer {
   if (state.status === 'none') throw new Error('a decided report does not exist');
@@ -44,6 +53,7 @@ function answerOf(state: ReportState, events: readonly ReportEvent[], at: Date):
     breakMinutes: state.breakMinutes,
     effectiveSeconds: effectiveMs(state, state.breakMinutes) / 1000,
     lines: [...state.lines],
+    flags: [...state.flags],
     ...(approved ? { corrected: Boolean(approved.data.correction) } : {}),
     ...(rejected ? { rejectReason: rejected.data.reason } : {}),
     at,
@@ -61,16 +71,16 @@ async function reportMonth(q: Queryable, reportId: string): Promise<string | und
  * `actor`, with `productIds` and the report's month as facts.
  */
 async function review(
-  deps: CommandDeps,
+  deps: ReviewDeps,
   actor: Actor,
   reportId: string,
   command: (products: ProductSnapshot[], base: { at: string; closedMonths: readonly string[] }) => ReviewCommand,
   productIds: number[] = [],
 ): Promise<ReviewAnswer> {
   const stream = reportStream(reportId);
-  const month = await reportMonth(deps.reads, parseReportId(reportId));
-  return runCommand(deps, actor, {
-    decider: reviewDecider,
+  const month = await reportMonth(deps.commands.reads, parseReportId(reportId));
+  return runCommand(deps.commands, actor, {
+    decider: reviewDecider(deps.clockSettings.plausibility),
     stream,
     facts: { productIds, months: month ? [month] : [] },
     command: (facts, now) => command([...facts.products], { at: now.toISOString(), closedMonths: facts.closedMonths }),
@@ -82,7 +92,7 @@ async function review(
  * Approves a pending report, optionally with corrected lines (the products they name are facts of the decision).
  * Throws REPORT_NOT_FOUND, PERIOD_CLOSED, REPORT_ALREADY_REVIEWED, the lines' errors (lines.ts), ROLE_REVOKED.
  */
-export function approveReport(deps: CommandDeps, actor: Actor, reportId: string, lines: LineInput[] | undefined): Promise<ReviewAnswer> {
+export function approveReport(deps: ReviewDeps, actor: Actor, reportId: string, lines: LineInput[] | undefined): Promise<ReviewAnswer> {
   const ids = (lines ?? []).map((l) => l.productId).filter((id) => Number.isSafeInteger(id));
   return review(deps, actor, reportId, (candidates, base) => ({ type: 'Approve', ...base, lines, candidates }), ids);
 }
@@ -91,7 +101,7 @@ export function approveReport(deps: CommandDeps, actor: Actor, reportId: string,
  * Rejects a pending report with a reason (1–200 characters). Throws REPORT_NOT_FOUND, PERIOD_CLOSED,
  * REPORT_ALREADY_REVIEWED, INVALID_REASON.
  */
-export function rejectReport(deps: CommandDeps, actor: Actor, reportId: string, reason: string): Promise<ReviewAnswer> {
+export function rejectReport(deps: ReviewDeps, actor: Actor, reportId: string, reason: string): Promise<ReviewAnswer> {
   return review(deps, actor, reportId, (_, base) => ({ type: 'Reject', ...base, reason }));
 }
 
@@ -99,6 +109,6 @@ export function rejectReport(deps: CommandDeps, actor: Actor, reportId: string, 
  * Changes the break interval of a pending or approved report (manager). Throws REPORT_NOT_FOUND, PERIOD_CLOSED,
  * REPORT_REJECTED, INVALID_BREAK_MINUTES, INVALID_REASON, BREAK_EXCEEDS_WORKING_TIME.
  */
-export function changeBreakMinutes(deps: CommandDeps, actor: Actor, reportId: string, input: { breakMinutes: number; reason?: string }): Promise<ReviewAnswer> {
+export function changeBreakMinutes(deps: ReviewDeps, actor: Actor, reportId: string, input: { breakMinutes: number; reason?: string }): Promise<ReviewAnswer> {
   return review(deps, actor, reportId, (_, base) => ({ type: 'ChangeBreak', ...base, ...input }));
 }

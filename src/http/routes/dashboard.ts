@@ -4,6 +4,8 @@
  * - GET /api/dashboard/reports.xlsx?startDate=&endDate=: every row of the range as a spreadsheet with Chinese
  *   headers (DASHBOARD_XLSX_HEADERS), at most EXPORT_MAX_ROWS rows (422 EXPORT_TOO_LARGE beyond).
  * Missing or malformed dates, end before start, or a range over 366 days: 422 INVALID_DATE_RANGE.
+ * A row's `flags` (issue #21) are the plausibility flags of its approved reports: its figures cannot be true; the
+ * export writes their sentences in the column 异常.
  */
 import { z } from 'zod';
 import * as XLSX from 'xlsx';
@@ -14,6 +16,7 @@ import { pageOf, pageQuery } from '../pagination.ts';
 import { localDate } from '../dates.ts';
 import { checkedRule } from '../json-schema.ts';
 import { defineRoute, RawBody, type ErrorDoc } from '../route.ts';
+import { flagAnswerSchema } from './review-schemas.ts';
 
 /** Most rows one export may hold (a year of ~270 workers); beyond it the manager narrows the range. */
 export const EXPORT_MAX_ROWS = 100_000;
@@ -46,6 +49,17 @@ const dashboardRow = z.object({
   defectiveQty: z.number().int(),
   standardWorkload: z.number().int().describe('标准工作量 = Σ明细行标准工作量'),
   workloadDiffPct: z.number().nullable().describe(`工作量差异 % = (Σ成品 − 标准工作量) / 标准工作量 × 100；${pct}`),
+  flags: z
+    .array(flagAnswerSchema({ reportId: z.string().describe('有这个标记的报工单') }))
+    .describe(
+      '这一行已通过报工单的异常报工标记（带中文说明与报工单编号）；空数组：没有异常',
+    ),
+  untrusted: z
+    .object({
+      cycleTime: z.boolean().describe('true：实际节拍与节拍差异不可信（有 NO_WORKING_TIME、CYCLE_TOO_FAST 或 SESSION_TOO_LONG 标记，或实际节拍为 0）'),
+      workload: z.boolean().describe('true：工作量差异不可信（有 NO_WORKING_TIME 或 OUTPUT_OVER_WORKLOAD 标记）'),
+    })
+    .describe('这一行哪些数字不可信：网页后台在这些格子里显示“异常”而不是数字'),
 });
 
 export const dashboardRoute = defineRoute({
@@ -74,6 +88,8 @@ export const dashboardRoute = defineRoute({
           defectiveQty: 35,
           standardWorkload: 3600,
           workloadDiffPct: -58.89,
+          flags: [],
+          untrusted: { cycleTime: false, workload: false },
         },
       ],
       page: 1,
@@ -103,12 +119,15 @@ export const DASHBOARD_XLSX_HEADERS: readonly [string, keyof DashboardRow][] = [
   ['工作量差异(%)', 'workloadDiffPct'],
 ];
 
+/** The column of the export that names a row's plausibility flags (issue #21); empty when there are none. */
+export const DASHBOARD_XLSX_FLAGS = '异常';
+
 /** The rows as an .xlsx workbook (one sheet 看板); null figures are empty cells. */
 export function dashboardWorkbook(rows: readonly DashboardRow[]): Buffer {
-  const aoa: unknown[][] = [DASHBOARD_XLSX_HEADERS.map(([h]) => h)];
-  for (const r of rows) aoa.push(DASHBOARD_XLSX_HEADERS.map(([, k]) => r[k] ?? null));
+  const aoa: unknown[][] = [[...DASHBOARD_XLSX_HEADERS.map(([h]) => h), DASHBOARD_XLSX_FLAGS]];
+  for (const r of rows) aoa.push([...DASHBOARD_XLSX_HEADERS.map(([, k]) => r[k] ?? null), r.flags.map((f) => f.message).join('；') || null]);
   const sheet = XLSX.utils.aoa_to_sheet(aoa);
-  sheet['!cols'] = DASHBOARD_XLSX_HEADERS.map(([h]) => ({ wch: Math.max(10, h.length * 2 + 2) }));
+  sheet['!cols'] = [...DASHBOARD_XLSX_HEADERS.map(([h]) => ({ wch: Math.max(10, h.length * 2 + 2) })), { wch: 60 }];
   const book = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(book, sheet, '看板');
   return XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;

@@ -51,7 +51,7 @@ export const reportDetailRoute = defineRoute({
   method: 'get',
   path: '/api/reports/:reportId',
   tag: 'reports',
-  summary: '一份报工单（经理、管理员）：员工、上下班时间、休息、有效工作时间与明细行',
+  summary: '一份报工单（经理、管理员）：员工、上下班时间、休息、有效工作时间、明细行与异常报工标记',
   access: access.insight,
   params: z.object({ reportId: z.string().max(64).meta({ title: '报工单编号' }) }),
   response: reportItem,
@@ -66,7 +66,8 @@ export const dashboardSummaryRoute = defineRoute({
   path: '/api/dashboard/summary',
   tag: 'dashboard',
   summary: '看板图表：日期范围内按员工与按日期汇总（由精确合计计算）',
-  description: 'byEmployee：每名员工在范围内的实际节拍与标准节拍（秒）、报工数量、成品数量、标准工作量；byDate：每天的报工数量、成品数量与标准工作量。',
+  description:
+    'byEmployee：每名员工在范围内的实际节拍与标准节拍（秒）、报工数量、成品数量、标准工作量、有异常标记的报工单数；byDate：每天的报工数量、成品数量与标准工作量。',
   access: access.insight,
   query: rangeQuery,
   response: z.object({
@@ -79,6 +80,7 @@ export const dashboardSummaryRoute = defineRoute({
         reportedQty: z.number().int().describe('报工数量（产出）'),
         finishedQty: z.number().int().describe('成品数量'),
         standardWorkload: z.number().int().describe('标准工作量'),
+        flaggedReports: z.number().int().describe('其中有异常报工标记的已通过报工单数（>0 时实际节拍不可信）'),
       }),
     ),
     byDate: z.array(
@@ -95,7 +97,16 @@ export const dashboardSummaryRoute = defineRoute({
     query: { startDate: '2026-03-01', endDate: '2026-03-31' },
     response: {
       byEmployee: [
-        { employeePhone: '13800138000', employeeName: '张三', actualCycleSeconds: 19.6, standardCycleSeconds: 16, reportedQty: 1515, finishedQty: 1490, standardWorkload: 3600 },
+        {
+          employeePhone: '13800138000',
+          employeeName: '张三',
+          actualCycleSeconds: 19.6,
+          standardCycleSeconds: 16,
+          reportedQty: 1515,
+          finishedQty: 1490,
+          standardWorkload: 3600,
+          flaggedReports: 0,
+        },
       ],
       byDate: [{ reportDate: '2026-03-02', reportedQty: 1515, finishedQty: 1490, standardWorkload: 3600 }],
     },

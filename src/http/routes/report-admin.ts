@@ -1,7 +1,8 @@
 /**
  * Report administration (spec 4.6, 3.2; decisions.md "Reports and review"):
  * - PATCH /api/reports/:reportId/break-minutes {breakMinutes, reason?}: managers (`access.breakMinutes`);
- *   pending or approved reports; the dashboard and the audit log follow.
+ *   pending or approved reports; the dashboard and the audit log follow. The same operation answers POST too:
+ *   WeChat's `wx.request` cannot send PATCH, and the mini-program's managers change breaks (issue #23).
  * - GET /api/reports/:reportId/audit-logs: managers and administrators (`access.insight`).
  */
 import { z } from 'zod';
@@ -14,7 +15,7 @@ import { pageOf, pageQuery } from '../pagination.ts';
 import { actorOf, defineRoute } from '../route.ts';
 import { CONCURRENT_MODIFICATION, PERIOD_CLOSED } from './error-docs.ts';
 import { REPORT_NOT_FOUND, reportIdParams } from './reviews.ts';
-import { REVIEW_ANSWER_EXAMPLE, reportLineSchema, reportStatus, reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
+import { FLAGS_EXAMPLE, REVIEW_ANSWER_EXAMPLE, flagsSchema, reportLineSchema, reportStatus, reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
 
 const REPORT_ID = REVIEW_ANSWER_EXAMPLE.reportId;
 
@@ -23,7 +24,9 @@ export const breakMinutesRoute = defineRoute({
   path: '/api/reports/:reportId/break-minutes',
   tag: 'reports',
   summary: '修改报工单的休息时间（分钟，经理）',
-  description: '待审核或已通过的报工单可改；有效工作时间（下班 − 上班 − 休息）不能为负。与原值相同时不产生记录。',
+  description:
+    '待审核或已通过的报工单可改；有效工作时间（下班 − 上班 − 休息）不能为负。与原值相同时不产生记录。' +
+    '改后按新的有效工作时间重新判断异常报工，回答的 `flags` 为改后的标记。',
   access: access.breakMinutes,
   params: reportIdParams,
   body: z.object({
@@ -54,8 +57,15 @@ export const breakMinutesRoute = defineRoute({
     response: { ...REVIEW_ANSWER_EXAMPLE, breakMinutes: 45, effectiveSeconds: 29700, at: '2026-03-02T18:30:00+08:00' },
   },
   async handler({ params, body, req, user }, ctx) {
-    return reviewAnswer(ctx, await changeBreakMinutes(ctx.commands, actorOf(user, req), params.reportId, body));
+    return reviewAnswer(ctx, await changeBreakMinutes(ctx, actorOf(user, req), params.reportId, body));
   },
+});
+
+/** The break change by POST, for clients that cannot send PATCH (WeChat's `wx.request`; issue #23). */
+export const breakMinutesPostRoute = defineRoute({
+  ...breakMinutesRoute,
+  method: 'post',
+  summary: '修改报工单的休息时间（同上，POST 方式：微信小程序的 wx.request 不支持 PATCH）',
 });
 
 /** The Chinese word of each audit action, as people read the trail (issue #16: 通过, not `approved`). */
@@ -86,6 +96,9 @@ const auditItem = z.object({
     .union([z.object({ lines: z.array(auditLine), breakMinutes: z.number().int() }), auditLine, breakValue, z.null()])
     .describe('submitted：提交的明细与休息时间；corrected：修正后的明细行（删除时为 null）；break_changed：{breakMinutes}；其他为 null'),
   reason: z.string().nullable(),
+  flags: flagsSchema.describe(
+    'submitted：提交时的异常标记；approved：审核人通过时已知的异常（已知异常）；break_changed：改后的异常标记；其他为空数组',
+  ),
 });
 
 export const auditLogsRoute = defineRoute({
@@ -114,6 +127,7 @@ export const auditLogsRoute = defineRoute({
           before: null,
           after: null,
           reason: null,
+          flags: FLAGS_EXAMPLE,
         },
       ],
       page: 1,
@@ -134,4 +148,4 @@ export const auditLogsRoute = defineRoute({
   },
 });
 
-export const reportAdminRoutes = [breakMinutesRoute, auditLogsRoute];
+export const reportAdminRoutes = [breakMinutesRoute, breakMinutesPostRoute, auditLogsRoute];

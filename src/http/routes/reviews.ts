@@ -1,7 +1,8 @@
 /**
  * Review endpoints (spec 4.7; decisions.md "Reports and review"), administrators only (`access.review`):
- * GET /api/reviews/pending, POST /api/reviews/:reportId/approve {lines?}, POST /api/reviews/:reportId/reject
- * {reason}, GET /api/reviews/mine?startDate=&endDate=&page=&pageSize=.
+ * GET /api/reviews/pending?flagged=, POST /api/reviews/:reportId/approve {lines?}, POST /api/reviews/:reportId/reject
+ * {reason}, GET /api/reviews/mine?startDate=&endDate=&page=&pageSize=. Every report and answer carries its
+ * plausibility flags (issue #21, `flags`); `flagged=true` lists only flagged pending reports.
  */
 import { z } from 'zod';
 import { access } from '../../auth/roles.ts';
@@ -14,7 +15,7 @@ import { pageOf, pageQuery } from '../pagination.ts';
 import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
 import { CONCURRENT_MODIFICATION, LINE_ERRORS, PERIOD_CLOSED } from './error-docs.ts';
 import { linesInput } from './reports.ts';
-import { REVIEW_ANSWER_EXAMPLE, reportLineSchema, reportStatus, reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
+import { FLAGGED_EXAMPLE, FLAGS_EXAMPLE, REVIEW_ANSWER_EXAMPLE, flagsSchema, reportLineSchema, reportStatus, reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
 
 /** The `:reportId` of a report route. */
 export const reportIdParams = z.object({ reportId: z.string().meta({ title: '报工单编号' }) });
@@ -33,6 +34,7 @@ export const reportItem = z.object({
   breakMinutes: z.number().int(),
   effectiveSeconds: z.number().describe('有效工作时间（秒）= 下班 − 上班 − 休息分钟 × 60'),
   lines: z.array(reportLineSchema),
+  flags: flagsSchema,
   submittedAt: instant,
   reviewedBy: z.string().nullable().describe('审核人手机号'),
   reviewedAt: instant.nullable(),
@@ -52,6 +54,7 @@ export const REPORT_ITEM_EXAMPLE = {
   breakMinutes: 60,
   effectiveSeconds: 28800,
   lines: REVIEW_ANSWER_EXAMPLE.lines,
+  flags: [],
   submittedAt: '2026-03-02T17:05:00+08:00',
   reviewedBy: null,
   reviewedAt: null,
@@ -76,13 +79,26 @@ export const pendingReviewsRoute = defineRoute({
   method: 'get',
   path: '/api/reviews/pending',
   tag: 'reviews',
-  summary: '待审核的报工单（最早提交的在前，分页）',
+  summary: '待审核的报工单（最早提交的在前，分页；可只看异常报工）',
+  description:
+    '每份报工单带 `flags`（异常报工标记，带中文说明）：有标记的报工单数据不可能为真（例如 0 分钟报了 205 件），请核对后再审核；仍可通过。' +
+    '`flagged=true` 只列有异常标记的，`false` 只列没有的。',
   access: access.review,
-  query: pageQuery,
+  query: pageQuery.extend({
+    flagged: z
+      .enum(['true', 'false'])
+      .optional()
+      .transform((v) => (v === undefined ? undefined : v === 'true'))
+      .meta({ title: '只看异常', description: 'true：只列有异常标记的报工单；false：只列没有的；不填：全部' }),
+  }),
   response: pageOf(reportItem),
-  example: { query: { page: '1', pageSize: '20' }, response: PAGE_EXAMPLE },
+  example: {
+    query: { page: '1', pageSize: '20', flagged: 'true' },
+    response: { ...PAGE_EXAMPLE, items: [{ ...REPORT_ITEM_EXAMPLE, ...FLAGGED_EXAMPLE, submittedAt: '2026-03-02T08:10:00+08:00', flags: FLAGS_EXAMPLE }] },
+  },
   async handler({ query }, ctx) {
-    return pendingReviews(ctx.db.pool, query, ctx.config.timeZone);
+    const { flagged, ...page } = query;
+    return pendingReviews(ctx.db.pool, page, ctx.config.timeZone, flagged);
   },
 });
 
@@ -93,7 +109,8 @@ export const approveRoute = defineRoute({
   summary: '审核通过，可同时修正明细行',
   description:
     '`lines` 给出时为修正后的全部明细行，规则与提交相同；修正行只能是本报工单已有的产品（保留提交时的标准节拍和标准工作量），' +
-    '或本报工单设备上的候选产品（取当前的标准值）。与原明细相同则不记为修正。',
+    '或本报工单设备上的候选产品（取当前的标准值）。与原明细相同则不记为修正。有异常标记的报工单也可通过：审计记录写明“已知异常”；' +
+    '修正后按修正的数量重新判断异常，回答的 `flags` 为通过时的标记。',
   access: access.review,
   params: reportIdParams,
   body: z.object({ lines: linesInput('修正后的明细').optional() }),
@@ -117,7 +134,7 @@ export const approveRoute = defineRoute({
     response: { ...REVIEW_ANSWER_EXAMPLE, corrected: true },
   },
   async handler({ params, body, req, user }, ctx) {
-    return reviewAnswer(ctx, await approveReport(ctx.commands, actorOf(user, req), params.reportId, body.lines));
+    return reviewAnswer(ctx, await approveReport(ctx, actorOf(user, req), params.reportId, body.lines));
   },
 });
 
@@ -137,7 +154,7 @@ export const rejectRoute = defineRoute({
     response: { ...REVIEW_ANSWER_EXAMPLE, status: 'rejected', rejectReason: '数量与班组记录不符，请核对' },
   },
   async handler({ params, body, req, user }, ctx) {
-    return reviewAnswer(ctx, await rejectReport(ctx.commands, actorOf(user, req), params.reportId, body.reason));
+    return reviewAnswer(ctx, await rejectReport(ctx, actorOf(user, req), params.reportId, body.reason));
   },
 });
 

@@ -2,24 +2,9 @@
  * Named types of the service's answers and request bodies, taken from the generated OpenAPI types
  * (./openapi.d.ts): when a route's schema changes, these change with it.
  */
-import type { paths } from './openapi';
+import type { Answer, Body, Item } from './openapi';
 
-type Ok<R> = R extends { 200: { content: { 'application/json': infer J } } }
-  ? J
-  : R extends { 201: { content: { 'application/json': infer J } } }
-    ? J
-    : never;
-
-/** The JSON answer of `method` on `path`. */
-export type Answer<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: infer R } ? Ok<R> : never;
-/** The JSON request body of `method` on `path`. */
-export type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
-  requestBody?: { content: { 'application/json': infer B } };
-}
-  ? B
-  : never;
-
-export type Item<T> = T extends { items: (infer I)[] } ? I : never;
+export type { Answer, Body, Item };
 
 export type Account = Answer<'/api/auth/me', 'get'>;
 export type Role = Account['role'];
@@ -33,6 +18,8 @@ export type PeoplePreview = Answer<'/api/people/import', 'post'>;
 export type ImportResult = Answer<'/api/products/import/{importId}/confirm', 'post'>;
 export type Report = Answer<'/api/reports/{reportId}', 'get'>;
 export type ReportLine = Report['lines'][number];
+/** A plausibility flag of a report (异常报工, issue #21): code, Chinese sentence, figures. */
+export type Flag = Report['flags'][number];
 export type LineInput = NonNullable<Body<'/api/reviews/{reportId}/approve', 'post'>['lines']>[number];
 export type AuditEntry = Item<Answer<'/api/reports/{reportId}/audit-logs', 'get'>>;
 export type DashboardRow = Item<Answer<'/api/dashboard/reports', 'get'>>;

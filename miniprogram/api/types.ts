@@ -1,0 +1,29 @@
+/**
+ * Named types of the service's answers and request bodies, taken from `./openapi.d.ts`, which is generated from the
+ * service's OpenAPI document (`npm run typecheck:miniprogram`: web/scripts/api-types.ts, then `tsc --noEmit -p
+ * miniprogram`, part of `npm test`). When a route's schema changes, these change with it and the pages stop
+ * type-checking instead of breaking on a phone. Types only: nothing here exists at run time.
+ */
+import type { Answer, Body, Item } from './openapi';
+
+export type LoginAnswer = Answer<'/api/auth/platform-login', 'post'>;
+export type LoginOk = Extract<LoginAnswer, { status: 'ok' }>;
+export type Account = Answer<'/api/auth/me', 'get'>;
+export type Role = Account['role'];
+export type Setup = Answer<'/api/auth/web-login/setup', 'get'>;
+export type ClockState = Answer<'/api/clock/state', 'get'>;
+export type SessionAnswer = Answer<'/api/clock/start', 'post'>;
+export type FinishAnswer = Answer<'/api/clock/finish', 'post'>;
+export type DeviceBody = Body<'/api/clock/start', 'post'>;
+export type Draft = Answer<'/api/reports/draft', 'get'>;
+export type Candidate = Draft['candidates'][number];
+export type SubmitBody = Body<'/api/reports', 'post'>;
+export type Submitted = Answer<'/api/reports', 'post'>;
+export type MyReport = Item<Answer<'/api/reports/mine', 'get'>>;
+export type ReportItem = Item<Answer<'/api/reviews/pending', 'get'>>;
+export type ReportLine = ReportItem['lines'][number];
+export type ReviewAnswer = Answer<'/api/reviews/{reportId}/approve', 'post'>;
+export type DashboardRow = Item<Answer<'/api/dashboard/reports', 'get'>>;
+export type DashboardSummary = Answer<'/api/dashboard/summary', 'get'>;
+export type ConfirmAnswer = Answer<'/api/auth/web-login/confirm', 'post'>;
+export type { MineWages } from './wages';

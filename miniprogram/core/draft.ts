@@ -1,0 +1,90 @@
+/**
+ * The report form's rules (decisions.md "Reports and review"; README "Clocking"): quantities typed per product,
+ * checked before anything is sent, and the totals the worker sees. Used by the worker's 报工单 and by the
+ * reviewer's correction. Plain TypeScript, no `wx`.
+ *
+ * Rules, as the service checks them again: quantities are integers 0–10,000,000; output = finished + defective,
+ * at most 10,000,000; at least one line; at most 200 lines; a product at most once. A product left blank (or 0 and
+ * 0) is not a line.
+ */
+
+/** Most pieces one quantity may say (src/domain/report-line.ts MAX_QTY). */
+export const MAX_QTY = 10_000_000;
+/** Most lines one report may have (src/domain/report-line.ts MAX_LINES). */
+export const MAX_LINES = 200;
+
+/** One product of the form: its id, the name the worker reads, and the two quantities as typed. */
+export interface QuantityRow {
+  productId: number;
+  name: string;
+  finished: string;
+  defective: string;
+}
+
+/** A line as `POST /api/reports` and the approval's `lines` take it. */
+export interface LineInput {
+  productId: number;
+  finishedQty: number;
+  defectiveQty: number;
+}
+
+export interface FormCheck {
+  /** The lines to send (products with a quantity), in the form's order. */
+  lines: LineInput[];
+  /** One Chinese sentence per problem, empty when the form may be sent. */
+  problems: string[];
+  /** Sums over the valid quantities: finished, defective, output (= finished + defective). */
+  totals: { finished: number; defective: number; output: number };
+}
+
+/** A typed quantity: blank is 0; else a whole number 0–MAX_QTY; undefined when it is none of these. */
+export function quantityOf(text: string | undefined): number | undefined {
+  const t = (text ?? '').trim();
+  if (t === '') return 0;
+  if (!/^\d{1,8}$/.test(t)) return undefined;
+  const n = Number(t);
+  return n <= MAX_QTY ? n : undefined;
+}
+
+/**
+ * Checks the rows of a form and gives the lines to send, the problems (each naming the product) and the totals.
+ * `allowEmpty`: no line at all is not a problem (never for a submission or a correction).
+ */
+export function checkForm(rows: readonly QuantityRow[], allowEmpty = false): FormCheck {
+  const problems: string[] = [];
+  const lines: LineInput[] = [];
+  const seen = new Set<number>();
+  const totals = { finished: 0, defective: 0, output: 0 };
+  for (const row of rows) {
+    const finished = quantityOf(row.finished);
+    const defective = quantityOf(row.defective);
+    if (finished === undefined) problems.push(`“${row.name}”的成品数量请填写 0 到 ${MAX_QTY} 之间的整数`);
+    if (defective === undefined) problems.push(`“${row.name}”的不良数量请填写 0 到 ${MAX_QTY} 之间的整数`);
+    if (finished === undefined || defective === undefined) continue;
+    if (finished + defective > MAX_QTY) {
+      problems.push(`“${row.name}”的成品加不良不能超过 ${MAX_QTY}`);
+      continue;
+    }
+    totals.finished += finished;
+    totals.defective += defective;
+    totals.output += finished + defective;
+    if (finished + defective === 0) continue;
+    if (seen.has(row.productId)) {
+      problems.push(`“${row.name}”填了两行，同一产品只能填一行`);
+      continue;
+    }
+    seen.add(row.productId);
+    lines.push({ productId: row.productId, finishedQty: finished, defectiveQty: defective });
+  }
+  if (lines.length === 0 && problems.length === 0 && !allowEmpty) problems.push('请至少填写一个产品的数量');
+  if (lines.length > MAX_LINES) problems.push(`一张报工单最多 ${MAX_LINES} 行`);
+  return { lines, problems, totals };
+}
+
+/**
+ * Effective working time in seconds (spec 2.5): clock-out − clock-in − break minutes × 60, from ISO instants;
+ * may be negative only when the break is longer than the shift (the service refuses that for a break change).
+ */
+export function effectiveSeconds(clockInAt: string, clockOutAt: string, breakMinutes: number): number {
+  return (Date.parse(clockOutAt) - Date.parse(clockInAt)) / 1000 - breakMinutes * 60;
+}

@@ -1,0 +1,64 @@
+/**
+ * 我的报工 (issue #23 page 4; spec 4.6 `GET /api/reports/mine`): the worker's reports, newest first, 20 a page with
+ * 加载更多: date, status, times, effective working time, devices and lines; a rejection's reason; an approval's
+ * corrected lines as before → after when this phone submitted the report (core/corrections.ts). Opened after a
+ * submission with `submitted=<reportId>`, it says so first.
+ */
+import type { MyReport } from '../../api/types';
+import { withCorrections, type LineView } from '../../core/corrections';
+import { STATUS_NAMES } from '../../core/login';
+import { clockTime, duration } from '../../core/time';
+import { sessionOrLogin } from '../../platform/guard';
+import { go } from '../../platform/nav';
+import { appendNextPage } from '../../platform/paged';
+import { submittedLines } from '../../platform/submitted-store';
+
+interface Item {
+  reportId: string;
+  reportDate: string;
+  status: string;
+  statusName: string;
+  times: string;
+  effective: string;
+  devices: string;
+  lines: LineView[];
+  removed: string[];
+  rejectReason: string;
+}
+
+/** A report as the page shows it. */
+function itemOf(r: MyReport): Item {
+  const { lines, removed } = withCorrections(r.lines, r.status === 'approved' ? submittedLines(r.reportId) : undefined);
+  return {
+    reportId: r.reportId,
+    reportDate: r.reportDate,
+    status: r.status,
+    statusName: STATUS_NAMES[r.status],
+    times: `${clockTime(r.clockInAt)}–${clockTime(r.clockOutAt)}，休息 ${r.breakMinutes} 分钟`,
+    effective: duration(r.effectiveSeconds),
+    devices: r.devices.join('、'),
+    lines,
+    removed,
+    rejectReason: r.rejectReason ?? '',
+  };
+}
+
+Component({
+  data: { rows: [] as Item[], page: 0, total: 0, loading: false, submitted: '', error: '' },
+  methods: {
+    onLoad(options: Record<string, string | undefined>) {
+      this.setData({ submitted: options.submitted ? '报工单已提交，等待审核' : '' });
+    },
+    onShow() {
+      if (!sessionOrLogin()) return;
+      this.setData({ rows: [], page: 0, total: 0 });
+      this.more();
+    },
+    more() {
+      return appendNextPage(this, '/api/reports/mine', itemOf);
+    },
+    onWages() {
+      go('wages');
+    },
+  },
+});

@@ -1,0 +1,146 @@
+/**
+ * 报工单 (issue #23 page 3; spec 3.1 rule 2, 4.6; decisions.md "Reports and review"): the draft of a session
+ * (`GET /api/reports/draft?sessionId=`): clock-in and clock-out, devices, break and effective working time, the
+ * window's countdown, and per candidate product the finished and defective quantities (output shown as their
+ * sum); checked on the phone (core/draft.ts) and submitted (`POST /api/reports`, safe to repeat: a repeat is 409
+ * REPORT_ALREADY_SUBMITTED, shown as done). On REPORT_WINDOW_EXPIRED (draft or submission) the page explains
+ * 重新报工 and leads to the device's page, whose label is then 重新报工.
+ */
+import type { Draft, Submitted } from '../../api/types';
+import { checkForm, effectiveSeconds, type QuantityRow } from '../../core/draft';
+import { parseScene } from '../../core/scene';
+import { clockTime, duration, windowLeft } from '../../core/time';
+import { stepOf } from '../../platform/failure';
+import { sessionOrLogin } from '../../platform/guard';
+import { replace } from '../../platform/nav';
+import { call } from '../../platform/request';
+import { rememberSubmitted } from '../../platform/submitted-store';
+
+interface Row extends QuantityRow {
+  detail: string;
+  output: number;
+}
+
+/** The page instance's countdown timer (kept on the instance, not in its data). */
+type Timed = { timer?: ReturnType<typeof setInterval> };
+
+Component({
+  data: {
+    sessionId: '',
+    scene: '',
+    loaded: false,
+    clockIn: '',
+    clockOut: '',
+    devices: '',
+    breakMinutes: 0,
+    effective: '',
+    expiresAt: '',
+    countdown: '',
+    expired: false,
+    rows: [] as Row[],
+    totals: { finished: 0, defective: 0, output: 0 },
+    problems: [] as string[],
+    error: '',
+    retrying: '',
+    busy: false,
+  },
+  lifetimes: {
+    detached() {
+      this.stopTimer();
+    },
+  },
+  methods: {
+    onLoad(options: Record<string, string | undefined>) {
+      const device = parseScene(options.scene);
+      this.setData({ sessionId: options.sessionId ?? '', scene: device.kind === 'device' ? device.scene : '' });
+      if (!sessionOrLogin()) return;
+      this.load();
+    },
+    onUnload() {
+      this.stopTimer();
+    },
+    async load() {
+      try {
+        const d = await call<Draft>('GET', '/api/reports/draft', { query: { sessionId: this.data.sessionId } });
+        this.setData({
+          loaded: true,
+          clockIn: clockTime(d.clockInAt),
+          clockOut: clockTime(d.clockOutAt),
+          devices: d.devices.join('、'),
+          breakMinutes: d.breakMinutes,
+          effective: duration(effectiveSeconds(d.clockInAt, d.clockOutAt, d.breakMinutes)),
+          expiresAt: d.expiresAt,
+          rows: d.candidates.map((c) => ({
+            productId: c.productId,
+            name: c.productName,
+            detail: `${c.projectNo} · ${c.processName} · ${c.deviceNo}`,
+            finished: '',
+            defective: '',
+            output: 0,
+          })),
+        });
+        this.tick();
+        this.startTimer();
+      } catch (err) {
+        this.failed(err);
+      }
+    },
+    startTimer() {
+      this.stopTimer();
+      (this as unknown as Timed).timer = setInterval(() => this.tick(), 1000);
+    },
+    stopTimer() {
+      const self = this as unknown as Timed;
+      if (self.timer !== undefined) clearInterval(self.timer);
+      self.timer = undefined;
+    },
+    tick() {
+      const left = windowLeft(this.data.expiresAt, Date.now());
+      this.setData({ countdown: left.text, expired: left.expired });
+      if (left.expired) this.stopTimer();
+    },
+    onQty(e: WechatMiniprogram.Input) {
+      const i = Number(e.currentTarget.dataset.index);
+      const field = e.currentTarget.dataset.field === 'defective' ? 'defective' : 'finished';
+      const rows = this.data.rows.slice();
+      rows[i] = { ...rows[i], [field]: e.detail.value };
+      const check = checkForm([rows[i]], true);
+      rows[i].output = check.problems.length ? 0 : check.totals.output;
+      this.setData({ rows, totals: checkForm(rows, true).totals, problems: [] });
+    },
+    async onSubmit() {
+      const check = checkForm(this.data.rows);
+      if (check.problems.length) return this.setData({ problems: check.problems });
+      this.setData({ busy: true, error: '', problems: [] });
+      try {
+        const r = await call<Submitted>('POST', '/api/reports', {
+          body: { sessionId: this.data.sessionId, lines: check.lines },
+          retry: true,
+          onRetry: (n) => this.setData({ retrying: `网络不好，正在重试（第 ${n} 次）……重复提交不会生成两张报工单` }),
+        });
+        const names = new Map(this.data.rows.map((row) => [row.productId, row.name]));
+        rememberSubmitted(r.reportId, check.lines.map((l) => ({ ...l, name: names.get(l.productId) ?? '' })));
+        this.stopTimer();
+        replace('mine', { submitted: r.reportId });
+      } catch (err) {
+        const step = stepOf(err);
+        if (step.action === 'mine') return replace('mine', { submitted: step.reportId });
+        this.failed(err);
+      } finally {
+        this.setData({ busy: false, retrying: '' });
+      }
+    },
+    failed(err: unknown) {
+      const step = stepOf(err);
+      if (step.action === 'rescan' && (err as { code?: string }).code === 'REPORT_WINDOW_EXPIRED') {
+        this.stopTimer();
+        return this.setData({ expired: true, countdown: '填写时限已过', error: step.text });
+      }
+      this.setData({ error: step.text });
+    },
+    /** After the window: to the device's page, whose label is 重新报工. */
+    onReReport() {
+      replace('clock', { scene: this.data.scene });
+    },
+  },
+});

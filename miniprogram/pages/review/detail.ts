@@ -1,0 +1,124 @@
+/**
+ * A report under review (issue #23 page 5; spec 3.2, 4.7; decisions.md "Reports and review"): the worker, times,
+ * break, effective working time and lines with their standard cycle time and workload (`GET
+ * /api/reports/:reportId`); 通过; 修正后通过 (the quantities edited in place, a line set to 0 and 0 is removed; the
+ * same rules as the submission, core/draft.ts); 驳回 with a reason of 1–200 characters. A decided report shows its
+ * status only. Another reviewer deciding first: the service's 409 is shown and the report reloaded.
+ */
+import type { ReportItem, ReviewAnswer } from '../../api/types';
+import { checkForm, type QuantityRow } from '../../core/draft';
+import { STATUS_NAMES } from '../../core/login';
+import { reasonProblem } from '../../core/review';
+import { clockTime, duration } from '../../core/time';
+import { stepOf } from '../../platform/failure';
+import { sessionOrLogin } from '../../platform/guard';
+import { back } from '../../platform/nav';
+import { call } from '../../platform/request';
+
+interface Line extends QuantityRow {
+  standard: string;
+  outputQty: number;
+}
+
+Component({
+  data: {
+    reportId: '',
+    loaded: false,
+    who: '',
+    date: '',
+    times: '',
+    effective: '',
+    devices: '',
+    status: '',
+    statusName: '',
+    rejectReason: '',
+    lines: [] as Line[],
+    mode: 'view' as 'view' | 'correct' | 'reject',
+    reason: '',
+    problems: [] as string[],
+    done: '',
+    error: '',
+    busy: false,
+  },
+  methods: {
+    onLoad(options: Record<string, string | undefined>) {
+      this.setData({ reportId: options.reportId ?? '' });
+      if (!sessionOrLogin()) return;
+      this.load();
+    },
+    async load() {
+      try {
+        const r = await call<ReportItem>('GET', `/api/reports/${this.data.reportId}`);
+        this.setData({
+          loaded: true,
+          who: `${r.employeeName ?? ''} ${r.employeePhone}`,
+          date: r.reportDate,
+          times: `${clockTime(r.clockInAt)}–${clockTime(r.clockOutAt)}，休息 ${r.breakMinutes} 分钟`,
+          effective: duration(r.effectiveSeconds),
+          devices: r.devices.join('、'),
+          status: r.status,
+          statusName: STATUS_NAMES[r.status],
+          rejectReason: r.rejectReason ?? '',
+          lines: r.lines.map((l) => ({
+            productId: l.productId,
+            name: l.productName,
+            standard: `${l.processName} · ${l.deviceNo} · 标准节拍 ${l.standardCycleSeconds} 秒 · 标准工作量 ${l.standardWorkload}`,
+            finished: String(l.finishedQty),
+            defective: String(l.defectiveQty),
+            outputQty: l.outputQty,
+          })),
+          mode: 'view',
+        });
+      } catch (err) {
+        this.setData({ error: stepOf(err).text });
+      }
+    },
+    onMode(e: WechatMiniprogram.TouchEvent) {
+      const mode = e.currentTarget.dataset.mode as 'view' | 'correct' | 'reject';
+      this.setData({ mode, problems: [], error: '' });
+      if (mode === 'view') this.load();
+    },
+    onQty(e: WechatMiniprogram.Input) {
+      const i = Number(e.currentTarget.dataset.index);
+      const field = e.currentTarget.dataset.field === 'defective' ? 'defective' : 'finished';
+      const lines = this.data.lines.slice();
+      lines[i] = { ...lines[i], [field]: e.detail.value };
+      this.setData({ lines });
+    },
+    onReason(e: WechatMiniprogram.Input) {
+      this.setData({ reason: e.detail.value });
+    },
+    /** 通过 (as it is) or, in correction mode, 修正后通过. */
+    async onApprove() {
+      let body: { lines?: { productId: number; finishedQty: number; defectiveQty: number }[] } = {};
+      if (this.data.mode === 'correct') {
+        const check = checkForm(this.data.lines);
+        if (check.problems.length) return this.setData({ problems: check.problems });
+        body = { lines: check.lines };
+      }
+      await this.decide('approve', body);
+    },
+    async onReject() {
+      const problem = reasonProblem(this.data.reason, true);
+      if (problem) return this.setData({ problems: [problem] });
+      await this.decide('reject', { reason: this.data.reason.trim() });
+    },
+    async decide(what: 'approve' | 'reject', body: object) {
+      this.setData({ busy: true, problems: [], error: '' });
+      try {
+        const a = await call<ReviewAnswer>('POST', `/api/reviews/${this.data.reportId}/${what}`, { body, retry: true });
+        const done = a.status === 'rejected' ? '已驳回' : a.corrected ? '已修正并通过' : '已通过';
+        await this.load();
+        this.setData({ done });
+      } catch (err) {
+        this.setData({ error: stepOf(err).text });
+        if (stepOf(err).action === 'refresh') await this.load();
+      } finally {
+        this.setData({ busy: false });
+      }
+    },
+    onBack() {
+      back();
+    },
+  },
+});

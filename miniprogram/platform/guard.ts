@@ -1,0 +1,13 @@
+/**
+ * A page's login check: the stored session, or the login page (carrying the code's `scene`, so a worker who
+ * scanned before logging in comes back to that code after the login).
+ */
+import { restart } from './nav';
+import { currentSession, type Session } from './session-store';
+
+/** The session; without one, opens the login page and answers undefined. */
+export function sessionOrLogin(scene?: string): Session | undefined {
+  const s = currentSession();
+  if (!s) restart('login', scene ? { scene } : {});
+  return s;
+}
