@@ -97,7 +97,7 @@ describe.skipIf(skipBrowserTests('wages.test.ts'))('wages and the monthly close 
     await page.waitForURL(/\/console\/products$/);
     const rows = page.getByTestId('products-table').locator('tbody tr');
     await rows.first().waitFor();
-    expect(await shown(rows.filter({ hasText: '前围横梁' }).getByTestId('rate-in-force'))).toBe('1.2500 / -0.5000');
+    expect(await shown(rows.filter({ hasText: '前围横梁' }).getByTestId('rate-in-force'))).toBe('1.2500 不良 -0.5000');
     expect(await shown(rows.filter({ hasText: '后围板' }))).toContain('未定价');
 
     await rows.filter({ hasText: '前围横梁' }).getByTestId('open-rates').click();
@@ -121,7 +121,7 @@ describe.skipIf(skipBrowserTests('wages.test.ts'))('wages and the monthly close 
     await dialog.getByTestId('rate-save').click();
     await expect.poll(async () => (await dialog.getByTestId('rate-history').locator('tbody tr').allTextContents()).join('|')).toContain('新产品定价');
     await page.keyboard.press('Escape');
-    await expect.poll(() => shown(rows.filter({ hasText: '后围板' }).getByTestId('rate-in-force'))).toBe('0.8000 / 0.0000');
+    await expect.poll(() => shown(rows.filter({ hasText: '后围板' }).getByTestId('rate-in-force'))).toBe('0.8000');
     const history = (await app.request('GET', `/api/products/${ids.plate}/rates`, { token: adminToken })).body.items;
     expect(history).toEqual([expect.objectContaining({ pieceRate: '0.8000', defectRate: '0.0000', effectiveFrom: '2026-03-01', reason: '新产品定价', setBy: { phone: MANAGER, name: '李经理' } })]);
     await fitsBothWidths(page, [page.getByTestId('open-import')]);
