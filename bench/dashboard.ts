@@ -8,14 +8,10 @@
  *   summed from the events at query time (what the page would cost without the projection).
  * `BENCH_DASHBOARD_REPORTS` scales the data set (default 500000).
  */
-import pg from 'pg';
-import { runMigrations } from '../src/db/migrate.ts';
-import { withTransaction } from '../src/db/transaction.ts';
-import { EventStore, START, cursorOf } from '../src/events/store.ts';
+import { EventStore } from '../src/events/store.ts';
 import { dashboardProjection } from '../src/projections/dashboard.ts';
-import { replayProjection } from '../src/projections/replay.ts';
 import { dashboardPage } from '../src/queries/dashboard.ts';
-import { fmt, percentile, timed, withBenchDatabase } from './db.ts';
+import { fmt, ms, openBenchPool, percentile, rebuildBeside, samples, timed, withBenchDatabase } from './db.ts';
 import type { BenchSuite } from './suites.ts';
 
 const REPORTS = Number(process.env.BENCH_DASHBOARD_REPORTS || 500_000);
@@ -23,6 +19,25 @@ const DAYS = 730;
 const WORKERS = Math.ceil(REPORTS / DAYS);
 const FIRST_DAY = '2024-11-01';
 const CHUNK_DAYS = 30;
+
+/**
+ * Inserts, for each row of a CTE `j` (id, session_id, w, d, report_date, phone, in_iso, out_iso, devices, lines), a
+ * ReportSubmitted by the worker and a ReportApproved by an administrator, in the order of day and worker (also
+ * used by bench/wages.ts).
+ */
+export const APPROVED_REPORTS_OF_J = `
+INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
+SELECT 'report-' || j.id, v.ver, v.type, 1, v.data, v.meta, j.out_iso::timestamptz
+  FROM j CROSS JOIN LATERAL (VALUES
+    (1, 'ReportSubmitted',
+     jsonb_build_object('reportId', j.id, 'employeePhone', j.phone, 'reportDate', j.report_date, 'sessionId', j.session_id,
+       'clockInAt', j.in_iso, 'clockOutAt', j.out_iso, 'breakMinutes', 60, 'devices', j.devices, 'lines', j.lines, 'at', j.out_iso),
+     jsonb_build_object('actorPhone', j.phone, 'actorName', '工人' || j.w, 'role', 'worker')),
+    (2, 'ReportApproved',
+     jsonb_build_object('reportId', j.id, 'employeePhone', j.phone, 'reportDate', j.report_date, 'at', j.out_iso),
+     jsonb_build_object('actorPhone', '13900000001', 'actorName', '审核员', 'role', 'admin'))
+  ) AS v(ver, type, data, meta)
+ ORDER BY j.d, j.w, v.ver`;
 
 /** Inserts the reports of days [from, to) for every worker: ReportSubmitted and ReportApproved events (also used by bench/console.ts). */
 export const INSERT = `
@@ -42,6 +57,7 @@ WITH r AS (
   SELECT x.*,
          to_char(clock_in, 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS in_iso,
          to_char(clock_out, 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS out_iso,
+         jsonb_build_array('D' || (w % 40)) AS devices,
          jsonb_build_array(
            jsonb_build_object('productId', product, 'projectNo', 'P' || product, 'productName', '产品' || product, 'deviceNo', 'D' || (w % 40),
              'processName', '冲压', 'standardCycleSeconds', cycle, 'standardWorkload', floor(28800 / cycle)::int,
@@ -51,67 +67,23 @@ WITH r AS (
              'finishedQty', 50, 'defectiveQty', 1, 'outputQty', 51)) AS lines
     FROM x
 )
-INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
-SELECT 'report-' || j.id, v.ver, v.type, 1, v.data, v.meta, j.clock_out
-  FROM j CROSS JOIN LATERAL (VALUES
-    (1, 'ReportSubmitted',
-     jsonb_build_object('reportId', j.id, 'employeePhone', j.phone, 'reportDate', j.report_date, 'sessionId', j.session_id,
-       'clockInAt', j.in_iso, 'clockOutAt', j.out_iso, 'breakMinutes', 60, 'devices', jsonb_build_array('D' || (j.w % 40)),
-       'lines', j.lines, 'at', j.out_iso),
-     jsonb_build_object('actorPhone', j.phone, 'actorName', '工人' || j.w, 'role', 'worker')),
-    (2, 'ReportApproved',
-     jsonb_build_object('reportId', j.id, 'employeePhone', j.phone, 'reportDate', j.report_date, 'at', j.out_iso),
-     jsonb_build_object('actorPhone', '13900000001', 'actorName', '审核员', 'role', 'admin'))
-  ) AS v(ver, type, data, meta)
- ORDER BY j.d, j.w, v.ver`;
+${APPROVED_REPORTS_OF_J}`;
 
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
-async function samples(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push((await timed(() => fn(i))) * 1000);
-  return out;
-}
-
-const ms = (v: number) => `${fmt(v, 2)} ms`;
 
 async function run(): Promise<void> {
   await withBenchDatabase(async (url) => {
-    const pool = new pg.Pool({ connectionString: url, max: 4 });
-    pool.on('error', () => {}); // the database is dropped with FORCE at the end
-    await runMigrations(pool);
+    const pool = await openBenchPool(url, WORKERS);
     const store = new EventStore();
-    await pool.query(
-      `INSERT INTO personnel (phone, name, role) SELECT '138' || lpad(w::text, 8, '0'), '工人' || w, 'worker' FROM generate_series(1, $1::int) w`,
-      [WORKERS],
-    );
     const load = await timed(async () => {
       for (let d = 0; d < DAYS; d += CHUNK_DAYS) await pool.query(INSERT, [d, Math.min(DAYS, d + CHUNK_DAYS), FIRST_DAY, WORKERS]);
     });
     const events = Number((await pool.query(`SELECT count(*) AS n FROM events`)).rows[0].n);
     console.log(`data: ${fmt(events / 2)} approved reports (${fmt(WORKERS)} workers × ${DAYS} days), ${fmt(events)} events, loaded in ${fmt(load, 1)} s`);
 
-    // Baseline: reading every event through the commit-safe reader, without projecting.
-    const read = await timed(() =>
-      withTransaction(pool, async (tx) => {
-        let cursor = START;
-        for (;;) {
-          const batch = await store.readAfter(tx, cursor, 5000);
-          if (batch.length === 0) return;
-          cursor = cursorOf(batch[batch.length - 1]);
-        }
-      }),
-    );
-    let applied = 0;
-    const rebuild = await timed(async () => {
-      applied = await replayProjection(pool, store, dashboardProjection);
-    });
-    await pool.query('ANALYZE');
-    const rows = Number((await pool.query(`SELECT count(*) AS n FROM dashboard_daily`)).rows[0].n);
-    console.log(
-      `rebuild of the dashboard projection: ${fmt(applied / rebuild)} events/s (${fmt(applied)} events, ${fmt(rebuild, 1)} s, ${fmt(rows)} daily rows)` +
-        `   baseline, reading the same events only: ${fmt(events / read)} events/s`,
-    );
+    const daily = async () => `${fmt(Number((await pool.query(`SELECT count(*) AS n FROM dashboard_daily`)).rows[0].n))} daily rows`;
+    console.log(await rebuildBeside(pool, store, dashboardProjection, events, daily));
 
     const page = { page: 1, pageSize: 20 };
     const one = await samples(200, () => pool.query('SELECT 1'));

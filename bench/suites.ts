@@ -12,6 +12,7 @@ import { importBench } from './import.ts';
 import { speedPiecesBench } from './speed-pieces.ts';
 import { memoryBench } from './memory.ts';
 import { consoleBench } from './console.ts';
+import { wagesBench } from './wages.ts';
 
 export const suites: BenchSuite[] = [
   eventStoreBench,
@@ -22,4 +23,5 @@ export const suites: BenchSuite[] = [
   speedPiecesBench,
   memoryBench,
   consoleBench,
+  wagesBench,
 ];

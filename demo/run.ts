@@ -2,7 +2,8 @@
  * `npm run demo [-- --products <file>] [-- --people <file>] [--out <dir>]` (issue #7): starts the service on a
  * fresh embedded database (or on DATABASE_URL when set) with the platform simulator, adds the first
  * administrator with the CLI, and runs the scenario of demo/scenario.ts through HTTP on a time-lapse clock.
- * Prints every step; writes the dashboard workbook to `<out>/dashboard.xlsx` (default ./demo-output).
+ * Prints every step; writes the dashboard workbook to `<out>/dashboard.xlsx` and March's wages to
+ * `<out>/wages-2026-03.xlsx` (default ./demo-output).
  * Exits 1 when any answer differs from the specification.
  */
 import { spawnSync } from 'node:child_process';
@@ -59,7 +60,8 @@ try {
   });
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'dashboard.xlsx'), result.workbook);
-  console.log(`   看板表格已写入 ${join(outDir, 'dashboard.xlsx')}`);
+  writeFileSync(join(outDir, 'wages-2026-03.xlsx'), result.wagesWorkbook);
+  console.log(`   看板表格已写入 ${join(outDir, 'dashboard.xlsx')}，三月工资表已写入 ${join(outDir, 'wages-2026-03.xlsx')}`);
   console.log('\n✓ 演示完成：每一步的回答都符合规格。');
 } catch (err) {
   code = 1;

@@ -7,7 +7,11 @@
  * Steps: 1 first administrator (CLI) and login through the simulator; 2 product and personnel import with
  * preview and confirm; 3 device codes; 4 a shift for three workers (one renews an expired window with 重新报工);
  * 5 review (approve with a corrected line, reject with a reason, approve) and a manager's break change;
- * 6 dashboard rows (checked against the formulas of decisions.md "Calculations"), audit trail, workbook.
+ * 6 dashboard rows (checked against the formulas of decisions.md "Calculations"), audit trail, workbook;
+ * 7 piece-rate wages (issue #22): the rates the product list brought, a raise from the day of the shift, a
+ *   worker's statement and the month's summary (checked against the sums worked out here from the approved
+ *   quantities and the rates), the close of March, a change inside it refused, the reopen with a reason and the
+ *   second close, the worker's own statement and the payroll workbook.
  */
 import { ROLE_LABELS, type Role } from '../src/auth/roles.ts';
 import { peopleSheet, productSheet } from './sheets.ts';
@@ -35,6 +39,10 @@ export interface ScenarioResult {
   dashboard: any[];
   auditTrail: any[];
   workbook: Buffer;
+  /** The first worker's wage statement of March, its close, and the wages workbook. */
+  statement: any;
+  close: any;
+  wagesWorkbook: Buffer;
 }
 
 const DAY = '2026-03-02';
@@ -262,7 +270,77 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
   expect(xlsx.status, 200, '看板表格');
   const workbook = Buffer.from(await xlsx.arrayBuffer());
   expect(workbook.subarray(0, 2).toString('latin1'), 'PK', '看板表格是 .xlsx');
-  return { dashboard: rows, auditTrail: trail, workbook };
+
+  // 7. Wages and the monthly close.
+  say('7. 计件工资与月结（单价随产品清单导入；按报工日期当天有效的单价，每行四舍五入到分）');
+  const [first, second] = r1.lines.map((l) => l.candidate);
+  const history = await api.call('GET', `/api/products/${second.productId}/rates`, { token: boss });
+  expect(history.status, 200, `${second.productName} 的单价记录`);
+  const old = history.body.items[0];
+  const raise = await api.call('POST', `/api/products/${second.productId}/rates`, { token: boss, body: { pieceRate: '0.35', effectiveFrom: DAY, reason: '新模具提速后调价' } });
+  expect(raise.status, 201, '经理调价');
+  say(`   ${manager.name} 把 ${second.productName} 的计件单价从 ${DAY} 起由 ${old.pieceRate} 调为 ${raise.body.pieceRate}（原因：新模具提速后调价）`);
+  // By hand: the rates of the product list (前围横梁 1.25 / −0.5) and the raise (座椅滑轨 0.35 / 0).
+  const rates = new Map<number, [number, number]>([
+    [first.productId, [12_500, -5_000]],
+    [second.productId, [3_500, 0]],
+  ]);
+  const lineFen = (productId: number, finished: number, defective: number) => {
+    const [piece, defect] = rates.get(productId)!;
+    const t = finished * piece + defective * defect; // ten-thousandths of a yuan, far below 2^53 here
+    return Math.sign(t) * Math.round(Math.abs(t) / 100); // half away from zero (integers: exact)
+  };
+  const yuan = (fen: number) => `${fen < 0 ? '-' : ''}${Math.floor(Math.abs(fen) / 100)}.${String(Math.abs(fen) % 100).padStart(2, '0')}`;
+  const w1Lines = corrected.map((l) => lineFen(l.productId, l.finishedQty, l.defectiveQty));
+  const w3Lines = r3.lines.map((l) => lineFen(l.productId, l.finishedQty, l.defectiveQty));
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  let statement: any;
+  for (let i = 0; i < 200; i++) {
+    statement = (await api.call('GET', `/api/wages/${w1.phone}?month=2026-03`, { token: boss })).body;
+    if (statement.amount === yuan(sum(w1Lines))) break;
+    await new Promise((r) => setTimeout(r, 50)); // the wage projection runs in the background
+  }
+  expect(statement.reports.flatMap((r: any) => r.lines.map((l: any) => l.amount)), w1Lines.map(yuan), `${w1.name} 工资单每行金额`);
+  expect(statement.amount, yuan(sum(w1Lines)), `${w1.name} 三月计件工资`);
+  say(`   ${w1.name} 的工资单（2026-03）：`);
+  for (const r of statement.reports) {
+    for (const l of r.lines) {
+      say(`     ${r.reportDate}  ${l.productName.padEnd(5, '　')} 成品 ${String(l.finishedQty).padStart(5)} × ${l.pieceRate}  不良 ${String(l.defectiveQty).padStart(3)} × ${l.defectRate}  = ${l.amount.padStart(9)}`);
+    }
+  }
+  say(`     合计 ${statement.amount} 元`);
+  const summary = (await api.call('GET', '/api/wages?month=2026-03', { token: boss })).body;
+  expect(summary.totals.amount, yuan(sum(w1Lines) + sum(w3Lines)), '三月计件工资总额');
+  expect([summary.totals.pendingReports, summary.totals.unpricedLines], [0, 0], '三月待审核与未定价');
+  for (const w of summary.items) say(`   ${w.employeeName}：报工单 ${w.reports} 张，成品 ${w.finishedQty}，不良 ${w.defectiveQty}，计件工资 ${w.amount} 元`);
+  o.setTime('2026-04-01T09:00:00+08:00');
+  const closed = await api.call('POST', '/api/periods/2026-03/close', { token: boss });
+  expect(closed.status, 200, '三月结账');
+  expect([closed.body.version, closed.body.amount, closed.body.workers], [1, summary.totals.amount, summary.items.length], '结账的数字');
+  say(`   （4 月 1 日）${closed.body.closedBy.name} 结账 2026-03：第 ${closed.body.version} 次，${closed.body.workers} 人，计件工资 ${closed.body.amount} 元`);
+  const refused = await api.call('PATCH', `/api/reports/${r3.reportId}/break-minutes`, { token: boss, body: { breakMinutes: 30 } });
+  expect([refused.status, refused.body.error?.code], [409, 'PERIOD_CLOSED'], '结账后修改三月的报工单');
+  say(`   修改三月报工单的休息时间 → 409 ${refused.body.error.message}`);
+  const reopened = await api.call('POST', '/api/periods/2026-03/reopen', { token: boss, body: { reason: '补录漏报的产量' } });
+  expect([reopened.status, reopened.body.status], [200, 'open'], '反结账');
+  say(`   ${manager.name} 反结账 2026-03（原因：补录漏报的产量）→ 未结账`);
+  const again3 = await api.call('POST', '/api/periods/2026-03/close', { token: boss });
+  expect([again3.status, again3.body.version, again3.body.amount], [200, 2, closed.body.amount], '再次结账');
+  say(`   再次结账：第 ${again3.body.version} 次，计件工资 ${again3.body.amount} 元`);
+  const periods = (await api.call('GET', '/api/periods', { token: admin })).body.items;
+  expect(periods[0].history.map((h: any) => h.actionLabel), ['结账', '反结账', '结账'], '月结记录');
+  let mineWage: any;
+  for (let i = 0; i < 200; i++) {
+    mineWage = (await api.call('GET', '/api/wages/mine?month=2026-03', { token: tokens.get(w1.phone) })).body;
+    if (mineWage.previousAmount !== undefined) break;
+    await new Promise((r) => setTimeout(r, 50)); // the previous close's amount follows from the wage projection
+  }
+  expect([mineWage.status, mineWage.version, mineWage.amount, mineWage.previousAmount], ['closed', 2, statement.amount, statement.amount], `${w1.name} 的“我的工资”`);
+  say(`   ${w1.name} 在小程序“我的工资”看到：2026-03 已结账（第 ${mineWage.version} 次），${mineWage.amount} 元（上次结账 ${mineWage.previousAmount} 元）`);
+  const wagesXlsx = await fetch(`${o.baseUrl}/api/wages.xlsx?month=2026-03`, { headers: { authorization: `Bearer ${boss}` } });
+  expect(wagesXlsx.status, 200, '工资表格');
+  const wagesWorkbook = Buffer.from(await wagesXlsx.arrayBuffer());
+  return { dashboard: rows, auditTrail: trail, workbook, statement, close: closed.body, wagesWorkbook };
 }
 
 /** The dashboard row of one approved report, computed here from the demo's own inputs with decisions.md's formulas. */

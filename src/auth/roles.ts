@@ -25,6 +25,12 @@ export const access = {
   insight: ['manager', 'admin'],
   /** the web console: who may confirm a scan-to-login or get a console link, and in which roles (issue #17) */
   console: ['admin', 'manager'],
+  /** piece rates (set and read), the months' wages, their statements and export, the list of months (issue #22) */
+  wages: ['admin', 'manager'],
+  /** closing and reopening a month (issue #22) */
+  periodClose: ['manager'],
+  /** a worker's own wage statement (issue #22) */
+  ownWages: ['worker'],
 } as const satisfies Record<string, readonly Role[]>;
 
 /** Type guard: true when `v` is one of the stored role values `worker`, `admin`, `manager`. */

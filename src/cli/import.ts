@@ -22,6 +22,12 @@ import { peopleImport } from '../people/import.ts';
 import { savePerson } from '../people/service.ts';
 import { productImport, type ProductPreviewRow } from '../products/import.ts';
 import type { CliCommand } from './cli-command.ts';
+import type { CommandActor } from '../commands/command.ts';
+import { isDomainError } from '../domain/errors.ts';
+import { domainAnswer } from '../http/domain-errors.ts';
+
+/** Who a command-line import's events (a product's rates) name: the command line itself. */
+export const CLI_ACTOR: CommandActor = { system: { actorName: '命令行导入', role: 'system' } };
 
 const MAX_LISTED = 50;
 
@@ -65,13 +71,17 @@ function importCommand<T extends { row: number }, S>(kind: ImportKind<T, S>, tit
         console.log('预览完成，未写入任何数据。确认无误后加 --confirm 再运行一次。');
         return 0;
       }
-      const done = await confirmImport(ctx, kind, preview.importId, null);
+      const done = await confirmImport(ctx, kind, preview.importId, null, CLI_ACTOR);
       const n = done.counts;
       console.log(`已写入：新增 ${n.created}，更新 ${n.updated}（不变 ${n.unchanged}，跳过错误行 ${n.errors}）`);
       return 0;
     } catch (err) {
       if (err instanceof AppError) {
         console.error(`导入被拒绝 [${err.code}]：${err.message}`);
+        return 1;
+      }
+      if (isDomainError(err)) {
+        console.error(`导入被拒绝 [${err.code}]：${domainAnswer(err).message}`);
         return 1;
       }
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {

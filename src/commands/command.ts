@@ -28,7 +28,7 @@ import { addRowWrites } from '../projections/row-writes.ts';
 import type { Actor } from '../shared/actor.ts';
 import type { Decider } from './decider.ts';
 import { guardFacts, type FactQuery, type Facts } from './facts.ts';
-import { sectionAfter, type Repository, type StreamQuery } from './repository.ts';
+import { sectionAfter, StreamRepository, type Repository, type StreamQuery } from './repository.ts';
 
 /** What the command path needs; the composition root builds it (src/app.ts). */
 export interface CommandDeps {
@@ -43,6 +43,31 @@ export interface CommandDeps {
   readonly inline: readonly Projection[];
 }
 
+/**
+ * `deps` for commands run inside the transaction `tx` (a job, a close, an import's confirmation): loads and
+ * appends through `tx`, and fresh state every time (no cache to poison if the transaction rolls back). Each append
+ * runs in a savepoint: a lost race that PostgreSQL reports as an error (the unique stream version) would otherwise
+ * abort the whole transaction, where runCommand must load again and decide again.
+ */
+export const commandsIn = (deps: CommandDeps, tx: Queryable & StatementRunner): CommandDeps => ({
+  ...deps,
+  reads: tx,
+  writes: {
+    async query(statement) {
+      await tx.query('SAVEPOINT command_append');
+      try {
+        const r = await tx.query(statement);
+        await tx.query('RELEASE SAVEPOINT command_append');
+        return r;
+      } catch (err) {
+        await tx.query('ROLLBACK TO SAVEPOINT command_append');
+        throw err;
+      }
+    },
+  },
+  repository: new StreamRepository(deps.store, deps.inline),
+});
+
 /** One command for runCommand: what to load, how to decide, where the events go, what to answer. */
 export interface CommandRun<C, S, E extends DomainEvent, R> {
   readonly decider: Decider<C, S, E>;
@@ -50,8 +75,11 @@ export interface CommandRun<C, S, E extends DomainEvent, R> {
   readonly stream: StreamQuery<S>;
   /** The error when `stream.locate` finds no section for this caller. */
   readonly missing?: () => Error;
-  /** The facts besides the person (who is a fact of every person's command). */
-  readonly facts?: Omit<FactQuery, 'person'>;
+  /**
+   * The facts besides the person (who is a fact of every person's command), or a function of the instant of the
+   * decision giving them (a submission writes into the month of that instant).
+   */
+  readonly facts?: Omit<FactQuery, 'person'> | ((now: Date) => Omit<FactQuery, 'person'>);
   /** The command, given the facts and the instant of the decision (the service clock's, also the events' time). */
   command(facts: Facts, now: Date): C;
   /** The stream of an event that does not belong to `stream`: it starts that stream (expected version 0). */
@@ -104,8 +132,11 @@ export async function runCommand<C, S, E extends DomainEvent, R>(
   options: { maxAttempts?: number } = {},
 ): Promise<R> {
   const maxAttempts = options.maxAttempts ?? 5;
-  const query: FactQuery = { ...run.facts, ...('system' in actor ? {} : { person: { phone: actor.phone, role: actor.role } }) };
+  const person = 'system' in actor ? {} : { person: { phone: actor.phone, role: actor.role } };
   for (let attempt = 1; ; attempt++) {
+    // The instant of the decision (also the events' time), taken first: the facts may depend on it.
+    const now = deps.clock.now();
+    const query: FactQuery = { ...(typeof run.facts === 'function' ? run.facts(now) : run.facts), ...person };
     // 1. Load.
     const loaded = await deps.repository.load(deps.reads, run.stream, query, attempt > 1);
     const { section, facts } = loaded;
@@ -115,7 +146,6 @@ export async function runCommand<C, S, E extends DomainEvent, R>(
     if (!facts.deviceInUse) throw domainError('DEVICE_NOT_FOUND');
 
     // 2. Decide.
-    const now = deps.clock.now();
     let events: E[];
     try {
       events = run.decider.decide(run.command(facts, now), section.state);

@@ -3,7 +3,11 @@
  * - the person: the actor (phone, role) still holds the role in `personnel`, under a name (the name the events'
  *   metadata carry);
  * - the device: some product uses the scanned device (decisions.md "Clocking");
- * - the products: the snapshots of the products the command copies (domain/report-line.ts), still exactly so.
+ * - the products: the snapshots of the products the command copies (domain/report-line.ts), still exactly so;
+ * - the months the command writes into (issue #22 "The monthly close"): which of them are closed. Its guard takes
+ *   each month's lock SHARED and then reads the months' status with a fresh snapshot (migrations/011
+ *   `months_open`), so a close, which takes the lock EXCLUSIVE, either waits for this write to commit and counts
+ *   it, or has committed first and this write is refused: never a write after the close and outside its figures.
  * `FactQuery` says which a command needs, `loadFacts` reads them in one statement, and `guardFacts` turns the
  * facts a decision used into one guard of the command's append (db/guarded-write.ts), so that a decision made on
  * facts that changed meanwhile (read from the per-process cache, or changed by another request) writes nothing.
@@ -23,6 +27,8 @@ export interface FactQuery {
   readonly deviceNo?: string;
   /** The products the command may copy. */
   readonly productIds?: readonly number[];
+  /** The months (`YYYY-MM`) the command writes into; each must be open. */
+  readonly months?: readonly string[];
 }
 
 /** The facts as read (or cached). */
@@ -33,27 +39,32 @@ export interface Facts {
   readonly deviceInUse: boolean;
   /** Snapshots of the asked products that exist. */
   readonly products: readonly ProductSnapshot[];
+  /** The asked months that are closed. */
+  readonly closedMonths: readonly string[];
 }
 
-export const NO_FACTS: Facts = { deviceInUse: true, products: [] };
+export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [] };
 
-/** $1 phone, $2 role, $3 device number, $4 product ids; null parameters ask nothing. */
+/** $1 phone, $2 role, $3 device number, $4 product ids, $5 months; null parameters ask nothing. */
 const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role = $2) AS person_name,
        ($3::text IS NULL OR EXISTS (SELECT 1 FROM products WHERE device_no = $3)) AS device_in_use,
-       (SELECT json_agg(${snapshotJson('p')}) FROM products p WHERE p.id = ANY($4::bigint[])) AS products`;
+       (SELECT json_agg(${snapshotJson('p')}) FROM products p WHERE p.id = ANY($4::bigint[])) AS products,
+       (SELECT array_agg(month ORDER BY month) FROM periods WHERE month = ANY($5::text[]) AND status = 'closed') AS closed_months`;
 
 /** Reads the facts `query` asks, in one statement through `q` (the pool, or a transaction's client). */
 export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> {
-  if (!query.person && query.deviceNo === undefined && !query.productIds?.length) return NO_FACTS;
+  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length) return NO_FACTS;
   const ids = [...new Set(query.productIds ?? [])];
-  const r = (await q.query(FACTS_SQL, [query.person?.phone ?? null, query.person?.role ?? null, query.deviceNo ?? null, ids])).rows[0];
-  return { personName: r.person_name ?? undefined, deviceInUse: r.device_in_use, products: r.products ?? [] };
+  const months = [...new Set(query.months ?? [])];
+  const r = (await q.query(FACTS_SQL, [query.person?.phone ?? null, query.person?.role ?? null, query.deviceNo ?? null, ids, months])).rows[0];
+  return { personName: r.person_name ?? undefined, deviceInUse: r.device_in_use, products: r.products ?? [], closedMonths: r.closed_months ?? [] };
 }
 
 /**
  * Adds to `w` the guard `facts`: every fact of `query` still holds as `facts` say — the person under
- * `facts.personName`, the device in use, and the asked products that `facts` has, unchanged. No guard when the
- * query asks nothing.
+ * `facts.personName`, the device in use, and the asked products that `facts` has, unchanged — and the guard
+ * `months`: every asked month is open, read under its shared lock with a fresh snapshot (module docstring). No
+ * guard when the query asks nothing.
  */
 export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): void {
   const checks: string[] = [];
@@ -66,4 +77,6 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
   const used = facts.products.filter((p) => asked.has(p.productId));
   if (used.length) checks.push(snapshotsHold(w.param(JSON.stringify(used))));
   if (checks.length) w.guard('facts', checks.join(' AND '));
+  const months = [...new Set(query.months ?? [])].sort();
+  if (months.length) w.guard('months', `months_open(${w.param(months)}::text[])`);
 }

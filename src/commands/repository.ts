@@ -188,7 +188,10 @@ export class CachingRepository implements Repository {
     return this.sections.get(streamId);
   }
 
-  /** The facts of `query` from the cache (the device assumed in use: the append checks it), or undefined. */
+  /**
+   * The facts of `query` from the cache (the device assumed in use and the months open: the append checks both),
+   * or undefined.
+   */
   cachedFacts(query: FactQuery): Facts | undefined {
     const personName = query.person ? this.people.get(personKey(query.person)) : undefined;
     if (query.person && personName === undefined) return undefined;
@@ -198,7 +201,7 @@ export class CachingRepository implements Repository {
       if (!p) return undefined;
       products.push(p);
     }
-    return { personName, deviceInUse: true, products };
+    return { personName, deviceInUse: true, products, closedMonths: [] };
   }
 
   private keepFacts(query: FactQuery, facts: Facts): void {

@@ -14,6 +14,23 @@ export type ClockAttempt = 'start' | 'switchDevice' | 'finish' | 'report';
 export type QuantityField = 'finishedQty' | 'defectiveQty' | 'outputQty';
 type ReportStatus = 'pending' | 'approved' | 'rejected';
 type Line = { line: number; productId: number };
+/** What a write into a closed month tried (the sentence says what to do). */
+export type PeriodWrite = 'review' | 'breakChange' | 'rate' | 'submit';
+/** A reason's use: a reject's (required), a break change's, a rate's (optional) or a reopen's (required). */
+export type ReasonPurpose = 'reject' | 'breakChange' | 'rate' | 'reopen';
+/** A rate field (issue #22). */
+export type RateField = 'pieceRate' | 'defectRate';
+/** What keeps a month from closing; the refusal lists them all at once (issue #22 "The monthly close"). */
+export type CloseBlocker = 'PERIOD_NOT_ENDED' | 'PERIOD_HAS_PENDING' | 'PERIOD_HAS_UNPRICED';
+/** The details of a refused close: every blocker, with the reports (at most CLOSE_LIST_MAX of each kind) and counts. */
+export interface CloseBlockers {
+  month: string;
+  blockers: CloseBlocker[];
+  pending: { reportId: string; reportDate: string; employeePhone: string }[];
+  pendingTotal: number;
+  unpriced: { reportId: string; reportDate: string; employeePhone: string; productId: number; projectNo: string; productName: string; deviceNo: string; processName: string }[];
+  unpricedTotal: number;
+}
 
 /** Every domain error code → its public details and its context (for the sentence only); `never`: none. */
 export interface DomainErrorCatalog {
@@ -44,11 +61,25 @@ export interface DomainErrorCatalog {
   DUPLICATE_PRODUCT: { details: Line; context: { productName: string; processName: string } };
   REPORT_NOT_FOUND: { details: never; context: never };
   REPORT_ALREADY_REVIEWED: { details: { status: ReportStatus }; context: never };
-  /** A reject reason (1–max characters) or a break change's reason (at most max). */
-  INVALID_REASON: { details: never; context: { purpose: 'reject' | 'breakChange'; max: number } };
+  /** A reject's or a reopen's reason (1–max characters), a break change's or a rate's (at most max). */
+  INVALID_REASON: { details: never; context: { purpose: ReasonPurpose; max: number } };
   REPORT_REJECTED: { details: { status: ReportStatus }; context: never };
   INVALID_BREAK_MINUTES: { details: never; context: never };
   BREAK_EXCEEDS_WORKING_TIME: { details: { maxBreakMinutes: number }; context: never };
+  /** No such product (a rate names it). */
+  PRODUCT_NOT_FOUND: { details: never; context: never };
+  /** A rate out of its rules (a negative piece rate, out of range): the edge's parsing refuses it first. */
+  INVALID_RATE: { details: { field: RateField }; context: never };
+  /** A write into a month that is closed (issue #22): approve, correct, reject, break change, rate, submission. */
+  PERIOD_CLOSED: { details: { month: string }; context: { write: PeriodWrite } };
+  /** A close refused: the month has not ended, reports are pending, lines are unpriced (all listed at once). */
+  PERIOD_NOT_ENDED: { details: CloseBlockers; context: never };
+  PERIOD_HAS_PENDING: { details: CloseBlockers; context: never };
+  PERIOD_HAS_UNPRICED: { details: CloseBlockers; context: never };
+  /** A close of a month already closed. */
+  PERIOD_ALREADY_CLOSED: { details: { month: string; version: number }; context: never };
+  /** A reopen of a month that is not closed. */
+  PERIOD_NOT_CLOSED: { details: { month: string }; context: never };
 }
 
 export type DomainErrorCode = keyof DomainErrorCatalog;

@@ -7,9 +7,14 @@
  *   that keeps a worker at one open session and a session at one report (spec 3.1).
  * - `report-<reportId>`: a report's life. ReportSubmitted (appended in the same transaction as the worker's
  *   SessionReported), ReportApproved, ReportRejected, BreakChanged (spec 3.2).
+ * - `product-<productId>`: a product's piece rates (issue #22). RateSet, also when it replaces the entry of the
+ *   same date (`replaced`), with the rate in force on that date before (old → new).
+ * - `period-<YYYY-MM>`: a month's closes and reopens (issue #22). PeriodClosed with the figures and the rates the
+ *   close priced the month at, PeriodReopened with the reason.
  *
  * Instants are ISO 8601 strings in UTC; local dates `YYYY-MM-DD` in APP_TIMEZONE; quantities whole pieces;
- * standard cycle times seconds (up to 3 decimals); standard workload pieces per 8-hour day.
+ * standard cycle times seconds (up to 3 decimals); standard workload pieces per 8-hour day; rates integers of
+ * ten-thousandths of a yuan; amounts fen as text of digits (exact beyond 2^53, domain/money.ts).
  *
  * Plausibility flags (issue #21, domain/plausibility.ts) are decided with the figures and carried by the events
  * that set or change them, so a replay gives the same flags whatever the configuration says later: ReportSubmitted
@@ -28,6 +33,8 @@ const phone = z.string().regex(/^1\d{10}$/);
 export const streams = {
   worker: (phone: string) => `worker-${phone}`,
   report: (reportId: string) => `report-${reportId}`,
+  product: (productId: number) => `product-${productId}`,
+  period: (month: string) => `period-${month}`,
 };
 
 // ---- worker stream ---------------------------------------------------------------------------------
@@ -119,6 +126,51 @@ export const BreakChanged = defineEvent({
   }),
 });
 
+// ---- product stream (issue #22) -----------------------------------------------------------------------
+const rate = z.number().int().describe('万分之一元');
+const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/);
+const fen = z.string().regex(/^-?\d+$/).describe('分（整数的十进制文本）');
+const rateEntry = z.object({ from: localDate, pieceRate: rate, defectRate: rate });
+
+/** A piece rate and defect rate from `effectiveFrom` on (until the product's next entry). */
+export const RateSet = defineEvent({
+  type: 'RateSet',
+  schema: z.object({
+    productId: z.number().int(),
+    effectiveFrom: localDate,
+    pieceRate: rate.min(0),
+    defectRate: rate,
+    /** The entry in force on effectiveFrom before this one (old → new); null when the date was unpriced. */
+    before: rateEntry.nullable(),
+    /** True when an entry of the same effectiveFrom was replaced. */
+    replaced: z.boolean(),
+    reason: z.string().max(200).optional(),
+    at: instant,
+  }),
+});
+
+// ---- period stream (issue #22) ------------------------------------------------------------------------
+/** A month closed: its figures, and the rates each priced product had within it (the frozen statement's rates). */
+export const PeriodClosed = defineEvent({
+  type: 'PeriodClosed',
+  schema: z.object({
+    month,
+    version: z.number().int().min(1),
+    amountFen: fen,
+    reports: z.number().int().min(0),
+    finishedQty: z.number().int().min(0),
+    defectiveQty: z.number().int().min(0),
+    workers: z.number().int().min(0),
+    rates: z.array(z.object({ productId: z.number().int(), segments: z.array(rateEntry) })),
+    at: instant,
+  }),
+});
+/** A closed month opened again, with the reason; `version` and `amountFen` are those of the close reopened. */
+export const PeriodReopened = defineEvent({
+  type: 'PeriodReopened',
+  schema: z.object({ month, version: z.number().int().min(1), amountFen: fen, reason: z.string().min(1).max(200), at: instant }),
+});
+
 export const eventDefinitions = [
   ClockedIn,
   DeviceSwitched,
@@ -129,6 +181,9 @@ export const eventDefinitions = [
   ReportApproved,
   ReportRejected,
   BreakChanged,
+  RateSet,
+  PeriodClosed,
+  PeriodReopened,
 ] as const;
 
 /** Any domain event as `{type, data}`, discriminated by `type`. */
@@ -137,3 +192,5 @@ export type EventType = DomainEvent['type'];
 export type EventData<T extends EventType> = Extract<DomainEvent, { type: T }>['data'];
 export type WorkerEvent = Extract<DomainEvent, { type: 'ClockedIn' | 'DeviceSwitched' | 'ClockedOut' | 'SessionAbandoned' | 'SessionReported' }>;
 export type ReportEvent = Extract<DomainEvent, { type: 'ReportSubmitted' | 'ReportApproved' | 'ReportRejected' | 'BreakChanged' }>;
+export type ProductEvent = Extract<DomainEvent, { type: 'RateSet' }>;
+export type PeriodEvent = Extract<DomainEvent, { type: 'PeriodClosed' | 'PeriodReopened' }>;

@@ -4,7 +4,8 @@
  * DomainErrorCatalog. `domainAnswer(err)` → `{status, message}` (errors.ts makes the body).
  */
 import { LABELS, type ClockLabel } from '../domain/labels.ts';
-import type { ClockAttempt, ContextOf, DetailsOf, DomainError, DomainErrorCode, QuantityField } from '../domain/errors.ts';
+import type { ClockAttempt, CloseBlockers, ContextOf, DetailsOf, DomainError, DomainErrorCode, PeriodWrite, QuantityField, ReasonPurpose } from '../domain/errors.ts';
+import { monthLabel } from '../domain/period.ts';
 
 type Entry<C extends DomainErrorCode> = {
   readonly status: 401 | 404 | 409 | 422;
@@ -30,6 +31,33 @@ const ATTEMPTS: Record<ClockAttempt, string> = {
 
 const QUANTITY_NAMES: Record<QuantityField, string> = { finishedQty: '成品数量', defectiveQty: '不良数量', outputQty: '产出数量' };
 const STATUS_NAMES = { pending: '待审核', approved: '已通过', rejected: '已驳回' } as const;
+/** What to do after a write into a closed month was refused (PERIOD_CLOSED). */
+const AFTER_CLOSED: Record<PeriodWrite, string> = {
+  review: '不能再审核；如需修改，请经理先在“月结”中反结账',
+  breakChange: '不能再修改休息时间；如需修改，请经理先在“月结”中反结账',
+  rate: '不能设置从该月生效的单价；请改为从未结账的月份生效，或请经理先反结账',
+  submit: '请稍后重新提交报工单',
+};
+
+const REASONS: Record<ReasonPurpose, (max: number) => string> = {
+  reject: (max) => `请填写驳回原因（1–${max} 个字）`,
+  breakChange: (max) => `修改原因最多 ${max} 个字`,
+  rate: (max) => `调价原因最多 ${max} 个字`,
+  reopen: (max) => `请填写反结账原因（1–${max} 个字）`,
+};
+
+/** Every blocker of a refused close, one sentence each (issue #22: all blockers listed at once). */
+function closeBlocked(d: CloseBlockers): string {
+  const parts = d.blockers.map((b) =>
+    b === 'PERIOD_NOT_ENDED'
+      ? `${monthLabel(d.month)}还没有结束，月末之后才能结账`
+      : b === 'PERIOD_HAS_PENDING'
+        ? `还有 ${d.pendingTotal} 张报工单待审核，请先审核`
+        : `有 ${d.unpricedTotal} 行明细的产品在报工日期没有计件单价，请先设置单价`,
+  );
+  return `${monthLabel(d.month)}不能结账：${parts.join('；')}`;
+}
+
 /** A number of minutes or hours as a person writes it (at most 2 decimals, no trailing zeros). */
 const amount = (n: number) => String(Number(n.toFixed(2)));
 
@@ -66,10 +94,18 @@ const ANSWERS: { readonly [C in DomainErrorCode]: Entry<C> } = {
   DUPLICATE_PRODUCT: { status: 422, message: (d, c) => `第 ${d.line} 行：产品“${c.productName}”（${c.processName}）已经填写过，同一产品只能填一行` },
   REPORT_NOT_FOUND: { status: 404, message: () => '没有找到这份报工单' },
   REPORT_ALREADY_REVIEWED: { status: 409, message: (d) => `这份报工单${STATUS_NAMES[d.status]}，不能再次审核` },
-  INVALID_REASON: { status: 422, message: (_, c) => (c.purpose === 'reject' ? `请填写驳回原因（1–${c.max} 个字）` : `修改原因最多 ${c.max} 个字`) },
+  INVALID_REASON: { status: 422, message: (_, c) => REASONS[c.purpose](c.max) },
   REPORT_REJECTED: { status: 409, message: () => '这份报工单已驳回，不能修改休息时间' },
   INVALID_BREAK_MINUTES: { status: 422, message: () => '休息时间必须是不小于 0 的整数分钟' },
   BREAK_EXCEEDS_WORKING_TIME: { status: 422, message: (d) => `休息时间不能超过上班到下班的时长，最多 ${d.maxBreakMinutes} 分钟` },
+  PRODUCT_NOT_FOUND: { status: 404, message: () => '没有找到这个产品，可能已被删除' },
+  INVALID_RATE: { status: 422, message: (d) => `${d.field === 'pieceRate' ? '计件单价' : '不良单价'}不符合规则：计件单价不能为负，单价绝对值不超过 99999.9999 元` },
+  PERIOD_CLOSED: { status: 409, message: (d, c) => `${monthLabel(d.month)}已结账，${AFTER_CLOSED[c.write]}` },
+  PERIOD_NOT_ENDED: { status: 409, message: closeBlocked },
+  PERIOD_HAS_PENDING: { status: 409, message: closeBlocked },
+  PERIOD_HAS_UNPRICED: { status: 409, message: closeBlocked },
+  PERIOD_ALREADY_CLOSED: { status: 409, message: (d) => `${monthLabel(d.month)}已经结账（第 ${d.version} 次），不能重复结账` },
+  PERIOD_NOT_CLOSED: { status: 409, message: (d) => `${monthLabel(d.month)}没有结账，不需要反结账` },
 };
 
 /** The status and sentence of domain error `err` (module docstring). */

@@ -40,7 +40,8 @@ export const GUIDE_HTML = `<h2 id="guide">接入指南（小程序开发者先�
 <ul>
 <li><b>401</b>：未登录、令牌过期或角色已被移除，回到登录。</li>
 <li><b>409</b> <code>CLOCK_STATE_CONFLICT</code>：操作与当前状态不符（例如另一台手机已操作），<code>details.label</code> 是此刻应显示的标签；
-<code>REPORT_WINDOW_EXPIRED</code>：超过填写时限，请用户重新扫码并点“重新报工”；<code>REPORT_ALREADY_SUBMITTED</code>：<code>details.reportId</code> 是已提交的报工单。</li>
+<code>REPORT_WINDOW_EXPIRED</code>：超过填写时限，请用户重新扫码并点“重新报工”；<code>REPORT_ALREADY_SUBMITTED</code>：<code>details.reportId</code> 是已提交的报工单；
+<code>PERIOD_CLOSED</code>（提交时）：报工日期所在月份刚刚结账（只在月末那一刻与结账同时发生），报工单仍在填写时限内，稍后重新提交即可。</li>
 <li><b>422</b>：请求内容不符合要求，显示 <code>message</code>；<code>details</code> 指出字段或行。</li>
 <li><b>429</b>：登录尝试过多，按响应头 <code>Retry-After</code>（秒）等待后再试。</li>
 <li><b>503</b>：数据库或微信服务暂时不可用，稍后重试（打卡操作重试是安全的）。</li>
@@ -53,7 +54,12 @@ export const GUIDE_HTML = `<h2 id="guide">接入指南（小程序开发者先�
 <code>CYCLE_TOO_FAST</code>（实际节拍快于标准节拍的一半）、<code>OUTPUT_OVER_WORKLOAD</code>（产出超过这段时间标准工作量的 2 倍）、
 <code>SESSION_TOO_LONG</code>（上班到下班超过最长上班时长减 1 小时）；界限以服务的配置为准。有标记的报工单仍可通过，审计记录会写明“已知异常”；
 修正明细或修改休息时间后，回答中的 <code>flags</code> 按新的数量和时间重新判断。</p>
-<h3>6. 开发环境的模拟器</h3>
+<h3>6. 我的工资</h3>
+<p>员工的“我的工资”页调用 <code>GET /api/wages/mine?month=YYYY-MM</code>（不带 month 为本月，工厂时区）：<code>amount</code> 是该月已通过的报工单按报工日期当天的单价计算的计件工资（元，两位小数的文本，如 <code>"168.01"</code>），
+<code>reports</code> 列出每张报工单和每行的成品、不良、<code>pieceRate</code>、<code>defectRate</code>（四位小数的文本）与 <code>amount</code>；
+没有单价的行 <code>amount</code> 为 <code>null</code>，计入 <code>unpricedLines</code>。<code>status</code> 为 <code>closed</code> 时该月已结账，金额不再变化；
+反结账后再次结账时 <code>previousAmount</code> 是上一次结账时的金额。</p>
+<h3>7. 开发环境的模拟器</h3>
 <p>服务没有配置 <code>WX_APPID</code> 时使用内置的微信模拟器：登录 <code>code</code> 用 <code>sim:&lt;任意文字&gt;</code>（同一文字得到同一 openid），
 <code>phoneCode</code> 用 <code>sim:&lt;11 位手机号&gt;</code>。凭证只能用一次，反复登录时加后缀 <code>#&lt;序号&gt;</code>，例如
 <code>sim:13800138000#2</code>。生产环境（<code>NODE_ENV=production</code>）不能使用模拟器。</p>`;

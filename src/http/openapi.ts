@@ -225,6 +225,7 @@ const TAGS: Record<string, string> = {
   products: '产品（管理员、经理）',
   people: '人员（管理员、经理）',
   devices: '设备与设备码（管理员、经理）',
+  wages: '计件单价、计件工资与月结（单价与工资：管理员、经理；结账：经理；我的工资：员工）',
 };
 
 /**

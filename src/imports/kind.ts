@@ -5,8 +5,22 @@
  * `TStored` the stored record(s) a row is compared with, found by the same string key.
  */
 import type pg from 'pg';
+import type { CommandActor, CommandDeps } from '../commands/command.ts';
 import type { Queryable } from '../db/transaction.ts';
 import type { ErrorRow } from './problems.ts';
+
+/** What a classification may rely on besides the stored records: today (APP_TIMEZONE) and the closed months. */
+export interface ClassifyContext {
+  readonly today: string;
+  readonly closedMonths: readonly string[];
+}
+
+/** Who confirms, for what a write records as events (a product's rates): the command path and the actor. */
+export interface WriteContext {
+  readonly commands: CommandDeps;
+  readonly actor: CommandActor;
+  readonly timeZone: string;
+}
 
 export interface Classified<TRow> {
   create: TRow[];
@@ -28,9 +42,9 @@ export interface ImportKind<TRow extends { row: number }, TStored> {
   /** The part of a stored record whose change makes a preview stale (JSON-serialisable, stable). */
   canonical(stored: TStored): unknown;
   /** Sorts the rows into create / update / unchanged, or errors when they conflict with the stored data. */
-  classify(rows: readonly TRow[], stored: ReadonlyMap<string, TStored>): Classified<TRow>;
+  classify(rows: readonly TRow[], stored: ReadonlyMap<string, TStored>, context: ClassifyContext): Classified<TRow>;
   /** Takes the lock that keeps the table still from the staleness check to the commit. */
   lock(tx: pg.PoolClient): Promise<void>;
-  /** Writes the create and update rows. */
-  write(tx: pg.PoolClient, create: readonly TRow[], update: readonly TRow[], now: Date): Promise<void>;
+  /** Writes the create and update rows; events (a product's rates) through `by.commands` inside `tx`. */
+  write(tx: pg.PoolClient, create: readonly TRow[], update: readonly TRow[], now: Date, by: WriteContext): Promise<void>;
 }

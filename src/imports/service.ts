@@ -23,7 +23,9 @@ import { withTransaction } from '../db/transaction.ts';
 import { conflict, notFound, unprocessable } from '../errors.ts';
 import { nextTurn, SLICE } from '../shared/turns.ts';
 import { toZonedIso } from '../time.ts';
-import type { ImportKind } from './kind.ts';
+import type { ClassifyContext, ImportKind } from './kind.ts';
+import type { CommandActor } from '../commands/command.ts';
+import { localDate } from '../time.ts';
 import type { ErrorRow } from './problems.ts';
 import { MAX_IMPORT_ROWS, PREVIEW_RETENTION_MS, PREVIEW_TTL_MS } from './limits.ts';
 
@@ -108,6 +110,12 @@ async function fingerprint<TRow extends { row: number }, TStored>(
   return { stored, hash: h.digest('hex') };
 }
 
+/** Today and the closed months (issue #22: a rate may not start in a closed month). */
+async function classifyContext(q: Queryable, today: string): Promise<ClassifyContext> {
+  const r = await q.query(`SELECT month FROM periods WHERE status = 'closed' ORDER BY month`);
+  return { today, closedMonths: r.rows.map((x) => x.month) };
+}
+
 /**
  * Phase one of an import (module docstring): parses and checks `file` (at most MAX_IMPORT_ROWS rows), classifies the
  * rows against the stored data and stores the preview for `actor`, valid PREVIEW_TTL_MS (30 minutes); writes no
@@ -122,11 +130,11 @@ export async function previewImport<TRow extends { row: number }, TStored>(
   if (file.buffer.length === 0) throw unprocessable('EMPTY_FILE', '上传的文件是空的，请选择要导入的 Excel 文件');
   const parsed = await kind.parse(file.buffer, MAX_IMPORT_ROWS);
   const tz = ctx.config.timeZone;
+  const now = ctx.clock.now();
   const { stored, hash } = await fingerprint(ctx.db.pool, kind, parsed.valid, tz);
-  const c = kind.classify(parsed.valid, stored);
+  const c = kind.classify(parsed.valid, stored, await classifyContext(ctx.db.pool, localDate(now, tz)));
   const errors = [...parsed.errors, ...c.errors].sort((a, b) => a.row - b.row);
   const counts: ImportCounts = { create: c.create.length, update: c.update.length, unchanged: c.unchanged.length, errors: errors.length };
-  const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + PREVIEW_TTL_MS);
   const importId = randomUUID();
   const rows: StoredRows<TRow> = { create: c.create, update: c.update, unchanged: c.unchanged };
@@ -144,14 +152,17 @@ export async function previewImport<TRow extends { row: number }, TStored>(
 
 /**
  * Phase two: writes the create and update rows of preview `importId` in one transaction, once, for the actor who
- * uploaded it; `confirmedAt` is ISO 8601 in APP_TIMEZONE. Throws AppError 404 IMPORT_NOT_FOUND, 404 IMPORT_EXPIRED,
- * 409 IMPORT_ALREADY_CONFIRMED, 409 IMPORT_STALE (the stored records changed since the preview).
+ * uploaded it (`by` records the events the write makes: a product's rates); `confirmedAt` is ISO 8601 in
+ * APP_TIMEZONE. Throws AppError 404 IMPORT_NOT_FOUND, 404 IMPORT_EXPIRED, 409 IMPORT_ALREADY_CONFIRMED, 409
+ * IMPORT_STALE (the stored records changed since the preview), and the domain errors of the events written
+ * (PERIOD_CLOSED: a month was closed since the preview).
  */
 export async function confirmImport<TRow extends { row: number }, TStored>(
   ctx: AppContext,
   kind: ImportKind<TRow, TStored>,
   importId: string,
   actor: Actor,
+  by: CommandActor,
 ): Promise<ConfirmAnswer> {
   const unknown = () => notFound('IMPORT_NOT_FOUND', '没有找到这次导入预览，请重新上传文件');
   if (!UUID.test(importId)) throw unknown();
@@ -184,7 +195,7 @@ export async function confirmImport<TRow extends { row: number }, TStored>(
     if (hash !== p.fingerprint) {
       throw conflict('IMPORT_STALE', '预览之后数据已被修改（有人导入或编辑过），为避免覆盖，请重新上传文件预览后再确认');
     }
-    await kind.write(tx, rows.create, rows.update, now);
+    await kind.write(tx, rows.create, rows.update, now, { commands: ctx.commands, actor: by, timeZone: tz });
     await tx.query(`UPDATE import_previews SET confirmed_at = $2 WHERE import_id = $1`, [importId, now]);
     return {
       importId,

@@ -17,7 +17,7 @@
 import cron from 'node-cron';
 import type { AppContext } from '../context.ts';
 import { abandonSession } from '../commands/clock/handlers.ts';
-import { StreamRepository } from '../commands/repository.ts';
+import { commandsIn } from '../commands/command.ts';
 import { StreamVersionConflict } from '../events/store.ts';
 import { LOCKS, runExclusive } from '../projections/leader.ts';
 
@@ -52,10 +52,7 @@ export async function abandonOverAgeSessions(ctx: AppContext): Promise<AbandonRu
       [cutoff, now],
     );
     // The job's commands read and write in its transaction, and read fresh state (no cache to poison if it rolls back).
-    const inJob = {
-      clockSettings: ctx.clockSettings,
-      commands: { ...ctx.commands, reads: tx, writes: tx, repository: new StreamRepository(ctx.store, ctx.commands.inline) },
-    };
+    const inJob = { clockSettings: ctx.clockSettings, commands: commandsIn(ctx.commands, tx) };
     for (const row of r.rows) {
       await tx.query('SAVEPOINT abandon_one');
       try {

@@ -2,15 +2,30 @@
  * The product list as an import kind (src/imports/kind.ts): sheet columns of spec 2.1, upsert by the unique
  * key. A row is `create` when its key is not stored, `unchanged` when every stored field equals the sheet,
  * `update` otherwise (with the changed fields: `changes: [{field, label, from, to}]`).
+ *
+ * Rates (issue #22): a row with 计件单价 (and 不良单价, 生效日期: src/products/rate-cells.ts) sets the product's rate
+ * from that date (blank: the day of the confirmation). The preview shows the rate change beside the other
+ * changes (`pieceRate` / `defectRate`, from the rate in force on that date); a rate equal to the one in force then
+ * is no change (and is not written); a date in a closed month is an error row (`period_closed`). Confirming
+ * writes the products, then each rate as a rate event (commands/rates: RateSet) in the same transaction. The
+ * stored rates are part of a product's fingerprint: a rate set between preview and confirmation makes it stale.
  */
-import type { ImportKind } from '../imports/kind.ts';
-import type { ErrorRow } from '../imports/problems.ts';
+import { commandsIn } from '../commands/command.ts';
+import { setRate } from '../commands/rates/handlers.ts';
+import { formatRate, parseRate } from '../domain/money.ts';
+import { monthLabel, monthOf } from '../domain/period.ts';
+import { rateOn, type RateEntry } from '../domain/rates.ts';
+import type { ClassifyContext, ImportKind } from '../imports/kind.ts';
+import { rowError, type ErrorRow } from '../imports/problems.ts';
 import { parseInWorker } from '../imports/parse-pool.ts';
+import { localDate } from '../time.ts';
 import { PRODUCT_FIELDS, PRODUCT_FIELD_LABELS, productKeyString, type Product, type ProductData, type ProductField } from './model.ts';
-import { findProductsByKeys, upsertProducts } from './store.ts';
+import { RATE_FIELD_LABELS, type RowRate } from './rate-cells.ts';
+import { productValues } from './sheet.ts';
+import { findProductsByKeys, rateEntriesOf, upsertProducts } from './store.ts';
 
 export interface FieldChange {
-  field: ProductField;
+  field: ProductField | 'pieceRate' | 'defectRate';
   /** Chinese column name. */
   label: string;
   from: string | number | null;
@@ -22,8 +37,15 @@ export interface ProductPreviewRow extends ProductData {
   workloadComputed: boolean;
   /** Stored id (update and unchanged rows). */
   id?: number;
-  /** Fields that change (update rows). */
+  /** Fields that change (update rows), the rates included. */
   changes?: FieldChange[];
+  /** The rate the row sets (only when it changes the rate in force on its date). */
+  rate?: RowRate;
+}
+
+/** A stored product with its rate entries. */
+export interface StoredProduct extends Product {
+  rates: RateEntry[];
 }
 
 /** The fields of `b` that differ from `a`. */
@@ -33,20 +55,60 @@ export function productChanges(a: ProductData, b: ProductData): FieldChange[] {
 
 const dataOf = (p: ProductData): ProductData => Object.fromEntries(PRODUCT_FIELDS.map((f) => [f, p[f]])) as unknown as ProductData;
 
-export const productImport: ImportKind<ProductPreviewRow, Product> = {
+/** A rate's value in ten-thousandths (the row's text was made by formatRate: exact). */
+const tenThousandths = (text: string) => {
+  const r = parseRate(text, true);
+  if (!r.ok) throw new Error(`a checked rate does not read back: ${text}`);
+  return r.value;
+};
+
+/** The rate changes `rate` makes on `stored`'s entries (in force on its date, or `today`). */
+function rateChanges(rate: RowRate, stored: RateEntry[] | undefined, today: string): FieldChange[] {
+  const before = rateOn(stored ?? [], rate.effectiveFrom ?? today);
+  const out: FieldChange[] = [];
+  for (const field of ['pieceRate', 'defectRate'] as const) {
+    const was = before ? formatRate(before[field]) : null;
+    if (was !== rate[field]) out.push({ field, label: RATE_FIELD_LABELS[field], from: was, to: rate[field] });
+  }
+  return out;
+}
+
+/** The error row of a rate starting in a closed month, or undefined. */
+function closedRate(r: ProductPreviewRow, context: ClassifyContext): ErrorRow | undefined {
+  if (!r.rate) return undefined;
+  const month = monthOf(r.rate.effectiveFrom ?? context.today);
+  if (!context.closedMonths.includes(month)) return undefined;
+  const problem = { code: 'period_closed', field: 'effectiveFrom', reason: `${monthLabel(month)}已结账，不能设置从该月生效的单价；请把生效日期改到未结账的月份` };
+  const cells: Record<string, unknown> = { ...r, pieceRate: r.rate.pieceRate, defectRate: r.rate.defectRate, effectiveFrom: r.rate.effectiveFrom };
+  return rowError(r.row, [problem], productValues(cells as never));
+}
+
+export const productImport: ImportKind<ProductPreviewRow, StoredProduct> = {
   name: 'products',
   parse: (buffer, maxRows) => parseInWorker('products', buffer, maxRows) as Promise<{ valid: ProductPreviewRow[]; errors: ErrorRow[] }>,
-  loadStored: (q, rows, timeZone) => findProductsByKeys(q, rows, timeZone),
-  canonical: (p) => PRODUCT_FIELDS.map((f) => p[f]),
-  classify(rows, stored) {
-    const out = { create: [] as ProductPreviewRow[], update: [] as ProductPreviewRow[], unchanged: [] as ProductPreviewRow[], errors: [] };
-    for (const r of rows) {
-      const s = stored.get(productKeyString(r));
-      if (!s) out.create.push(r);
+  async loadStored(q, rows, timeZone) {
+    const products = await findProductsByKeys(q, rows, timeZone);
+    const rates = await rateEntriesOf(q, [...products.values()].map((p) => p.id));
+    return new Map([...products].map(([k, p]) => [k, { ...p, rates: rates.get(p.id) ?? [] }]));
+  },
+  canonical: (p) => [...PRODUCT_FIELDS.map((f) => p[f]), p.rates],
+  classify(rows, stored, context) {
+    const out = { create: [] as ProductPreviewRow[], update: [] as ProductPreviewRow[], unchanged: [] as ProductPreviewRow[], errors: [] as ErrorRow[] };
+    for (const row of rows) {
+      const closed = closedRate(row, context);
+      if (closed) {
+        out.errors.push(closed);
+        continue;
+      }
+      const s = stored.get(productKeyString(row));
+      const rates = row.rate ? rateChanges(row.rate, s?.rates, context.today) : [];
+      const { rate, ...r } = row;
+      const withRate = rates.length ? { ...r, rate } : r;
+      if (!s) out.create.push(withRate);
       else {
-        const changes = productChanges(s, r);
+        const changes = [...productChanges(s, r), ...rates];
         if (changes.length === 0) out.unchanged.push({ ...r, id: s.id });
-        else out.update.push({ ...r, id: s.id, changes });
+        else out.update.push({ ...withRate, id: s.id, changes });
       }
     }
     return out;
@@ -54,7 +116,22 @@ export const productImport: ImportKind<ProductPreviewRow, Product> = {
   async lock(tx) {
     await tx.query('LOCK TABLE products IN SHARE ROW EXCLUSIVE MODE');
   },
-  async write(tx, create, update, now) {
-    await upsertProducts(tx, [...create, ...update].map(dataOf), now);
+  async write(tx, create, update, now, by) {
+    const rows = [...create, ...update];
+    await upsertProducts(tx, rows.map(dataOf), now);
+    const withRate = rows.filter((r) => r.rate);
+    if (withRate.length === 0) return;
+    const ids = await findProductsByKeys(tx, withRate, by.timeZone);
+    const commands = commandsIn(by.commands, tx);
+    const today = localDate(now, by.timeZone);
+    for (const r of withRate) {
+      await setRate(commands, by.actor, {
+        productId: ids.get(productKeyString(r))!.id,
+        effectiveFrom: r.rate!.effectiveFrom ?? today,
+        pieceRate: tenThousandths(r.rate!.pieceRate),
+        defectRate: tenThousandths(r.rate!.defectRate),
+        reason: '导入产品清单',
+      });
+    }
   },
 };

@@ -8,6 +8,7 @@ import { limitOffset, type PageQuery } from '../shared/page.ts';
 import { jsonArrayInSlices } from '../shared/turns.ts';
 import { toZonedIso } from '../time.ts';
 import { productKeyString, type Product, type ProductData, type ProductKey } from './model.ts';
+import type { RateEntry } from '../domain/rates.ts';
 
 const COLUMNS = `id, project_no, profile_no, product_name, material_code, material_name, device_no, process_name,
   stamping_method, operator_count, standard_cycle_seconds, standard_workload, updated_at`;
@@ -101,6 +102,22 @@ export async function upsertProducts(q: Queryable, products: readonly ProductDat
       ],
     );
   }
+}
+
+/** The rate entries of each of `ids` that has some (issue #22; the `product_rates` read model), by date. */
+export async function rateEntriesOf(q: Queryable, ids: readonly number[]): Promise<Map<number, RateEntry[]>> {
+  const out = new Map<number, RateEntry[]>();
+  if (ids.length === 0) return out;
+  const r = await q.query(
+    `SELECT product_id, effective_from, piece_rate, defect_rate FROM product_rates WHERE product_id = ANY($1::bigint[]) ORDER BY product_id, effective_from`,
+    [ids],
+  );
+  for (const row of r.rows) {
+    const id = Number(row.product_id);
+    if (!out.has(id)) out.set(id, []);
+    out.get(id)!.push({ from: row.effective_from, pieceRate: Number(row.piece_rate), defectRate: Number(row.defect_rate) });
+  }
+  return out;
 }
 
 /** Escapes `%`, `_` and `\` for a LIKE pattern. */

@@ -7,10 +7,16 @@ import { sessionsProjection } from './sessions.ts';
 import { reportsProjection } from './reports.ts';
 import { auditLogProjection } from './audit-log.ts';
 import { dashboardProjection } from './dashboard.ts';
+import { productRatesProjection } from './product-rates.ts';
+import { periodsProjection } from './periods.ts';
+import { wagesProjection } from './wages.ts';
 
 export const projections: Projection[] = [
   sessionsProjection,
   reportsProjection,
   auditLogProjection,
   dashboardProjection,
+  productRatesProjection,
+  periodsProjection,
+  wagesProjection,
 ];

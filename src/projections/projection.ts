@@ -27,6 +27,11 @@ export interface TableSpec {
   readonly key: readonly string[];
   /** Every column of the table (the key's included), as the migrations define them (a test compares). */
   readonly columns: readonly string[];
+  /**
+   * Columns read as text (numeric sums beyond 2^53, e.g. fen: a JS number would round them); the projection
+   * writes them back as text of digits.
+   */
+  readonly exact?: readonly string[];
 }
 
 export interface RowRef {
@@ -40,9 +45,29 @@ export interface RowChange extends RowRef {
   readonly row: Row | null;
 }
 
+/**
+ * A condition of a scan on one column: equal to a value, one of values, or (text and date columns) within
+ * [gte, lt). Values compare as text (`String(v)`): numbers, text and `YYYY-MM-DD` dates.
+ */
+export type ScanCondition =
+  | { readonly eq: string | number }
+  | { readonly in: readonly (string | number)[] }
+  | { readonly gte?: string; readonly lt?: string };
+
+/** The rows of a table meeting every condition of `where` (column → condition): what a projection's `needs` may name. */
+export interface RowScan {
+  readonly table: string;
+  readonly where: Readonly<Record<string, ScanCondition>>;
+}
+
 export interface RowView {
   /** The row as it is now (after earlier events of the batch), or undefined. */
   get(table: string, key: readonly unknown[]): Row | undefined;
+  /**
+   * The rows of `table` meeting `where` as they are now (after earlier events of the batch), in no particular
+   * order. Only for scans the projection named in `needs` (async projections; runner.ts loads them).
+   */
+  scan?(table: string, where: RowScan['where']): Row[];
 }
 
 export interface Projection {
@@ -56,4 +81,10 @@ export interface Projection {
   touches(event: ProjectedEvent): readonly RowRef[];
   /** The row changes `event` causes, given the rows it touches. */
   apply(event: ProjectedEvent, view: RowView): readonly RowChange[];
+  /**
+   * Async projections only: rows `apply` will read that depend on rows already known (the lines a rate reprices,
+   * found through the rates it replaces). The runner asks again with the rows it has loaded, until every row and
+   * scan named is known, before it applies the event (runner.ts).
+   */
+  needs?(event: ProjectedEvent, view: RowView): readonly (RowRef | RowScan)[];
 }

@@ -93,6 +93,9 @@ function acrossFields(v: any): any {
     out.outputQty = out.finishedQty + out.defectiveQty;
     if (out.outputQty > MAX_QTY) delete out.outputQty;
   }
+  for (const rate of ['pieceRate', 'defectRate']) {
+    if (typeof out[rate] === 'number') out[rate] = Math.round(out[rate] * 10_000) / 10_000 || 0;
+  }
   if (typeof out.startDate === 'string' && typeof out.endDate === 'string' && out.startDate && out.endDate) {
     const [a, b] = [out.startDate, out.endDate].sort();
     const days = (Date.parse(b) - Date.parse(a)) / 86_400_000;

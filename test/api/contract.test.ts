@@ -168,6 +168,25 @@ async function tour(): Promise<void> {
   await expectStatus(call('GET', '/api/reports/mine?status=approved&startDate=2026-03-01&endDate=2026-03-31&page=1&pageSize=10', worker), 200);
   await expectStatus(call('GET', '/api/reports/mine?startDate=2026-03-31&endDate=2026-03-01', worker), 422, 'INVALID_DATE_RANGE');
 
+  // Wages and the monthly close (issue #22): the scenario closed March twice; it is reopened for the review's refusals below.
+  await expectStatus(call('POST', '/api/periods/2026-03/reopen', manager, {}), 422, 'VALIDATION_FAILED');
+  await expectStatus(call('POST', '/api/periods/2026-03/reopen', manager, { reason: ' ' }), 422, 'INVALID_REASON');
+  await expectStatus(call('POST', '/api/periods/2026-03/reopen', manager, { reason: '核对审核记录' }), 200);
+  await expectStatus(call('POST', '/api/periods/2026-03/reopen', manager, { reason: '核对审核记录' }), 409, 'PERIOD_NOT_CLOSED');
+  await expectStatus(call('POST', '/api/periods/2026-13/close', manager), 422, 'VALIDATION_FAILED');
+  const notEnded = await expectStatus(call('POST', '/api/periods/2026-04/close', manager), 409, 'PERIOD_NOT_ENDED');
+  expect(notEnded.body.error.details.blockers).toEqual(['PERIOD_NOT_ENDED']);
+  await expectStatus(call('POST', '/api/periods/2026-03/close', admin), 403, 'FORBIDDEN');
+  await expectStatus(call('GET', '/api/periods', worker), 403, 'FORBIDDEN');
+  await expectStatus(call('GET', '/api/wages?page=1&pageSize=5', admin), 200);
+  await expectStatus(call('GET', '/api/wages?month=2026-3', manager), 422, 'VALIDATION_FAILED');
+  await expectStatus(call('GET', '/api/wages/12345?month=2026-03', manager), 422, 'VALIDATION_FAILED');
+  await expectStatus(call('GET', '/api/wages/13900000011?month=2026-03', worker), 403, 'FORBIDDEN');
+  await expectStatus(call('GET', '/api/wages/mine', worker), 200);
+  await expectStatus(call('GET', '/api/products/999999/rates', admin), 404, 'PRODUCT_NOT_FOUND');
+  await expectStatus(call('POST', '/api/products/999999/rates', admin, { pieceRate: '1', effectiveFrom: '2026-04-01' }), 404, 'PRODUCT_NOT_FOUND');
+  await expectStatus(call('POST', '/api/products/999999/rates', admin, { pieceRate: '1.00001', effectiveFrom: '2026-04-01' }), 422, 'VALIDATION_FAILED');
+
   // Review and report administration.
   const mine = await expectStatus(call('GET', '/api/reviews/mine?startDate=2026-03-02&endDate=2026-03-02', admin), 200);
   const rejected = mine.body.items.find((r: any) => r.status === 'rejected');
@@ -182,6 +201,12 @@ async function tour(): Promise<void> {
   await expectStatus(call('GET', `/api/reports/${approved.reportId}/audit-logs?page=1`, admin), 200);
   await expectStatus(call('GET', '/api/reports/8a6e0804-2bd0-4672-b79d-d97358571dd8/audit-logs', admin), 404, 'REPORT_NOT_FOUND');
   await expectStatus(call('GET', '/api/dashboard/reports?startDate=2026-03-02', manager), 422, 'INVALID_DATE_RANGE');
+
+  // March closed again, then every write into it refused.
+  await expectStatus(call('POST', '/api/periods/2026-03/close', manager), 200);
+  await expectStatus(call('POST', '/api/periods/2026-03/close', manager), 409, 'PERIOD_ALREADY_CLOSED');
+  await expectStatus(call('POST', `/api/reviews/${approved.reportId}/reject`, admin, { reason: '再看看' }), 409, 'PERIOD_CLOSED');
+  await expectStatus(call('POST', `/api/products/${approved.lines[0].productId}/rates`, manager, { pieceRate: '1', effectiveFrom: '2026-03-15' }), 409, 'PERIOD_CLOSED');
 
   // The console's reads (issue #17) and its sign-in.
   const listed = await expectStatus(call('GET', '/api/reports?startDate=2026-03-01&endDate=2026-03-31&status=approved&page=1&pageSize=5', manager), 200);

@@ -46,7 +46,7 @@ const products: ProductSnapshot[] = [
   { productId: 2, projectNo: 'P-1', productName: '底板', deviceNo: 'B 2', processName: '折弯', standardCycleSeconds: 30, standardWorkload: 960 },
   { productId: 3, projectNo: 'P-2', productName: '外壳', deviceNo: 'C', processName: '冲压', standardCycleSeconds: 8, standardWorkload: 3600 },
 ];
-const submit = (now: string, lines: any[], sessionId = S1): WorkerCommand => ({
+const submit = (now: string, lines: any[], sessionId = S1, closedMonths: string[] = []): WorkerCommand => ({
   type: 'Submit',
   ...who,
   sessionId,
@@ -54,6 +54,7 @@ const submit = (now: string, lines: any[], sessionId = S1): WorkerCommand => ({
   now,
   lines,
   products,
+  closedMonths,
 });
 const goodLines = [{ productId: 1, finishedQty: 100, defectiveQty: 3 }];
 
@@ -243,6 +244,18 @@ describe('rule 2 and the submission (decisions.md "Reports and review")', () => 
     const lateShift = [clockedIn('A', '2026-03-02T12:00:00.000Z'), clockedOut('A', '2026-03-02T16:05:00.000Z')];
     const r = worker.given(lateShift).when(submit('2026-03-02T16:10:00.000Z', goodLines));
     expect((r.events![1] as any).data.reportDate).toBe('2026-03-03');
+  });
+
+  it('a submission dated in a closed month (it raced the close at the month end): 409 PERIOD_CLOSED, the session still open', () => {
+    // 23:59 on 31 March in Beijing; March closed by an instance whose clock is ahead.
+    const endOfMonth = [clockedIn('A', '2026-03-31T08:00:00.000Z'), clockedOut('A', '2026-03-31T15:50:00.000Z')];
+    const r = worker.given(endOfMonth).when(submit('2026-03-31T15:59:00.000Z', goodLines, S1, ['2026-03']));
+    expect(r.error).toMatchObject({ status: 409, code: 'PERIOD_CLOSED', details: { month: '2026-03' } });
+    expect(r.error.message).toContain('重新提交');
+    expect(openOrNone(r.state.latest)?.status).toBe('reporting');
+    // A minute later the report date is 1 April, an open month: accepted.
+    const next = worker.given(endOfMonth).when(submit('2026-03-31T16:01:00.000Z', goodLines, S1, ['2026-03']));
+    expect((next.events![1] as any).data.reportDate).toBe('2026-04-01');
   });
 
   it('a report that cannot be true is submitted with its plausibility flags (issue #21): 0 minutes worked, 205 pieces', () => {

@@ -16,9 +16,12 @@ import { cliCommands } from '../../src/cli/commands.ts';
 import { CONTROL_HEADER, openControlChannel, readControlFile, registerRunningServer, RUN_DIR, runningServers } from '../../src/http/control-channel.ts';
 import { loadConfig } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { freePort } from '../helpers/net.ts';
 
 let app: TestApp;
 let dir: string;
+/** The service's port: the link names it (a free one, so that other test runs on the machine do not collide). */
+let port: number;
 const command = cliCommands['console-link'];
 
 /** Runs `fn` with console.log and console.error captured; → [exit code, printed lines]. */
@@ -39,7 +42,8 @@ const ticketIn = (out: string) => /#link=([A-Za-z0-9_-]+)/.exec(out)?.[1];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'console-link-'));
   // The service's database is the harness's; PGLITE_DIR only names where the control file goes.
-  app = await startTestApp({ PGLITE_DIR: join(dir, 'pglite'), PORT: '3999' });
+  port = await freePort();
+  app = await startTestApp({ PGLITE_DIR: join(dir, 'pglite'), PORT: String(port) });
 });
 afterAll(async () => {
   await app?.close();
@@ -54,7 +58,7 @@ describe('console-link, with the database at hand', () => {
     const [ok, link] = await printed(() => command.run(app.service.ctx, ['13800138000', '王管理']));
     expect(ok).toBe(0);
     expect(link).toContain('已把 王管理（13800138000）添加为第一位管理员');
-    expect(link).toMatch(/http:\/\/localhost:3999\/console\/login#link=[A-Za-z0-9_-]{43}/);
+    expect(link).toMatch(new RegExp(`http://localhost:${port}/console/login#link=[A-Za-z0-9_-]{43}`));
     expect(link).toContain('登录身份：王管理（13800138000），管理员');
     const poll = await app.request('GET', `/api/auth/web-login/${ticketIn(link)}`);
     expect(poll.body).toMatchObject({ status: 'confirmed', role: 'admin', person: { name: '王管理' } });

@@ -108,14 +108,14 @@ describe.skipIf(skipBrowserTests('office.test.ts')).each([
     const table = admin.getByTestId('products-table');
     const first = table.locator('.el-table__body-wrapper tbody tr').first();
     const cell = (label: string) => first.locator('td').nth(
-      ['项目号', '型材号', '产品名称', '物料编码', '物料名称', '使用设备', '工序', '冲压方式', '操作人数', '标准节拍(秒)', '标准工作量'].indexOf(label),
+      ['项目号', '型材号', '产品名称', '物料编码 / 名称', '使用设备', '工序', '冲压方式', '操作人数', '标准节拍(秒)', '标准工作量'].indexOf(label),
     );
     if (wide) {
       // At the desk every column fits: 标准工作量 is not hidden under the pinned 操作, material codes keep one line.
       expect(await seen(cell('标准工作量'))).toBe('');
       expect(await table.getAttribute('data-scroll')).toBeNull();
       // Codes read whole: on one line, not cut short with an ellipsis; 编辑 and 删除 side by side.
-      for (const label of ['项目号', '型材号', '物料编码']) {
+      for (const label of ['项目号', '型材号', '物料编码 / 名称']) {
         const whole = await cell(label).locator('.cell').evaluate((c: any) => c.scrollWidth <= c.clientWidth && c.scrollHeight <= c.clientHeight + 1);
         expect(whole, label).toBe(true);
       }

@@ -48,4 +48,19 @@ it('runs the whole scenario and every answer fits the specification', async () =
   const rows = XLSX.utils.sheet_to_json<any>(Object.values(sheet)[0], { header: 1 });
   expect(rows).toHaveLength(3);
   expect(lines.some((l) => l.includes('重新报工'))).toBe(true);
+  // Wages, by hand (issue #22): 张三 480 × 1.25 + 25 × (−0.5) = 587.50 and 1,000 × 0.35 (the raise from 3 March's
+  // first day of work, 2 March) = 350.00 → 937.50; 王五 1,500 × 1.25 + 20 × (−0.5) = 1,865.00; March 2,802.50.
+  expect(result.statement.reports.flatMap((r: any) => r.lines.map((l: any) => [l.productName, l.pieceRate, l.defectRate, l.amount]))).toEqual([
+    ['前围横梁', '1.2500', '-0.5000', '587.50'],
+    ['座椅滑轨', '0.3500', '0.0000', '350.00'],
+  ]);
+  expect([result.statement.amount, result.close.amount, result.close.workers]).toEqual(['937.50', '2802.50', 2]);
+  const wages = XLSX.read(result.wagesWorkbook).Sheets;
+  expect(XLSX.utils.sheet_to_json<any>(wages['汇总'], { header: 1 })).toEqual([
+    ['手机号', '姓名', '报工单数', '成品数量', '不良数量', '计件工资', '未定价行'],
+    ['13900000011', '张三', 1, 1480, 35, 937.5, 0],
+    ['13900000013', '王五', 1, 1500, 20, 1865, 0],
+  ]);
+  expect(XLSX.utils.sheet_to_json<any>(wages['明细'], { header: 1 })).toHaveLength(4);
+  expect(lines.some((l) => l.includes('2026年3月已结账'))).toBe(true);
 });

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { CLI_ACTOR } from '../../src/cli/import.ts';
 import { confirmImport, previewImport } from '../../src/imports/service.ts';
 import { productImport } from '../../src/products/import.ts';
 import { upsertProducts } from '../../src/products/store.ts';
@@ -120,9 +121,9 @@ describe('confirming an import', () => {
       },
     };
     const pre = await previewImport(ctx, failing, { buffer: data }, null);
-    await expect(confirmImport(ctx, failing, pre.importId, null)).rejects.toThrow('disk full');
+    await expect(confirmImport(ctx, failing, pre.importId, null, CLI_ACTOR)).rejects.toThrow('disk full');
     expect((await app.request('GET', '/api/products?keyword=TX', { token })).body.total).toBe(0);
-    const ok = await confirmImport(ctx, productImport, pre.importId, null);
+    const ok = await confirmImport(ctx, productImport, pre.importId, null, CLI_ACTOR);
     expect(ok.counts.created).toBe(2);
     expect((await app.request('GET', '/api/products?keyword=TX', { token })).body.total).toBe(2);
   });

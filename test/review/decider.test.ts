@@ -8,6 +8,8 @@ import { scenario } from '../helpers/gwt.ts';
 import { line, submittedEvent } from './fixtures.ts';
 
 const at = '2026-03-02T10:00:00.000Z';
+/** The instant and the closed months of a command: none closed. */
+const base = { at, closedMonths: [] as string[] };
 const bounds: PlausibilityBounds = { minCycleRatio: 0.5, maxWorkloadRatio: 2, maxSpanMs: 15 * 3_600_000 };
 const s = scenario(reviewDecider(bounds));
 const subLines = [line(1, 10, 2880, 100, 5), line(2, 12.5, 2304, 40, 0)];
@@ -26,7 +28,7 @@ const candidate: ProductSnapshot = {
 };
 const approve = (lines?: LineInput[], candidates: ProductSnapshot[] = [candidate]): ReviewCommand => ({
   type: 'Approve',
-  at,
+  ...base,
   lines,
   candidates,
 });
@@ -103,64 +105,84 @@ describe('approve', () => {
 
 describe('reject', () => {
   it('rejects a pending report with the trimmed reason', () => {
-    const r = s.given([sub]).when({ type: 'Reject', at, reason: '  数量与实际不符  ' });
+    const r = s.given([sub]).when({ type: 'Reject', ...base, reason: '  数量与实际不符  ' });
     expect(r.events).toEqual([{ type: 'ReportRejected', data: { ...ref, reason: '数量与实际不符', at } }]);
   });
 
   it('accepts 200 characters and refuses an empty, blank or 201-character reason: 422', () => {
-    expect(s.given([sub]).when({ type: 'Reject', at, reason: '字'.repeat(200) }).events).toHaveLength(1);
+    expect(s.given([sub]).when({ type: 'Reject', ...base, reason: '字'.repeat(200) }).events).toHaveLength(1);
     for (const reason of ['', '   ', '字'.repeat(201)]) {
-      expect(s.given([sub]).when({ type: 'Reject', at, reason }).error).toMatchObject({ status: 422, code: 'INVALID_REASON' });
+      expect(s.given([sub]).when({ type: 'Reject', ...base, reason }).error).toMatchObject({ status: 422, code: 'INVALID_REASON' });
     }
   });
 
   it('refuses a second decision: 409', () => {
-    expect(s.given([sub, rejected]).when({ type: 'Reject', at, reason: 'x' }).error).toMatchObject({ status: 409, code: 'REPORT_ALREADY_REVIEWED' });
-    expect(s.given([sub, approved]).when({ type: 'Reject', at, reason: 'x' }).error).toMatchObject({ status: 409 });
+    expect(s.given([sub, rejected]).when({ type: 'Reject', ...base, reason: 'x' }).error).toMatchObject({ status: 409, code: 'REPORT_ALREADY_REVIEWED' });
+    expect(s.given([sub, approved]).when({ type: 'Reject', ...base, reason: 'x' }).error).toMatchObject({ status: 409 });
   });
 
   it('answers 404 for a report that does not exist', () => {
-    expect(s.given([]).when({ type: 'Reject', at, reason: 'x' }).error).toMatchObject({ status: 404 });
+    expect(s.given([]).when({ type: 'Reject', ...base, reason: 'x' }).error).toMatchObject({ status: 404 });
   });
 });
 
 describe('change break minutes', () => {
   // The fixture works 08:00–17:00: 540 minutes between clock-in and clock-out.
   it('changes the break of a pending report, with before, after and reason', () => {
-    const r = s.given([sub]).when({ type: 'ChangeBreak', at, breakMinutes: 30, reason: ' 午休缩短 ' });
+    const r = s.given([sub]).when({ type: 'ChangeBreak', ...base, breakMinutes: 30, reason: ' 午休缩短 ' });
     expect(r.events).toEqual([{ type: 'BreakChanged', data: { ...ref, before: 60, after: 30, reason: '午休缩短', flags: [], at } }]);
   });
 
   it('changes the break of an approved report, from the last change', () => {
     const changed: ReportEvent = { type: 'BreakChanged', data: { ...ref, before: 60, after: 45, at } };
-    const r = s.given([sub, approved, changed]).when({ type: 'ChangeBreak', at, breakMinutes: 0 });
+    const r = s.given([sub, approved, changed]).when({ type: 'ChangeBreak', ...base, breakMinutes: 0 });
     expect(r.events).toEqual([{ type: 'BreakChanged', data: { ...ref, before: 45, after: 0, flags: [], at } }]);
   });
 
   it('allows a break equal to the whole span (effective time 0) and refuses one minute more: 422', () => {
-    expect(s.given([sub]).when({ type: 'ChangeBreak', at, breakMinutes: 540 }).events).toHaveLength(1);
-    const r = s.given([sub]).when({ type: 'ChangeBreak', at, breakMinutes: 541 });
+    expect(s.given([sub]).when({ type: 'ChangeBreak', ...base, breakMinutes: 540 }).events).toHaveLength(1);
+    const r = s.given([sub]).when({ type: 'ChangeBreak', ...base, breakMinutes: 541 });
     expect(r.error).toMatchObject({ status: 422, code: 'BREAK_EXCEEDS_WORKING_TIME', details: { maxBreakMinutes: 540 } });
   });
 
   it.each([-1, 1.5, Number.NaN])('refuses %s minutes: 422', (breakMinutes) => {
-    expect(s.given([sub]).when({ type: 'ChangeBreak', at, breakMinutes }).error).toMatchObject({ status: 422, code: 'INVALID_BREAK_MINUTES' });
+    expect(s.given([sub]).when({ type: 'ChangeBreak', ...base, breakMinutes }).error).toMatchObject({ status: 422, code: 'INVALID_BREAK_MINUTES' });
   });
 
   it('refuses a reason over 200 characters: 422', () => {
-    expect(s.given([sub]).when({ type: 'ChangeBreak', at, breakMinutes: 30, reason: 'x'.repeat(201) }).error).toMatchObject({
+    expect(s.given([sub]).when({ type: 'ChangeBreak', ...base, breakMinutes: 30, reason: 'x'.repeat(201) }).error).toMatchObject({
       status: 422,
       code: 'INVALID_REASON',
     });
   });
 
   it('decides nothing when the break stays the same', () => {
-    expect(s.given([sub]).when({ type: 'ChangeBreak', at, breakMinutes: 60 }).events).toEqual([]);
+    expect(s.given([sub]).when({ type: 'ChangeBreak', ...base, breakMinutes: 60 }).events).toEqual([]);
   });
 
   it('refuses a rejected report: 409, and an unknown one: 404', () => {
-    expect(s.given([sub, rejected]).when({ type: 'ChangeBreak', at, breakMinutes: 30 }).error).toMatchObject({ status: 409, code: 'REPORT_REJECTED' });
-    expect(s.given([]).when({ type: 'ChangeBreak', at, breakMinutes: 30 }).error).toMatchObject({ status: 404 });
+    expect(s.given([sub, rejected]).when({ type: 'ChangeBreak', ...base, breakMinutes: 30 }).error).toMatchObject({ status: 409, code: 'REPORT_REJECTED' });
+    expect(s.given([]).when({ type: 'ChangeBreak', ...base, breakMinutes: 30 }).error).toMatchObject({ status: 404 });
+  });
+});
+
+describe('a report dated in a closed month (issue #22)', () => {
+  const closed = { at, closedMonths: ['2026-02', '2026-03'] };
+  it('refuses approve, correct, reject and break change with 409 PERIOD_CLOSED naming the month, before any other refusal', () => {
+    for (const command of [
+      { ...approve(), ...closed },
+      { ...approve([{ productId: 1, finishedQty: 1, defectiveQty: 0 }]), ...closed },
+      { type: 'Reject', ...closed, reason: 'x' },
+      { type: 'ChangeBreak', ...closed, breakMinutes: 30 },
+    ] as ReviewCommand[]) {
+      const r = s.given([sub, approved]).when(command);
+      expect(r.error).toMatchObject({ status: 409, code: 'PERIOD_CLOSED', details: { month: '2026-03' } });
+      expect(r.error.message).toMatch(/^2026年3月已结账，/);
+    }
+  });
+
+  it('lets a report of an open month through when other months are closed', () => {
+    expect(s.given([sub]).when({ ...approve(), closedMonths: ['2026-02', '2026-04'] }).events).toHaveLength(1);
   });
 });
 
@@ -199,9 +221,9 @@ describe('plausibility flags (issue #21): decided with the figures, carried by t
   });
 
   it('a break change recomputes them with the new break: the whole span as break leaves no working time', () => {
-    const r = s.given([sub]).when({ type: 'ChangeBreak', at, breakMinutes: 540 });
+    const r = s.given([sub]).when({ type: 'ChangeBreak', ...base, breakMinutes: 540 });
     expect((r.events![0] as any).data.flags).toEqual([{ code: 'NO_WORKING_TIME', effectiveSeconds: 0, outputQty: 145, standardSeconds: 1550 }]);
-    const back = s.given([sub, ...r.events!]).when({ type: 'ChangeBreak', at, breakMinutes: 60 });
+    const back = s.given([sub, ...r.events!]).when({ type: 'ChangeBreak', ...base, breakMinutes: 60 });
     expect((back.events![0] as any).data.flags).toEqual([]);
   });
 

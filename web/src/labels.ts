@@ -33,3 +33,12 @@ export function isoDate(d: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
 }
+
+/** `2026-03` → `2026年3月`. */
+export const monthLabel = (month: string): string => `${month.slice(0, 4)}年${Number(month.slice(5, 7))}月`;
+
+/** This month `YYYY-MM` in the browser's zone (the office's). */
+export const thisMonth = (): string => isoDate(new Date()).slice(0, 7);
+
+/** A month `YYYY-MM` from the address, or undefined. */
+export const monthParam = (v: unknown): string | undefined => (typeof v === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(v) ? v : undefined);

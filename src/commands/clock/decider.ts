@@ -11,9 +11,11 @@
  * - SwitchDevice {deviceNo}: active session without the device → DeviceSwitched; repeating the last switch → nothing.
  * - Finish {deviceNo}: active session with the device → ClockedOut; window still open → nothing (the same
  *   window answers); window expired → ClockedOut `reopened` (重新报工: new clock-out time, new window).
- * - Submit {sessionId, reportId, lines, products}: reporting session within its window → SessionReported and
- *   ReportSubmitted (for stream `report-<reportId>`), report date = the local date of `now` in the time zone,
- *   with the report's plausibility flags (domain/plausibility.ts, under `settings.plausibility`; issue #21).
+ * - Submit {sessionId, reportId, lines, products, closedMonths}: reporting session within its window →
+ *   SessionReported and ReportSubmitted (for stream `report-<reportId>`), report date = the local date of `now` in
+ *   the time zone, with the report's plausibility flags (domain/plausibility.ts, under `settings.plausibility`;
+ *   issue #21); PERIOD_CLOSED when that date's month is closed (issue #22: only a submission racing the close at
+ *   the month's end, or on a clock behind the closer's, can meet it; the session stays open, so nothing is lost).
  * - Abandon {sessionId}: the job's command; an over-age open session → SessionAbandoned, else nothing.
  * Refusals are domain errors: CLOCK_STATE_CONFLICT with the label that fits, and those of domain/clock.ts
  * (REPORT_WINDOW_EXPIRED, SESSION_ABANDONED, REPORT_ALREADY_SUBMITTED, SESSION_NOT_FOUND) and report-lines.ts.
@@ -22,6 +24,7 @@ import type { Decider } from '../decider.ts';
 import type { EventData, WorkerEvent } from '../../events/catalog.ts';
 import { localDate } from '../../time.ts';
 import { domainError } from '../../domain/errors.ts';
+import { monthOf } from '../../domain/period.ts';
 import {
   clockStateConflict,
   initialBreakMinutes,
@@ -51,7 +54,7 @@ export type WorkerCommand =
   | (Base & { type: 'Start'; deviceNo: string; sessionId: string })
   | (Base & { type: 'SwitchDevice'; deviceNo: string })
   | (Base & { type: 'Finish'; deviceNo: string })
-  | (Base & { type: 'Submit'; sessionId: string; reportId: string; lines: LineInput[]; products: ProductSnapshot[] })
+  | (Base & { type: 'Submit'; sessionId: string; reportId: string; lines: LineInput[]; products: ProductSnapshot[]; closedMonths: readonly string[] })
   | (Base & { type: 'Abandon'; sessionId: string; reason: string });
 
 type ReportSubmittedEvent = { type: 'ReportSubmitted'; data: EventData<'ReportSubmitted'> };
@@ -178,6 +181,8 @@ function submit(cmd: Extract<WorkerCommand, { type: 'Submit' }>, state: WorkerSt
     throw sessionNotFound();
   }
   const s = reportableSession(state.latest, now, settings);
+  const reportDate = localDate(now, settings.timeZone);
+  if (cmd.closedMonths.includes(monthOf(reportDate))) throw domainError('PERIOD_CLOSED', { month: monthOf(reportDate) }, { write: 'submit' });
   const byId = new Map(cmd.products.map((p) => [p.productId, p]));
   const lines = buildReportLines(
     cmd.lines,
@@ -198,7 +203,7 @@ function submit(cmd: Extract<WorkerCommand, { type: 'Submit' }>, state: WorkerSt
       data: {
         reportId: cmd.reportId,
         employeePhone: cmd.employeePhone,
-        reportDate: localDate(now, settings.timeZone),
+        reportDate,
         sessionId: s.sessionId,
         clockInAt,
         clockOutAt,

@@ -8,7 +8,7 @@
  *   state) answers as the first did.
  * - `submitReport`: appends SessionReported to the worker stream and ReportSubmitted to the new stream
  *   `report-<reportId>` (expected version 0), with the products' fields copied into the lines (the products
- *   named are facts of the decision).
+ *   named are facts of the decision, and so is the month of the report date: it must be open, issue #22).
  * - `abandonSession`: the abandonment job's command, as the system, inside the job's transaction.
  */
 import { randomUUID } from 'node:crypto';
@@ -16,6 +16,8 @@ import { labelAt, openOrNone, sessionNotFound, type ClockLabel, type ClockSettin
 import type { LineInput } from '../../domain/report-line.ts';
 import { scannedDeviceNo, type DeviceRef } from '../../devices/device.ts';
 import { streams } from '../../events/catalog.ts';
+import { monthOf } from '../../domain/period.ts';
+import { localDate } from '../../time.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { runCommand, SYSTEM, type CommandDeps } from '../command.ts';
 import type { StreamQuery } from '../repository.ts';
@@ -110,8 +112,8 @@ export const finishClock = (deps: ClockDeps, actor: Actor, device: DeviceRef) =>
 /**
  * POST /api/reports: the worker confirms the report of `sessionId` (spec 4.6, decisions.md "Reports and
  * review"). Throws ROLE_REVOKED, SESSION_NOT_FOUND (also for another worker's session), REPORT_WINDOW_EXPIRED,
- * REPORT_ALREADY_SUBMITTED, SESSION_ABANDONED, CLOCK_STATE_CONFLICT (not clocked out), and the lines' errors
- * (report-lines.ts).
+ * REPORT_ALREADY_SUBMITTED, SESSION_ABANDONED, CLOCK_STATE_CONFLICT (not clocked out), PERIOD_CLOSED, and the
+ * lines' errors (report-lines.ts).
  */
 export async function submitReport(deps: ClockDeps, actor: Actor, input: { sessionId: string; lines: LineInput[] }): Promise<SubmitAnswer> {
   const reportId = randomUUID();
@@ -128,7 +130,10 @@ export async function submitReport(deps: ClockDeps, actor: Actor, input: { sessi
       },
     },
     missing: sessionNotFound,
-    facts: { productIds: input.lines.map((l) => l.productId).filter((id) => Number.isSafeInteger(id)) },
+    facts: (now) => ({
+      productIds: input.lines.map((l) => l.productId).filter((id) => Number.isSafeInteger(id)),
+      months: [monthOf(localDate(now, deps.clockSettings.timeZone))],
+    }),
     command: (facts, now): WorkerCommand => ({
       type: 'Submit',
       employeePhone: actor.phone,
@@ -137,6 +142,7 @@ export async function submitReport(deps: ClockDeps, actor: Actor, input: { sessi
       reportId,
       lines: input.lines,
       products: [...facts.products],
+      closedMonths: facts.closedMonths,
     }),
     newStreamOf: (e) => (e.type === 'ReportSubmitted' ? streams.report(e.data.reportId) : undefined),
     answer: (_, events) => {

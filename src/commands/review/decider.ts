@@ -10,7 +10,9 @@
  * - `ChangeBreak {breakMinutes, reason?, at}`: in `pending` or `approved` (REPORT_REJECTED otherwise); whole
  *   minutes ≥ 0 (INVALID_BREAK_MINUTES); BREAK_EXCEEDS_WORKING_TIME when clock-out − clock-in − breakMinutes × 60 s
  *   would be negative. The same value as now decides nothing (no event, nothing to audit).
- * Unknown report: REPORT_NOT_FOUND. Refusals are domain errors. Instants `at` are ISO 8601 (UTC).
+ * Unknown report: REPORT_NOT_FOUND. A report dated in a closed month (`closedMonths`, a fact of the command:
+ * commands/facts.ts): PERIOD_CLOSED, before any other refusal (issue #22). Refusals are domain errors. Instants
+ * `at` are ISO 8601 (UTC).
  *
  * Plausibility flags (issue #21, domain/plausibility.ts under the decider's `bounds`): an approval carries the flags
  * of the figures it approves (recomputed from the corrected lines, else the report's own), so an approval of a
@@ -22,6 +24,7 @@ import type { EventData, ReportEvent } from '../../events/catalog.ts';
 import { domainError } from '../../domain/errors.ts';
 import type { LineInput, ProductSnapshot, ReportLine } from '../../domain/report-line.ts';
 import { effectiveMs, reportNotFound, spanMs } from '../../domain/report.ts';
+import { monthOf } from '../../domain/period.ts';
 import { plausibilityFlags, type PlausibilityBounds, type PlausibilityFlag } from '../../domain/plausibility.ts';
 import { resolveCorrectedLines, sameLines } from './lines.ts';
 
@@ -46,10 +49,12 @@ export interface Report {
 
 export type ReportState = { readonly status: 'none' } | Report;
 
+/** Every review command carries the instant `at` and which of the months it may write into are closed. */
+type Base = { at: string; closedMonths: readonly string[] };
 export type ReviewCommand =
-  | { type: 'Approve'; at: string; lines?: LineInput[]; candidates: ProductSnapshot[] }
-  | { type: 'Reject'; at: string; reason: string }
-  | { type: 'ChangeBreak'; at: string; breakMinutes: number; reason?: string };
+  | (Base & { type: 'Approve'; lines?: LineInput[]; candidates: ProductSnapshot[] })
+  | (Base & { type: 'Reject'; reason: string })
+  | (Base & { type: 'ChangeBreak'; breakMinutes: number; reason?: string });
 
 export const REASON_MAX = 200;
 
@@ -101,6 +106,10 @@ export const reviewDecider = (bounds: PlausibilityBounds): Decider<ReviewCommand
 
   decide(command, state) {
     if (state.status === 'none') throw reportNotFound();
+    const month = monthOf(state.reportDate);
+    if (command.closedMonths.includes(month)) {
+      throw domainError('PERIOD_CLOSED', { month }, { write: command.type === 'ChangeBreak' ? 'breakChange' : 'review' });
+    }
     switch (command.type) {
       case 'Approve': {
         mustBePending(state);

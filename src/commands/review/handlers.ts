@@ -2,7 +2,9 @@
  * Review and break-interval changes (spec 3.2, 4.6, 4.7): each is one `runCommand` (command.ts) of the report
  * decider on the whole stream `report-<reportId>` (a lost race loads again and decides again, so of two
  * administrators approving at once one wins and the other gets REPORT_ALREADY_REVIEWED). The actor (phone, name
- * from personnel, role) goes into the event metadata, where the audit log reads it.
+ * from personnel, role) goes into the event metadata, where the audit log reads it. The month of the report's
+ * date is a fact of each (commands/facts.ts): every one of them writes into that month, which must be open
+ * (issue #22); a report's date never changes, so it is read first from the `reports` read model.
  *
  * Answers: the report after the command; `at` is the command's instant (a Date), effective working time in
  * seconds, and the report's plausibility flags (issue #21) after the command.
@@ -14,6 +16,8 @@ import type { Actor } from '../../shared/actor.ts';
 import { runCommand, type CommandDeps } from '../command.ts';
 import type { StreamQuery } from '../repository.ts';
 import { effectiveMs, parseReportId } from '../../domain/report.ts';
+import { monthOf } from '../../domain/period.ts';
+import type { Queryable } from '../../db/transaction.ts';
 import { reportFold, reviewDecider, type Report, type ReportState, type ReviewCommand } from './decider.ts';
 
 /** What the review commands need: the command path, and the bounds of the plausibility flags (issue #21). */
@@ -56,41 +60,55 @@ function answerOf(state: ReportState, events: readonly ReportEvent[], at: Date):
   };
 }
 
-/** Runs `command` (given the facts) on report `reportId` for `actor`, with `productIds` as facts. */
-function review(
+/** The month of report `reportId`'s date (a UUID), or undefined for an unknown report. */
+async function reportMonth(q: Queryable, reportId: string): Promise<string | undefined> {
+  const r = await q.query(`SELECT report_date FROM reports WHERE report_id = $1`, [reportId]);
+  return r.rows[0] ? monthOf(r.rows[0].report_date) : undefined;
+}
+
+/**
+ * Runs `command` (given the facts: the products, the instant, the closed months) on report `reportId` for
+ * `actor`, with `productIds` and the report's month as facts.
+ */
+async function review(
   deps: ReviewDeps,
   actor: Actor,
   reportId: string,
-  command: (products: ProductSnapshot[], at: string) => ReviewCommand,
+  command: (products: ProductSnapshot[], base: { at: string; closedMonths: readonly string[] }) => ReviewCommand,
   productIds: number[] = [],
 ): Promise<ReviewAnswer> {
+  const stream = reportStream(reportId);
+  const month = await reportMonth(deps.commands.reads, parseReportId(reportId));
   return runCommand(deps.commands, actor, {
     decider: reviewDecider(deps.clockSettings.plausibility),
-    stream: reportStream(reportId),
-    facts: { productIds },
-    command: (facts, now) => command([...facts.products], now.toISOString()),
+    stream,
+    facts: { productIds, months: month ? [month] : [] },
+    command: (facts, now) => command([...facts.products], { at: now.toISOString(), closedMonths: facts.closedMonths }),
     answer: answerOf,
   });
 }
 
 /**
  * Approves a pending report, optionally with corrected lines (the products they name are facts of the decision).
- * Throws REPORT_NOT_FOUND, REPORT_ALREADY_REVIEWED, the lines' errors (lines.ts), ROLE_REVOKED.
+ * Throws REPORT_NOT_FOUND, PERIOD_CLOSED, REPORT_ALREADY_REVIEWED, the lines' errors (lines.ts), ROLE_REVOKED.
  */
 export function approveReport(deps: ReviewDeps, actor: Actor, reportId: string, lines: LineInput[] | undefined): Promise<ReviewAnswer> {
   const ids = (lines ?? []).map((l) => l.productId).filter((id) => Number.isSafeInteger(id));
-  return review(deps, actor, reportId, (candidates, at) => ({ type: 'Approve', at, lines, candidates }), ids);
-}
-
-/** Rejects a pending report with a reason (1–200 characters). Throws REPORT_NOT_FOUND, REPORT_ALREADY_REVIEWED, INVALID_REASON. */
-export function rejectReport(deps: ReviewDeps, actor: Actor, reportId: string, reason: string): Promise<ReviewAnswer> {
-  return review(deps, actor, reportId, (_, at) => ({ type: 'Reject', at, reason }));
+  return review(deps, actor, reportId, (candidates, base) => ({ type: 'Approve', ...base, lines, candidates }), ids);
 }
 
 /**
- * Changes the break interval of a pending or approved report (manager). Throws REPORT_NOT_FOUND, REPORT_REJECTED,
- * INVALID_BREAK_MINUTES, INVALID_REASON, BREAK_EXCEEDS_WORKING_TIME.
+ * Rejects a pending report with a reason (1–200 characters). Throws REPORT_NOT_FOUND, PERIOD_CLOSED,
+ * REPORT_ALREADY_REVIEWED, INVALID_REASON.
+ */
+export function rejectReport(deps: ReviewDeps, actor: Actor, reportId: string, reason: string): Promise<ReviewAnswer> {
+  return review(deps, actor, reportId, (_, base) => ({ type: 'Reject', ...base, reason }));
+}
+
+/**
+ * Changes the break interval of a pending or approved report (manager). Throws REPORT_NOT_FOUND, PERIOD_CLOSED,
+ * REPORT_REJECTED, INVALID_BREAK_MINUTES, INVALID_REASON, BREAK_EXCEEDS_WORKING_TIME.
  */
 export function changeBreakMinutes(deps: ReviewDeps, actor: Actor, reportId: string, input: { breakMinutes: number; reason?: string }): Promise<ReviewAnswer> {
-  return review(deps, actor, reportId, (_, at) => ({ type: 'ChangeBreak', at, ...input }));
+  return review(deps, actor, reportId, (_, base) => ({ type: 'ChangeBreak', ...base, ...input }));
 }

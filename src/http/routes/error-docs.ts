@@ -13,6 +13,14 @@ export const CONCURRENT_MODIFICATION: ErrorDoc = {
   description: '同时有其他操作修改了同一数据，重试多次仍冲突：刷新后重试',
 };
 
+/** 409 of a write into a closed month (issue #22; commands/facts.ts: the month is a fact of every write into it). */
+export const PERIOD_CLOSED: ErrorDoc = {
+  status: 409,
+  code: 'PERIOD_CLOSED',
+  description: '该月已结账（details.month）：不能再修改，需经理先反结账',
+  details: z.object({ month: z.string() }),
+};
+
 const label = z.enum(ALL_LABELS).describe('此刻扫码应显示的标签');
 
 /** 409 of the clock operations and the report (commands/clock/rules.ts). */

@@ -10,7 +10,7 @@ import { MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from '../../imports/limits.ts';
 import { confirmImport, previewImport } from '../../imports/service.ts';
 import { readUpload } from '../../imports/upload.ts';
 import { confirmSchema, importIdParams, previewSchema } from '../../imports/schemas.ts';
-import { defineRoute, type AnyRoute, type ErrorDoc } from '../route.ts';
+import { actorOf, defineRoute, type AnyRoute, type ErrorDoc } from '../route.ts';
 import { ChunkedJson } from '../chunked-json.ts';
 
 const MB = MAX_UPLOAD_BYTES / 1024 / 1024;
@@ -74,6 +74,8 @@ export function importRoutes<TRow extends { row: number }, TStored>(spec: {
   exampleRow: unknown;
   /** One error row of the preview (code, reason, values), as the document's example shows it. */
   exampleError: unknown;
+  /** Refusals of this kind's confirmation besides the common ones (the events its write makes). */
+  confirmErrors?: ErrorDoc[];
 }): [AnyRoute, AnyRoute] {
   return [
     defineRoute({
@@ -110,12 +112,12 @@ export function importRoutes<TRow extends { row: number }, TStored>(spec: {
       access: access.masterData,
       params: importIdParams,
       response: confirmSchema,
-      errors: CONFIRM_ERRORS,
+      errors: [...CONFIRM_ERRORS, ...(spec.confirmErrors ?? [])],
       example: {
         params: { importId: IMPORT_ID },
         response: { importId: IMPORT_ID, confirmedAt: '2026-03-02T08:05:00+08:00', counts: { created: 1, updated: 0, unchanged: 0, errors: 1 } },
       },
-      handler: ({ params, user }, ctx) => confirmImport(ctx, spec.kind, params.importId, user.phone),
+      handler: ({ params, user, req }, ctx) => confirmImport(ctx, spec.kind, params.importId, user.phone, actorOf(user, req)),
     }),
   ];
 }

@@ -15,6 +15,9 @@ import { reportAdminRoutes } from './report-admin.ts';
 import { dashboardRoutes } from './dashboard.ts';
 import { webLoginRoutes } from './web-login.ts';
 import { officeRoutes } from './office.ts';
+import { rateRoutes } from './rates.ts';
+import { wageRoutes } from './wages.ts';
+import { periodRoutes } from './periods.ts';
 
 export const routes: AnyRoute[] = [
   healthRoute,
@@ -31,4 +34,7 @@ export const routes: AnyRoute[] = [
   ...dashboardRoutes,
   ...webLoginRoutes,
   ...officeRoutes,
+  ...rateRoutes,
+  ...wageRoutes,
+  ...periodRoutes,
 ];

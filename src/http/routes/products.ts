@@ -8,13 +8,20 @@ import { importRoutes } from './import-routes.ts';
 import { productImport } from '../../products/import.ts';
 import { removeProduct, saveProduct } from '../../products/service.ts';
 import { listProducts } from '../../products/store.ts';
+import { ratesInForce } from '../../queries/rates.ts';
+import { formatRate } from '../../domain/money.ts';
+import { localDate as dateOf } from '../../time.ts';
+import { rateText } from './money-schemas.ts';
+import { RATE_ERRORS, rateAnswer, rateAnswerSchema, rateFields } from './rates.ts';
+import { CONCURRENT_MODIFICATION, PERIOD_CLOSED } from './error-docs.ts';
+import { unprocessable } from '../../errors.ts';
 import { DAILY_STANDARD_SECONDS, MAX_TEXT_LENGTH } from '../../products/rules.ts';
 import { PRODUCT_FIELD_LABELS, type ProductField } from '../../products/model.ts';
-import { instant } from '../dates.ts';
+import { instant, localDate } from '../dates.ts';
 import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { toPage } from '../../shared/page.ts';
-import { defineRoute } from '../route.ts';
+import { actorOf, defineRoute } from '../route.ts';
 import { problemsDetails } from './error-docs.ts';
 
 const L = PRODUCT_FIELD_LABELS;
@@ -61,7 +68,11 @@ const previewRow = productSchema
     changes: z
       .array(z.object({ field: z.string(), label: z.string(), from: cellValue, to: cellValue }))
       .optional()
-      .describe('更新行：改变的字段'),
+      .describe('更新行：改变的字段（含计件单价 pieceRate、不良单价 defectRate：从生效日期当天有效的单价改为表中的单价）'),
+    rate: z
+      .object({ pieceRate: rateText, defectRate: rateText, effectiveFrom: localDate.nullable().describe('null：从确认导入当天起') })
+      .optional()
+      .describe('本行设置的单价（与当时有效的单价不同时）；确认导入时记为调价'),
   });
 
 /** Text the product rules trim and require (products/rules.ts: PRODUCT_INVALID when blank or over 200 characters). */
@@ -76,7 +87,8 @@ const keyQuery = z.object({
   processName: z.string().min(1).meta({ title: L.processName }),
 });
 
-const body = z.object({
+/** The product's fields, and a rate with it (不良单价, 生效日期 and 调价原因 only with 计件单价: PRODUCT_INVALID). */
+const fields = z.object({
   projectNo: requiredText('projectNo'),
   profileNo: optionalText('profileNo'),
   productName: requiredText('productName'),
@@ -97,7 +109,13 @@ const body = z.object({
     .nullable()
     .optional()
     .meta({ title: L.standardWorkload, description: '件/天；不填或 null 时按 floor(28800 / 标准节拍) 计算' }),
+  // Issue #22: a rate with the product (同一事务). 不良单价 and 生效日期 only with 计件单价 (PRODUCT_INVALID otherwise).
+  pieceRate: rateFields.pieceRate.optional(),
+  defectRate: rateFields.defectRate,
+  effectiveFrom: rateFields.effectiveFrom.optional().meta({ title: '生效日期', description: 'YYYY-MM-DD（工厂时区）；不填为今天；只在填写计件单价时有效' }),
+  rateReason: rateFields.reason.meta({ title: '调价原因', description: '可不填；最多 200 个字' }),
 });
+const body = checkedRule(fields, { dependentRequired: { defectRate: ['pieceRate'], effectiveFrom: ['pieceRate'], rateReason: ['pieceRate'] } });
 
 export const [productImportRoute, productImportConfirmRoute] = importRoutes({
   base: '/api/products',
@@ -107,12 +125,21 @@ export const [productImportRoute, productImportConfirmRoute] = importRoutes({
   description: 'multipart/form-data，文件放在字段 file（.xlsx 或 .xls，≤ 10 MB，≤ 50000 行）。返回预览：新增、更新、不变和错误行；用 importId 确认后才写入。',
   previewRow,
   exampleRow: { ...(({ id: _id, updatedAt: _at, ...fields }) => fields)(PRODUCT_EXAMPLE), row: 3, workloadComputed: false },
+  confirmErrors: [{ ...PERIOD_CLOSED, description: '预览之后，某行单价生效日期所在的月份已结账' }, CONCURRENT_MODIFICATION],
   exampleError: {
     row: 5,
     code: 'zero_cycle',
     reason: '标准节拍必须大于 0 秒（表中是 0）',
     values: { 项目号: 'P-2026-01', 产品名称: '后围板', 使用设备: '冲床 02', 工序: '冲压', 标准节拍: 0 },
   },
+});
+
+/** A product as the list shows it: with the rate in force today (issue #22), null when it has none. */
+const productListItem = productSchema.extend({
+  rate: z
+    .object({ pieceRate: rateText, defectRate: rateText, effectiveFrom: localDate.describe('这条单价的生效日期') })
+    .nullable()
+    .describe('今天有效的计件单价与不良单价；null：没有单价'),
 });
 
 export const productListRoute = defineRoute({
@@ -125,11 +152,20 @@ export const productListRoute = defineRoute({
     keyword: z.string().trim().max(100).optional().meta({ title: '关键字', description: '去掉首尾空白后最多 100 个字' }),
     deviceNo: z.string().optional().meta({ title: L.deviceNo, description: '精确匹配' }),
   }),
-  response: pageOf(productSchema),
-  example: { query: { keyword: '横梁', page: '1' }, response: { items: [PRODUCT_EXAMPLE], page: 1, pageSize: 20, total: 1 } },
+  response: pageOf(productListItem),
+  example: {
+    query: { keyword: '横梁', page: '1' },
+    response: { items: [{ ...PRODUCT_EXAMPLE, rate: { pieceRate: '1.2500', defectRate: '-0.5000', effectiveFrom: '2026-03-01' } }], page: 1, pageSize: 20, total: 1 },
+  },
   async handler({ query }, ctx) {
     const { items, total } = await listProducts(ctx.db.pool, { keyword: query.keyword || undefined, deviceNo: query.deviceNo }, query, ctx.config.timeZone);
-    return toPage(items, total, query);
+    const today = dateOf(ctx.clock.now(), ctx.config.timeZone);
+    const rates = await ratesInForce(ctx.db.pool, items.map((p) => p.id), today);
+    const rateOf = (id: number) => {
+      const r = rates.get(id);
+      return r ? { pieceRate: formatRate(r.pieceRate), defectRate: formatRate(r.defectRate), effectiveFrom: r.effectiveFrom } : null;
+    };
+    return toPage(items.map((p) => ({ ...p, rate: rateOf(p.id) })), total, query);
   },
 });
 
@@ -137,17 +173,26 @@ export const productSaveRoute = defineRoute({
   method: 'post',
   path: '/api/products',
   tag: 'products',
-  summary: '新增或更新产品（按 项目号+产品名称+使用设备+工序）',
+  summary: '新增或更新产品（按 项目号+产品名称+使用设备+工序），可同时设置计件单价',
+  description: '填写 pieceRate（及 defectRate、effectiveFrom、rateReason）时，在同一事务中设置该产品从生效日期起的单价（与 POST /api/products/{productId}/rates 相同的规则）。',
   access: access.masterData,
   body,
-  response: z.object({ product: productSchema, result: z.enum(['created', 'updated', 'unchanged']) }),
-  errors: [{ status: 422, code: 'PRODUCT_INVALID', description: '字段不符合产品规则（details 列出每个问题）', details: problemsDetails }],
+  response: z.object({ product: productSchema, result: z.enum(['created', 'updated', 'unchanged']), rate: rateAnswerSchema.optional().describe('设置的单价（请求中有计件单价时）') }),
+  errors: [{ status: 422, code: 'PRODUCT_INVALID', description: '字段不符合产品规则（details 列出每个问题）', details: problemsDetails }, ...RATE_ERRORS],
   example: {
-    body: (({ id: _id, updatedAt: _at, ...fields }) => fields)(PRODUCT_EXAMPLE),
-    response: { product: PRODUCT_EXAMPLE, result: 'created' },
+    body: { ...(({ id: _id, updatedAt: _at, ...fields }) => fields)(PRODUCT_EXAMPLE), pieceRate: '1.25', defectRate: '-0.5', effectiveFrom: '2026-03-01' },
+    response: { product: PRODUCT_EXAMPLE, result: 'created', rate: { productId: 12, pieceRate: '1.2500', defectRate: '-0.5000', effectiveFrom: '2026-03-01' } },
   },
-  async handler({ body }, ctx) {
-    return saveProduct(ctx, {
+  async handler({ body, user, req }, ctx) {
+    if (body.pieceRate === undefined && (body.defectRate !== undefined || body.effectiveFrom !== undefined || body.rateReason !== undefined)) {
+      const problem = { code: 'no_piece_rate', field: 'pieceRate', reason: '填写了不良单价、生效日期或调价原因，但计件单价为空，请填写计件单价' };
+      throw unprocessable('PRODUCT_INVALID', problem.reason, [problem]);
+    }
+    const rate =
+      body.pieceRate === undefined
+        ? undefined
+        : { pieceRate: body.pieceRate, defectRate: body.defectRate ?? 0, effectiveFrom: body.effectiveFrom, reason: body.rateReason, actor: actorOf(user, req) };
+    const saved = await saveProduct(ctx, {
       projectNo: body.projectNo,
       profileNo: body.profileNo ?? null,
       productName: body.productName,
@@ -159,7 +204,8 @@ export const productSaveRoute = defineRoute({
       operatorCount: body.operatorCount ?? null,
       standardCycleSeconds: body.standardCycleSeconds,
       standardWorkload: body.standardWorkload ?? null,
-    });
+    }, rate);
+    return { product: saved.product, result: saved.result, ...(saved.rate ? { rate: rateAnswer(saved.rate) } : {}) };
   },
 });
 

@@ -13,7 +13,7 @@ import { instant } from '../dates.ts';
 import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { actorOf, defineRoute } from '../route.ts';
-import { CONCURRENT_MODIFICATION } from './error-docs.ts';
+import { CONCURRENT_MODIFICATION, PERIOD_CLOSED } from './error-docs.ts';
 import { REPORT_NOT_FOUND, reportIdParams } from './reviews.ts';
 import { FLAGS_EXAMPLE, REVIEW_ANSWER_EXAMPLE, flagsSchema, reportLineSchema, reportStatus, reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
 
@@ -40,6 +40,7 @@ export const breakMinutesRoute = defineRoute({
   errors: [
     REPORT_NOT_FOUND,
     { status: 409, code: 'REPORT_REJECTED', description: '已驳回的报工单不能修改', details: z.object({ status: reportStatus }) },
+    PERIOD_CLOSED,
     CONCURRENT_MODIFICATION,
     { status: 422, code: 'INVALID_BREAK_MINUTES', description: '休息时间不是不小于 0 的整数' },
     {

@@ -18,7 +18,7 @@ import { instant, localDate, optionalLocalDate, zonedIso as iso } from '../dates
 import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { actorOf, defineRoute } from '../route.ts';
-import { CONCURRENT_MODIFICATION, LINE_ERRORS, WINDOW_ERRORS } from './error-docs.ts';
+import { CONCURRENT_MODIFICATION, LINE_ERRORS, PERIOD_CLOSED, WINDOW_ERRORS } from './error-docs.ts';
 import { PRODUCT_SNAPSHOT_EXAMPLE, productSnapshotSchema, reportLineSchema, reportStatus } from './review-schemas.ts';
 
 const sessionId = z.uuid().meta({ title: '上班记录编号', description: '打卡接口返回的 sessionId' });
@@ -111,6 +111,7 @@ export const submitReportRoute = defineRoute({
       description: '所选产品不是本次上班所用设备的产品',
       details: z.object({ line: z.number().int(), productId: z.number() }),
     },
+    { ...PERIOD_CLOSED, description: '报工日期（今天）所在月份已结账：只在月末与结账赛跑，或本服务的时钟落后于结账时才会遇到；报工单仍在填写时限内，稍后重新提交即可（details.month）' },
     CONCURRENT_MODIFICATION,
   ],
   example: {

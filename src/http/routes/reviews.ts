@@ -13,7 +13,7 @@ import { unprocessable } from '../../errors.ts';
 import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
-import { CONCURRENT_MODIFICATION, LINE_ERRORS } from './error-docs.ts';
+import { CONCURRENT_MODIFICATION, LINE_ERRORS, PERIOD_CLOSED } from './error-docs.ts';
 import { linesInput } from './reports.ts';
 import { FLAGGED_EXAMPLE, FLAGS_EXAMPLE, REVIEW_ANSWER_EXAMPLE, flagsSchema, reportLineSchema, reportStatus, reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
 
@@ -118,6 +118,7 @@ export const approveRoute = defineRoute({
   errors: [
     REPORT_NOT_FOUND,
     ALREADY,
+    PERIOD_CLOSED,
     CONCURRENT_MODIFICATION,
     ...LINE_ERRORS,
     {
@@ -146,7 +147,7 @@ export const rejectRoute = defineRoute({
   params: reportIdParams,
   body: z.object({ reason: checkedRule(z.string().meta({ title: '驳回原因', description: '1–200 个字（去掉首尾空白后）' }), REASON_RULE) }),
   response: reviewAnswerSchema,
-  errors: [REPORT_NOT_FOUND, ALREADY, CONCURRENT_MODIFICATION, { status: 422, code: 'INVALID_REASON', description: '驳回原因为空或超过 200 字' }],
+  errors: [REPORT_NOT_FOUND, ALREADY, PERIOD_CLOSED, CONCURRENT_MODIFICATION, { status: 422, code: 'INVALID_REASON', description: '驳回原因为空或超过 200 字' }],
   example: {
     params: { reportId: REPORT_ID },
     body: { reason: '数量与班组记录不符，请核对' },

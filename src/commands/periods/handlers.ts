@@ -1,0 +1,97 @@
+/**
+ * Closing and reopening a month (issue #22 "The monthly close"), each in a transaction of its own:
+ *
+ *   1. take the month's lock EXCLUSIVE (migrations/011 `lock_month_exclusive`): wait until every write into the
+ *      month holding it SHARED (approvals, corrections, rejections, break changes, rates from a date in it,
+ *      submissions dated in it: commands/facts.ts) has committed; every later one waits for this transaction and
+ *      then reads the month closed;
+ *   2. read the close's facts in new statements (close-facts.ts: their snapshots include every write of step 1);
+ *   3. one `runCommand` of the period decider on `period-<YYYY-MM>` reading and appending through the transaction
+ *      (commandsIn): PeriodClosed with the figures (or the refusal, which rolls everything back), whose inline row
+ *      (`periods`) the writes of step 1 read;
+ *   4. commit, which lets the waiting writes go on, to their refusal.
+ * So a close racing an approval ends with the approval in the closed figures or refused (PERIOD_CLOSED), never
+ * after the close and outside them; the same on any number of API instances sharing the database.
+ */
+import type pg from 'pg';
+import { withTransaction } from '../../db/transaction.ts';
+import { streams } from '../../events/catalog.ts';
+import type { Actor } from '../../shared/actor.ts';
+import { localDate } from '../../time.ts';
+import { commandsIn, runCommand, type CommandDeps } from '../command.ts';
+import { closeFacts } from './close-facts.ts';
+import { periodDecider, type PeriodCommand } from './decider.ts';
+
+/** What closing and reopening need: the command path, the pool their transactions run on, APP_TIMEZONE. */
+export interface PeriodDeps {
+  readonly commands: CommandDeps;
+  readonly pool: pg.Pool;
+  readonly timeZone: string;
+}
+
+export interface CloseAnswer {
+  month: string;
+  status: 'closed';
+  version: number;
+  closedAt: Date;
+  closedBy: { phone: string; name: string | null };
+  /** Fen. */
+  amountFen: bigint;
+  workers: number;
+}
+
+export interface ReopenAnswer {
+  month: string;
+  status: 'open';
+  version: number;
+}
+
+/** Runs the period decider on `month` for `actor` inside `tx`; `command` given the instant. */
+function decide(deps: PeriodDeps, tx: pg.PoolClient, actor: Actor, month: string, command: (now: Date) => PeriodCommand) {
+  return runCommand(commandsIn(deps.commands, tx), actor, {
+    decider: periodDecider,
+    stream: { streamId: streams.period(month), fold: periodDecider },
+    command: (_, now) => command(now),
+    answer: (state, _, now) => ({ version: state.version, now }),
+  });
+}
+
+/**
+ * Closes `month` (`YYYY-MM`) for `actor` (module docstring) → the close. Throws PERIOD_ALREADY_CLOSED,
+ * PERIOD_NOT_ENDED, PERIOD_HAS_PENDING, PERIOD_HAS_UNPRICED (details: every blocker), ROLE_REVOKED.
+ */
+export function closePeriod(deps: PeriodDeps, actor: Actor, month: string): Promise<CloseAnswer> {
+  return withTransaction(deps.pool, async (tx) => {
+    await tx.query(`SELECT lock_month_exclusive($1)`, [month]);
+    const facts = await closeFacts(tx, month);
+    const closed = await decide(deps, tx, actor, month, (now) => ({
+      type: 'Close',
+      month,
+      today: localDate(now, deps.timeZone),
+      ...facts,
+      at: now.toISOString(),
+    }));
+    const by = await tx.query(`SELECT closed_by_name FROM periods WHERE month = $1`, [month]);
+    return {
+      month,
+      status: 'closed',
+      version: closed.version,
+      closedAt: closed.now,
+      closedBy: { phone: actor.phone, name: by.rows[0]?.closed_by_name ?? null },
+      amountFen: BigInt(facts.figures.amountFen),
+      workers: facts.figures.workers,
+    };
+  });
+}
+
+/**
+ * Reopens the closed `month` for `actor` with `reason` (1–200 characters) → its status and the version of the
+ * close reopened. Throws PERIOD_NOT_CLOSED, INVALID_REASON, ROLE_REVOKED.
+ */
+export function reopenPeriod(deps: PeriodDeps, actor: Actor, month: string, reason: string): Promise<ReopenAnswer> {
+  return withTransaction(deps.pool, async (tx) => {
+    await tx.query(`SELECT lock_month_exclusive($1)`, [month]);
+    const reopened = await decide(deps, tx, actor, month, (now) => ({ type: 'Reopen', month, reason, at: now.toISOString() }));
+    return { month, status: 'open', version: reopened.version };
+  });
+}

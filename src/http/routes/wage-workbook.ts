@@ -1,0 +1,65 @@
+/**
+ * The month's wages as a workbook (issue #22, `GET /api/wages.xlsx`), in the layout a payroll clerk imports: one
+ * header row, one row per record, numbers as numeric cells (amounts with 2 decimals, rates with 4, written from
+ * their exact decimal text), unpriced rates and amounts as empty cells.
+ * - 汇总: 手机号, 姓名, 报工单数, 成品数量, 不良数量, 计件工资, 未定价行 — one row per worker, by phone;
+ * - 明细: one row per line of the approved reports, with its rates and amount — by worker, report date, report.
+ */
+import * as XLSX from 'xlsx';
+import type { Queryable } from '../../db/transaction.ts';
+import { formatFen, formatRate } from '../../domain/money.ts';
+import { wageExport } from '../../queries/wages.ts';
+
+type Cell = string | number | null | { v: number; z: string };
+
+/** A numeric cell from exact decimal text (its shortest form is that text), shown with `decimals` decimals. */
+const decimal = (text: string | null, decimals: number): Cell => (text === null ? null : { v: Number(text), z: `0.${'0'.repeat(decimals)}` });
+
+/** The two sheets' columns: header and how a record gives the cell. */
+export const WAGES_XLSX = {
+  summary: [
+    ['手机号', (w) => w.employeePhone],
+    ['姓名', (w) => w.employeeName],
+    ['报工单数', (w) => w.reports],
+    ['成品数量', (w) => w.finishedQty],
+    ['不良数量', (w) => w.defectiveQty],
+    ['计件工资', (w) => decimal(formatFen(w.amountFen), 2)],
+    ['未定价行', (w) => w.unpricedLines],
+  ],
+  lines: [
+    ['手机号', (l) => l.employeePhone],
+    ['姓名', (l) => l.employeeName],
+    ['报工日期', (l) => l.reportDate],
+    ['报工单号', (l) => l.reportId],
+    ['项目号', (l) => l.projectNo],
+    ['产品名称', (l) => l.productName],
+    ['使用设备', (l) => l.deviceNo],
+    ['工序', (l) => l.processName],
+    ['成品数量', (l) => l.finishedQty],
+    ['不良数量', (l) => l.defectiveQty],
+    ['计件单价', (l) => decimal(l.pieceRate === null ? null : formatRate(l.pieceRate), 4)],
+    ['不良单价', (l) => decimal(l.defectRate === null ? null : formatRate(l.defectRate), 4)],
+    ['金额', (l) => decimal(l.amountFen === null ? null : formatFen(l.amountFen), 2)],
+  ],
+} satisfies {
+  summary: [string, (w: Awaited<ReturnType<typeof wageExport>>['workers'][number]) => Cell][];
+  lines: [string, (l: Awaited<ReturnType<typeof wageExport>>['lines'][number]) => Cell][];
+};
+
+/** A sheet of `records` with `columns`. */
+function sheetOf<R>(columns: readonly [string, (r: R) => Cell][], records: readonly R[]): XLSX.WorkSheet {
+  const sheet = XLSX.utils.aoa_to_sheet([columns.map(([h]) => h)]);
+  const rows = records.map((r) => columns.map(([, cell]) => cell(r)));
+  XLSX.utils.sheet_add_aoa(sheet, rows.map((row) => row.map((c) => (c !== null && typeof c === 'object' ? { t: 'n', v: c.v, z: c.z } : c))), { origin: 1 });
+  sheet['!cols'] = columns.map(([h]) => ({ wch: Math.max(10, h.length * 2 + 2) }));
+  return sheet;
+}
+
+/** The workbook of `month`'s wages (module docstring), as .xlsx bytes. */
+export async function wageWorkbook(q: Queryable, month: string): Promise<Buffer> {
+  const data = await wageExport(q, month);
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, sheetOf(WAGES_XLSX.summary, data.workers), '汇总');
+  XLSX.utils.book_append_sheet(book, sheetOf(WAGES_XLSX.lines, data.lines), '明细');
+  return XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
+}
