@@ -12,6 +12,8 @@
  *   after PARSE_TIME_LIMIT_MS (the thread is terminated). The pool starts a fresh thread for the next upload.
  * - The thread runs TypeScript through tsx: its `execArgv` imports tsx's loader explicitly, since a worker
  *   inherits no loader under vitest (and V8 flags of `npm start` are not allowed in a worker's execArgv).
+ * - The thread runs at a lower CPU priority (10 nicer than the process on Linux: parse-thread-priority.ts, the worker's first import),
+ *   so that the event loop is served first when cores are short (issue #20: three hostile uploads at once).
  *
  * `parseInWorker(kind, buffer, maxRows)` → the kind's `{valid, errors}` (parse-worker.ts; its JSON texts parsed one
  * slice per turn of the event loop, shared/turns.ts). Rejects with the
@@ -68,13 +70,15 @@ const tooLarge = (why: string) =>
 
 /** Parses `buffer` as a `kind` list in the parse thread (module docstring). */
 export async function parseInWorker(kind: ParseTask['kind'], buffer: Uint8Array, maxRows: number): Promise<{ valid: unknown[]; errors: ErrorRow[] }> {
-  // A copy of its own, moved to the thread (an upload's Buffer may share its memory with others).
-  const copy = new Uint8Array(buffer);
+  // An upload's bytes are in shared memory (imports/shared-bytes.ts): handed over as they are, no copy. Other bytes
+  // (the command line's file) get a copy of their own, moved to the thread (a Buffer may share its memory).
+  const shared = buffer.buffer instanceof SharedArrayBuffer;
+  const bytes = shared ? buffer : new Uint8Array(buffer);
   let outcome: ParseOutcome;
   try {
     outcome = await parsePool().run(
-      { kind, buffer: copy, maxRows },
-      { transferList: [copy.buffer], signal: AbortSignal.timeout(timeLimitMs) },
+      { kind, buffer: bytes, maxRows },
+      { transferList: shared ? [] : [bytes.buffer as ArrayBuffer], signal: AbortSignal.timeout(timeLimitMs) },
     );
   } catch (err) {
     const e = err as { code?: string; name?: string; message?: string };
