@@ -6,7 +6,8 @@
  * - One thread (the service's other work keeps the second core), started on demand and stopped as soon as it is
  *   idle (IDLE_TIMEOUT_MS), so that its heap is given back between imports (two 10,000-row previews in a row peaked
  *   at 295–339 MB with the thread kept 30 s, 291 MB so: `npm run bench -- import`); at most MAX_QUEUED uploads
- *   wait for it (more: 503 IMPORT_BUSY).
+ *   wait for it (more: 503 IMPORT_BUSY). That bound is counted here: piscina's own `maxQueue` never counts a task
+ *   run with an abort signal (it waits in another queue), and every parse has one, its time limit (issue #20).
  * - Its heap is limited (`resourceLimits`: WORKER_HEAP_MB old generation, 16 MB young): a parse that needs more
  *   is ended by V8 (ERR_WORKER_OUT_OF_MEMORY) and answers 422 SPREADSHEET_TOO_LARGE; so is one still running
  *   after PARSE_TIME_LIMIT_MS (the thread is terminated). The pool starts a fresh thread for the next upload.
@@ -26,6 +27,7 @@ import { Piscina } from 'piscina';
 import { AppError, unprocessable } from '../errors.ts';
 import { createLogger, LOG_LEVELS, type Logger } from '../logger.ts';
 import { parseArraysInTurns } from '../shared/turns.ts';
+import { spreadsheetTooLarge, type TooLargeDetails } from '../spreadsheet/too-large.ts';
 import type { ErrorRow } from './problems.ts';
 import type { ParseOutcome, ParseTask } from './parse-worker.ts';
 
@@ -51,13 +53,14 @@ const log = () => {
 };
 
 let pool: Piscina<ParseTask, ParseOutcome> | undefined;
+/** Parses running or waiting for the thread. */
+let inFlight = 0;
 
 function parsePool(): Piscina<ParseTask, ParseOutcome> {
   pool ??= new Piscina<ParseTask, ParseOutcome>({
     filename: fileURLToPath(new URL('./parse-worker.ts', import.meta.url)),
     minThreads: 0,
     maxThreads: 1,
-    maxQueue: MAX_QUEUED,
     idleTimeout: IDLE_TIMEOUT_MS,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
     execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href],
@@ -65,11 +68,14 @@ function parsePool(): Piscina<ParseTask, ParseOutcome> {
   return pool;
 }
 
-const tooLarge = (why: string) =>
-  unprocessable('SPREADSHEET_TOO_LARGE', `这个 Excel 文件${why}，请删除多余的工作表或内容、分成几个文件后再导入`);
+const tooLarge = (why: string, details: TooLargeDetails) =>
+  spreadsheetTooLarge(`这个 Excel 文件${why}，请删除多余的工作表或内容、分成几个文件后再导入`, details);
 
 /** Parses `buffer` as a `kind` list in the parse thread (module docstring). */
 export async function parseInWorker(kind: ParseTask['kind'], buffer: Uint8Array, maxRows: number): Promise<{ valid: unknown[]; errors: ErrorRow[] }> {
+  // One parse runs, MAX_QUEUED wait: more is refused at once rather than kept in memory (module docstring).
+  if (inFlight >= 1 + MAX_QUEUED) throw new AppError(503, 'IMPORT_BUSY', '正在处理其他导入文件，请稍后重试');
+  inFlight++;
   // An upload's bytes are in shared memory (imports/shared-bytes.ts): handed over as they are, no copy. Other bytes
   // (the command line's file) get a copy of their own, moved to the thread (a Buffer may share its memory).
   const shared = buffer.buffer instanceof SharedArrayBuffer;
@@ -82,12 +88,12 @@ export async function parseInWorker(kind: ParseTask['kind'], buffer: Uint8Array,
     );
   } catch (err) {
     const e = err as { code?: string; name?: string; message?: string };
-    if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') throw tooLarge(`读取时需要的内存超过上限（${WORKER_HEAP_MB} MB）`);
-    if (e?.name === 'AbortError') throw tooLarge(`读取超过了 ${Math.ceil(timeLimitMs / 1000)} 秒`);
-    if (e?.message === 'Task queue is at limit') {
-      throw new AppError(503, 'IMPORT_BUSY', '正在处理其他导入文件，请稍后重试');
-    }
+    if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') throw tooLarge(`读取时需要的内存超过上限（${WORKER_HEAP_MB} MB）`, { maxHeapMb: WORKER_HEAP_MB });
+    const seconds = Math.ceil(timeLimitMs / 1000);
+    if (e?.name === 'AbortError') throw tooLarge(`读取超过了 ${seconds} 秒`, { maxSeconds: seconds });
     throw err;
+  } finally {
+    inFlight--;
   }
   if (outcome.ok) return { valid: await parseArraysInTurns(outcome.valid), errors: await parseArraysInTurns<ErrorRow>(outcome.errors) };
   if ('unexpected' in outcome) {
