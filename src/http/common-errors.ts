@@ -8,8 +8,8 @@
  * provoke it, so that it is sent and checked against the document.
  *
  * Every entry's answer carries `requestId`, also those made before a request id exists (client-error.ts makes one).
- * Not here: answers to a path or method that is no operation (404 NOT_FOUND: the document's
- * `components.responses.NotFound`, `NOT_FOUND` below), and refusals that only some routes give (their `errors`).
+ * Not here: answers to a path or method that is no operation (404 NOT_FOUND and a broken path's 400: the document's
+ * `components.responses`, `NO_OPERATION` below), and refusals that only some routes give (their `errors`).
  */
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
@@ -119,11 +119,21 @@ export const commonError = (code: CommonCode, message?: string): AppError => new
 
 /**
  * The answer to a path or method that is no operation of the document (express's fallback, and HEAD or OPTIONS
- * under /api): 404 NOT_FOUND in the error shape, documented once as `components.responses.NotFound`.
+ * under /api): 404 NOT_FOUND in the error shape.
  */
 export const NOT_FOUND: ErrorDoc & { message: (method: string, path: string) => string } = {
   status: 404,
   code: 'NOT_FOUND',
   description: '没有这个接口：路径或方法不是文档中的操作（路径区分大小写，末尾不加 /；/api 下不回答 HEAD 与 OPTIONS）',
   message: (method, path) => `没有这个接口：${method} ${path}`,
+};
+
+/**
+ * The answers to a request that is no operation, documented once each as `components.responses.<name>`: 404
+ * NOT_FOUND, and 400 MALFORMED_REQUEST for a broken %xx escape where some route has a path parameter (express
+ * decodes the parameter before it looks at the method: `PUT /api/devices/%zz/qrcode`).
+ */
+export const NO_OPERATION: Record<string, ErrorDoc> = {
+  NotFound: NOT_FOUND,
+  MalformedPath: { status: 400, code: 'MALFORMED_REQUEST', description: '路径中的 %xx 编码错误（在有路径参数的位置），无论方法是否存在' },
 };

@@ -7,12 +7,12 @@
  * enum of the codes that status can carry and the shape of their `details`. The codes are the route's own
  * `errors` plus the common ones that apply to it (COMMON_ERRORS of common-errors.ts: body errors only with a JSON
  * body, validation only with a schema, authentication only on non-public routes, 503 only with the database; the
- * client-error handler's 400, 408 and 431 on all). `components.responses.NotFound` is the answer to any path or
- * method that is no operation (issue #20). The opening guide for the mini-program's developer (http/guide.ts) is the
+ * client-error handler's 400, 408 and 431 on all). `components.responses` holds the answers to any path or method
+ * that is no operation, each with its status in `x-status` (issue #20). The opening guide for the mini-program's developer (http/guide.ts) is the
  * document's description.
  */
 import { ROLE_LABELS } from '../auth/roles.ts';
-import { COMMON_ERRORS, NOT_FOUND } from './common-errors.ts';
+import { COMMON_ERRORS, NO_OPERATION } from './common-errors.ts';
 import { GUIDE_HTML } from './guide.ts';
 import { toJsonSchema } from './json-schema.ts';
 import type { AnyRoute, ErrorDoc } from './route.ts';
@@ -223,14 +223,19 @@ export function buildOpenApi(routes: readonly AnyRoute[]): Record<string, unknow
           schema: { type: 'string' },
         },
       },
-      responses: {
-        // Not an operation's answer: what any other path or method gets (common-errors.ts NOT_FOUND).
-        NotFound: {
-          description: `${NOT_FOUND.code}：${NOT_FOUND.description}`,
-          headers: { 'X-Request-Id': requestIdHeader },
-          content: { 'application/json': { schema: errorSchema([NOT_FOUND]) } },
-        },
-      },
+      // Not an operation's answers: what any other path or method gets (common-errors.ts NO_OPERATION), each with
+      // its status in `x-status`.
+      responses: Object.fromEntries(
+        Object.entries(NO_OPERATION).map(([name, e]) => [
+          name,
+          {
+            description: `${e.status} ${e.code}：${e.description}`,
+            'x-status': e.status,
+            headers: { 'X-Request-Id': requestIdHeader },
+            content: { 'application/json': { schema: errorSchema([e]) } },
+          },
+        ]),
+      ),
     },
     paths,
   };

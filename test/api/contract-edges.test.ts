@@ -14,7 +14,7 @@
  * 3. The upload and import limits: every code the import operations document beyond the common ones is provoked on
  *    each of them (`UPLOAD_REFUSALS`, by code), with files of test/helpers/hostile-workbooks.ts, and
  *    SPREADSHEET_TOO_LARGE once per limit its `details` can name.
- * 4. Paths and methods that are no operation: the document's NotFound answer.
+ * 4. Paths and methods that are no operation: the document's answers to no operation (`components.responses`).
  *
  * Beside these, every test's service checks its own answers against the document as they go
  * (test/helpers/contract-guard.ts).
@@ -101,7 +101,7 @@ async function send(r: Raw): Promise<RawResponse> {
 
 function record(method: string, path: string, res: RawResponse): void {
   const url = new URL(path, app.url);
-  exchanges.push({ method, url, status: res.status, headers: new Headers(res.headers), body: Buffer.from(res.text) });
+  exchanges.push({ method, url, path: path.split('?')[0], status: res.status, headers: new Headers(res.headers), body: Buffer.from(res.text) });
   const code = res.json?.error?.code;
   const op = routes.find((x) => x.method.toUpperCase() === method && new RegExp(`^${x.path.replace(/:\w+/g, '[^/]+')}$`).test(url.pathname));
   if (op && code) seen.add(`${method} ${toOpenApiPath(op.path)} ${res.status} ${code}`);
@@ -390,7 +390,7 @@ describe('3. the upload and import limits', () => {
 // ---- 4. no operation ------------------------------------------------------------------------------------------------
 
 describe('4. paths and methods that are no operation', () => {
-  it('answer the document\'s NotFound (404 NOT_FOUND), HEAD without a body', async () => {
+  it("answer as the document's components.responses say: 404 NOT_FOUND (HEAD without a body), a broken path 400", async () => {
     const from = exchanges.length;
     for (const [method, path] of [
       ['GET', '/api/nothing'],
@@ -405,6 +405,8 @@ describe('4. paths and methods that are no operation', () => {
       expect(res.status, `${method} ${path}`).toBe(404);
       if (method !== 'HEAD') expect(res.json.error.code).toBe('NOT_FOUND');
     }
+    const broken = await send({ method: 'PUT', path: '/api/devices/%zz/qrcode' });
+    expect([broken.status, broken.json.error.code]).toEqual([400, 'MALFORMED_REQUEST']);
     expect(deviationsSince(from)).toEqual([]);
   });
 });

@@ -41,8 +41,10 @@ export function guardContract(server: Server): { deviations(): string[] } {
   const found: string[] = [];
 
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://service');
-    if (!url.pathname.startsWith('/api/')) return; // the console's files are no operation of the API
+    const raw = req.url ?? '/';
+    const path = raw.split('?')[0];
+    if (!path.startsWith('/api/')) return; // the console's files are no operation of the API
+    const url = new URL(raw, 'http://service');
     const chunks: Buffer[] = [];
     const write = res.write;
     const end = res.end;
@@ -61,7 +63,7 @@ export function guardContract(server: Server): { deviations(): string[] } {
       if (!head) return;
       const { status, headers } = parseHead(head);
       const { doc, checker } = contract();
-      found.push(...contractDeviations(doc, [{ method: req.method ?? 'GET', url, status, headers, body: Buffer.concat(chunks) }], checker));
+      found.push(...contractDeviations(doc, [{ method: req.method ?? 'GET', url, path, status, headers, body: Buffer.concat(chunks) }], checker));
     });
   });
 
