@@ -88,6 +88,18 @@ describe('issue #16: the document says exactly what each operation takes and giv
     const branch = conflict.find((b: any) => b.properties.code.const === 'CLOCK_STATE_CONFLICT');
     expect(branch.properties.details.properties.label.enum).toEqual(['开始上班', '换设备', '下班报工', '继续报工', '重新报工']);
     expect(branch.required).toContain('details');
+    // Issue #20: the rate limit's seconds on every limited operation, the import limit that was passed.
+    for (const [path, method] of [['/api/auth/platform-login', 'post'], ['/api/auth/web-login', 'post'], ['/api/auth/web-login/confirm', 'post'], ['/api/auth/web-login/{ticket}', 'get']]) {
+      const limited = doc.paths[path][method].responses['429'];
+      const error = limited.content['application/json'].schema.properties.error;
+      const rate = (error.oneOf ?? [error]).find((b: any) => b.properties.code.const === 'TOO_MANY_LOGIN_ATTEMPTS');
+      expect(rate.properties.details.required, path).toEqual(['retryAfterSeconds']);
+      expect(limited.headers['Retry-After'], path).toBeTruthy();
+    }
+    const upload = doc.paths['/api/products/import'].post.responses['422'].content['application/json'].schema.properties.error.oneOf;
+    const tooLarge = upload.find((b: any) => b.properties.code.const === 'SPREADSHEET_TOO_LARGE');
+    expect(tooLarge.properties.details.anyOf.map((a: any) => a.required[0])).toEqual(['maxInflatedBytes', 'maxSharedStrings', 'maxCells', 'maxTableText', 'maxHeapMb', 'maxSeconds']);
+    expect(doc.components.responses.NotFound['x-status']).toBe(404);
   });
 
   it('documents the answers the service gives: 204 without a body, JSON documents, required fields', () => {
