@@ -11,24 +11,22 @@
  * - Its heap is limited (`resourceLimits`: WORKER_HEAP_MB old generation, 16 MB young): a parse that needs more
  *   is ended by V8 (ERR_WORKER_OUT_OF_MEMORY) and answers 422 SPREADSHEET_TOO_LARGE; so is one still running
  *   after PARSE_TIME_LIMIT_MS (the thread is terminated). The pool starts a fresh thread for the next upload.
- * - The thread runs TypeScript through tsx: its `execArgv` imports tsx's loader explicitly, since a worker
- *   inherits no loader under vitest (and V8 flags of `npm start` are not allowed in a worker's execArgv).
- * - The thread runs at a lower CPU priority (10 nicer than the process on Linux: parse-thread-priority.ts, the worker's first import),
- *   so that the event loop is served first when cores are short (issue #20: three hostile uploads at once).
+ * - The thread runs one JavaScript file bundled from parse-worker.ts when the pool is made (parse-thread-code.ts:
+ *   ~0.1 s of CPU to start a thread instead of ~0.4 s through tsx's loader, issue #20), or, when that cannot be
+ *   built, the TypeScript through tsx (V8 flags of `npm start` are not allowed in a worker's execArgv).
  *
  * `parseInWorker(kind, buffer, maxRows)` → the kind's `{valid, errors}` (parse-worker.ts; its JSON texts parsed one
  * slice per turn of the event loop, shared/turns.ts). Rejects with the
  * reader's AppError (422 …), AppError 422 SPREADSHEET_TOO_LARGE (memory or time limit), 503 IMPORT_BUSY, and
  * AppError 422 UNREADABLE_SPREADSHEET for anything else the reader threw (logged with its stack).
  */
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { AppError, unprocessable } from '../errors.ts';
 import { createLogger, LOG_LEVELS, type Logger } from '../logger.ts';
 import { parseArraysInTurns } from '../shared/turns.ts';
 import { spreadsheetTooLarge, type TooLargeDetails } from '../spreadsheet/too-large.ts';
 import type { ErrorRow } from './problems.ts';
+import { parseThreadEntry } from './parse-thread-code.ts';
 import type { ParseOutcome, ParseTask } from './parse-worker.ts';
 
 /** Old-generation heap of the parse thread, in MB: an honest 50,000-row list needs about 100. */
@@ -52,19 +50,23 @@ const log = () => {
   return (logger ??= createLogger((LOG_LEVELS as readonly string[]).includes(level) ? level : 'info').child({ module: 'parse-pool' }));
 };
 
-let pool: Piscina<ParseTask, ParseOutcome> | undefined;
+let pool: Promise<Piscina<ParseTask, ParseOutcome>> | undefined;
 /** Parses running or waiting for the thread. */
 let inFlight = 0;
 
-function parsePool(): Piscina<ParseTask, ParseOutcome> {
-  pool ??= new Piscina<ParseTask, ParseOutcome>({
-    filename: fileURLToPath(new URL('./parse-worker.ts', import.meta.url)),
-    minThreads: 0,
-    maxThreads: 1,
-    idleTimeout: IDLE_TIMEOUT_MS,
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
-    execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href],
-  });
+/** The pool (module docstring), made on first use with the thread's code of parse-thread-code.ts. */
+function parsePool(): Promise<Piscina<ParseTask, ParseOutcome>> {
+  pool ??= parseThreadEntry((err) => log().warn({ err }, 'parse thread bundle not built: the thread loads TypeScript through tsx (slower to start)')).then(
+    ({ filename, execArgv }) =>
+      new Piscina<ParseTask, ParseOutcome>({
+        filename,
+        execArgv,
+        minThreads: 0,
+        maxThreads: 1,
+        idleTimeout: IDLE_TIMEOUT_MS,
+        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+      }),
+  );
   return pool;
 }
 
@@ -82,7 +84,8 @@ export async function parseInWorker(kind: ParseTask['kind'], buffer: Uint8Array,
   const bytes = shared ? buffer : new Uint8Array(buffer);
   let outcome: ParseOutcome;
   try {
-    outcome = await parsePool().run(
+    const threads = await parsePool();
+    outcome = await threads.run(
       { kind, buffer: bytes, maxRows },
       { transferList: shared ? [] : [bytes.buffer as ArrayBuffer], signal: AbortSignal.timeout(timeLimitMs) },
     );
@@ -107,5 +110,5 @@ export async function parseInWorker(kind: ParseTask['kind'], buffer: Uint8Array,
 export async function closeParsePool(): Promise<void> {
   const p = pool;
   pool = undefined;
-  await p?.destroy();
+  await (await p)?.destroy();
 }

@@ -6,8 +6,6 @@
  * rows, as JSON texts of 2,000 items each, which the event loop's side parses one per turn: shared/turns.ts), or `{ok: false, status, code, message, details}` for
  * the reader's AppError, or `{ok: false, unexpected}` (the stack of anything else, which the pool logs).
  */
-// First: this thread's CPU priority is lowered before the readers' modules run (issue #20).
-import './parse-thread-priority.ts';
 import { AppError } from '../errors.ts';
 import { readPeopleSheet } from '../people/sheet.ts';
 import { readProductSheet } from '../products/sheet.ts';

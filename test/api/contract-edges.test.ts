@@ -356,7 +356,7 @@ const UPLOAD_REFUSALS: Record<string, ((path: string) => Promise<RawResponse>)[]
   IMPORT_BUSY: [
     async (path) => {
       // More uploads at once than the parse thread and its queue take (1 + 4): the rest wait for nothing.
-      const file = sheet(rowXml(1, HEADERS[path]) + rowsFor(path, 20_000));
+      const file = sheet(rowXml(1, HEADERS[path]) + rowsFor(path, 10_000));
       const answers = await Promise.all(Array.from({ length: 10 }, () => uploadTo(path, file)));
       return answers.find((a) => a.status === 503) ?? answers[0];
     },

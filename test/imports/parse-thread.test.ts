@@ -1,18 +1,19 @@
 /**
  * Issue #20: what keeps the event loop free while uploads are parsed. An upload's bytes are gathered into memory
  * shared with the parse thread (src/imports/shared-bytes.ts: no concatenation at the end, no copy for the thread),
- * and the parse thread lowers its own CPU priority (src/imports/parse-thread-priority.ts), on Linux for itself only.
- * Delays are measured by `npm run bench -- import`, not here.
+ * and the thread runs one bundled JavaScript file (src/imports/parse-thread-code.ts), which starts with a fraction
+ * of the CPU that TypeScript through tsx's loader took. Delays are measured by `npm run bench -- import`, not here.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { getPriority } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Request } from 'express';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeParsePool, parseInWorker } from '../../src/imports/parse-pool.ts';
 import { SharedBytes } from '../../src/imports/shared-bytes.ts';
 import { readUpload } from '../../src/imports/upload.ts';
-import { PARSE_THREAD_NICE } from '../../src/imports/parse-thread-priority.ts';
+import { parseThreadEntry } from '../../src/imports/parse-thread-code.ts';
 import { multipart } from '../helpers/raw-http.ts';
 import { PRODUCT_HEADER_XML, productRowsXml, sheetXml, xlsxOf } from '../helpers/hostile-workbooks.ts';
 
@@ -40,34 +41,25 @@ describe('readUpload', () => {
   });
 });
 
-/** The nice values of this process's threads now (Linux: /proc/self/task/<tid>/stat, field 19). */
-function threadNiceValues(): number[] {
-  return readdirSync('/proc/self/task').flatMap((tid) => {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
-    } catch {
-      return []; // the thread ended meanwhile
-    }
-  });
-}
-
-describe.runIf(process.platform === 'linux')('the parse thread', () => {
+describe('the parse thread', () => {
   afterAll(() => closeParsePool());
 
-  it(`runs ${PARSE_THREAD_NICE} nicer than the process while it parses; the event loop's thread keeps its priority`, async () => {
-    const before = getPriority();
-    const file = xlsxOf({ 'xl/worksheets/sheet1.xml': sheetXml(PRODUCT_HEADER_XML + productRowsXml(20_000)) });
-    const seen = new Set<number>();
-    const parsing = parseInWorker('products', file, 50_000);
-    let done = false;
-    void parsing.finally(() => (done = true));
-    while (!done) {
-      for (const n of threadNiceValues()) seen.add(n);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    expect((await parsing).valid).toHaveLength(20_000);
-    expect(seen).toContain(Math.min(19, before + PARSE_THREAD_NICE));
-    expect(getPriority()).toBe(before);
+  it('runs one bundled JavaScript file from a private temporary folder, not TypeScript through a loader', async () => {
+    const entry = await parseThreadEntry(() => {
+      throw new Error('the bundle was not built');
+    });
+    expect(entry.filename).toMatch(/parse-worker\.cjs$/);
+    expect(entry.filename.startsWith(tmpdir())).toBe(true);
+    expect(entry.execArgv).toEqual([]);
+    expect(statSync(dirname(entry.filename)).mode & 0o777).toBe(0o700);
+    const code = readFileSync(entry.filename, 'utf8');
+    expect(code).toContain('src/spreadsheet/zip.ts'); // esbuild's note of each module it took in
+    expect(code).not.toMatch(/^import /m);
+  });
+
+  it('parses with it: the rows of a list, and its refusals as the reader gives them', async () => {
+    const file = xlsxOf({ 'xl/worksheets/sheet1.xml': sheetXml(PRODUCT_HEADER_XML + productRowsXml(2_000)) });
+    expect((await parseInWorker('products', file, 50_000)).valid).toHaveLength(2_000);
+    await expect(parseInWorker('products', file, 10)).rejects.toMatchObject({ status: 422, code: 'TOO_MANY_ROWS', details: { maxRows: 10 } });
   });
 });
