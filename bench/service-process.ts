@@ -5,7 +5,8 @@
  *
  * - `startServer(url)` → `{child, base}` once `/api/health` answers (throws when it does not within 30 s);
  *   `stopServer(child)` ends it with SIGTERM and waits for its exit.
- * - `peakRssMb(pid)`, `rssMb(pid)` (Linux VmHWM, VmRSS, in MB) and `resetPeakRss(pid)` (peak := current).
+ * - `peakRssMb(pid)`, `rssMb(pid)` (Linux VmHWM, VmRSS, in MB), `resetPeakRss(pid)` (peak := current) and
+ *   `processCpuMs(pid)` (CPU used so far, all threads).
  * - `warmUp(base, token)` and `uploadProducts(base, token, data, fileName)`: the import's first costs paid, one upload.
  * - `health(base)` → one answer time in ms; `healthDuring(base, run)` → `run()`'s result and every health answer
  *   time (ms) while it ran, from a probe warmed up first; `latencies(samples)` → p50, p95 and max of them.
@@ -29,6 +30,13 @@ export function peakRssMb(pid: number): number {
 export function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** CPU time a process has used so far, all its threads (ended ones included), in ms (Linux /proc/<pid>/stat). */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime, in clock ticks of 1/100 s
 }
 
 /** Resets the peak RSS of a process to its current RSS (Linux ≥ 4.0, writing 5 to /proc/<pid>/clear_refs). */
