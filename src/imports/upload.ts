@@ -1,7 +1,8 @@
 /**
  * Reads the uploaded spreadsheet of an import request: `multipart/form-data` with the file in field `file`
  * (decisions.md "Spreadsheet import"), streamed through busboy into memory up to `maxBytes` (10 MB): memory shared
- * with the parse thread, each chunk copied in as it arrives (shared-bytes.ts).
+ * with the parse thread, each chunk copied in as it arrives (shared-bytes.ts), one chunk of the body per turn of the
+ * event loop (shared/turns.ts `feedInTurns`).
  *
  * Returns `{buffer, fileName}`. Throws AppError 400 NOT_MULTIPART (another content type), 400 FILE_REQUIRED
  * (no `file` part), 400 MALFORMED_UPLOAD (broken multipart), 413 FILE_TOO_LARGE, 422 INVALID_CHARACTERS. After a refusal the rest
@@ -11,6 +12,7 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { AppError, unprocessable } from '../errors.ts';
+import { feedInTurns } from '../shared/turns.ts';
 import { isValidText } from '../text.ts';
 import { MAX_UPLOAD_BYTES } from './limits.ts';
 import { SharedBytes } from './shared-bytes.ts';
@@ -47,11 +49,11 @@ export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<U
   return new Promise<Upload>((resolve, reject) => {
     let settled = false;
     let bb: busboy.Busboy;
+    let stopFeeding = () => {};
     const fail = (err: Error) => {
       if (settled) return;
       settled = true;
-      req.unpipe(bb);
-      req.resume();
+      stopFeeding();
       reject(err);
     };
     try {
@@ -94,6 +96,8 @@ export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<U
     const interrupted = () => fail(new AppError(400, 'MALFORMED_UPLOAD', '上传被中断，请重新上传'));
     req.on('aborted', interrupted);
     req.on('error', interrupted);
-    req.pipe(bb);
+    // A chunk of the body per turn of the event loop: three 10 MB uploads arriving at once otherwise give busboy
+    // megabytes to scan in one turn while other requests wait (issue #20).
+    stopFeeding = feedInTurns(req, bb);
   });
 }
