@@ -14,19 +14,18 @@
  * answer, and the longest answer time of `/api/health`, asked in a loop meanwhile from a thread of its own (its
  * baseline: the same loop in the second before, nothing else sent). Targets: peak RSS ≤ idle + 300 MB, each refusal within 5 s, health never more than
  * 50 ms.
+ *
+ * Last, million-row workbooks sent three at once (issue #20: bench/import-at-once.ts).
+ * `BENCH_IMPORT=honest,hostile,at-once` (the default) picks the parts that run.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
-import { createServer, type AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import * as XLSX from 'xlsx';
 import { TokenService } from '../src/auth/tokens.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { fmt, timed, withBenchDatabase } from './db.ts';
 import type { BenchSuite } from './suites.ts';
-import { startScriptArgs } from './clock.ts';
+import { concurrentHostileUploads } from './import-at-once.ts';
+import { healthDuring, peakRssMb, resetPeakRss, rssMb, startServer, stopServer, uploadProducts, warmUp } from './service-process.ts';
 import { HOSTILE_FILES, PRODUCT_HEADER_XML, productRowsXml, sheetXml, xlsxOf } from '../test/helpers/hostile-workbooks.ts';
 
 const ROWS = 10_000;
@@ -62,186 +61,86 @@ function sheet(cycleShift: number): Buffer {
   return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true });
 }
 
-/** Peak resident set size of a process so far (Linux VmHWM), in MB. */
-function peakRssMb(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
-
-/** Resident set size of a process now (Linux VmRSS), in MB. */
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
-
-/** Resets the peak RSS of a process to its current RSS (Linux ≥ 4.0, writing 5 to /proc/<pid>/clear_refs). */
-function resetPeakRss(pid: number): void {
-  writeFileSync(`/proc/${pid}/clear_refs`, '5');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** The service (`src/main.ts`) in its own process, so that its peak RSS is the service's alone. */
-async function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
-  const script = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-  const child = spawn(process.execPath, [...startScriptArgs('start'), script], {
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), JWT_SECRET: 'bench', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
-    if (ok) return { child, base };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill();
-  throw new Error('the service did not start');
-}
+/** The parts that run (module docstring): `honest` (10,000 rows), `hostile` (files one by one), `at-once`. */
+const parts = (process.env.BENCH_IMPORT ?? 'honest,hostile,at-once').split(',');
 
 async function run(): Promise<void> {
   await withBenchDatabase(async (url) => {
-    const first = sheet(0);
-    const second = sheet(1);
-    console.log(`sheet: ${ROWS} rows, ${fmt(first.length / 1024)} KB`);
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     await runMigrations(pool);
     await pool.query(`INSERT INTO personnel (phone, name, role) VALUES ('13800138000', '基准', 'admin')`);
     const token = new TokenService('bench', '1h').issue({ phone: '13800138000', role: 'admin' });
-    const { child, base } = await startServer(url);
     try {
-      const post = async (path: string, data?: Buffer) => {
-        let body: FormData | undefined;
-        if (data) {
-          body = new FormData();
-          body.append('file', new Blob([data]), 'products.xlsx');
-        }
-        const res = await fetch(base + path, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body });
-        const json: any = await res.json();
-        if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-        return json;
-      };
-      const idleMb = peakRssMb(child.pid!);
-
-      // Baselines: the same read options as the import, and one plain INSERT of the same number of rows.
-      const parse = await timed(async () => XLSX.read(first, { type: 'buffer', dense: true, cellFormula: false, cellHTML: false, cellText: false }));
-      await pool.query(`CREATE TABLE raw_products (LIKE products INCLUDING ALL)`);
-      const raw = await timed(() =>
-        pool.query(
-          `INSERT INTO raw_products (project_no, profile_no, product_name, material_code, material_name, device_no, process_name,
-                                     stamping_method, operator_count, standard_cycle_seconds, standard_workload)
-           SELECT 'XM-' || (i / 20), 'XC-' || i, '产品' || i, (9000000000 + i)::text, '6063-T5 铝型材 60x30', 'JC-' || (i % 40),
-                  '落料', '级进模', 1, 10 + i % 50, 28800 / (10 + i % 50)
-             FROM generate_series(0, $1::int - 1) AS i`,
-          [ROWS],
-        ),
-      );
-
-      let preview: any;
-      const p1 = await timed(async () => (preview = await post('/api/products/import', first)));
-      const p1Mb = peakRssMb(child.pid!);
-      if (preview.counts.create !== ROWS) throw new Error(`expected ${ROWS} creates, got ${JSON.stringify(preview.counts)}`);
-      const c1 = await timed(() => post(`/api/products/import/${preview.importId}/confirm`));
-      const c1Mb = peakRssMb(child.pid!);
-      const p2 = await timed(async () => (preview = await post('/api/products/import', second)));
-      if (preview.counts.update !== ROWS) throw new Error(`expected ${ROWS} updates, got ${JSON.stringify(preview.counts)}`);
-      const c2 = await timed(() => post(`/api/products/import/${preview.importId}/confirm`));
-      const c2Mb = peakRssMb(child.pid!);
-      const n = await pool.query(`SELECT count(*)::int AS n FROM products`);
-      if (n.rows[0].n !== ROWS) throw new Error(`expected ${ROWS} products, found ${n.rows[0].n}`);
-
-      const line = (label: string, s: number, extra = '') => console.log(`${label.padEnd(46)} ${fmt(s, 3).padStart(7)} s${extra}`);
-      line('baseline: SheetJS read of the file alone', parse);
-      line('baseline: one INSERT … SELECT of 10,000 rows', raw);
-      line('preview, 10,000 new rows (HTTP upload)', p1, '   (target ≤ 1.5 s)');
-      line('confirm, 10,000 creates', c1, '   (target ≤ 2 s)');
-      line('preview, 10,000 changed rows', p2, '   (target ≤ 1.5 s)');
-      line('confirm, 10,000 updates', c2, '   (target ≤ 2 s)');
-      console.log(
-        `service peak RSS: ${fmt(idleMb)} MB after start, ${fmt(p1Mb)} MB after the first preview, ${fmt(c1Mb)} MB after its confirm, ` +
-          `${fmt(c2Mb)} MB at the end (target ≤ 300 MB)`,
-      );
+      if (parts.includes('honest')) await honestImports(url, pool, token);
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
       await pool.end();
     }
-    await hostileFiles(url, token);
+    if (parts.includes('hostile')) await hostileFiles(url, token);
+    if (parts.includes('at-once')) await concurrentHostileUploads(url, token);
   });
 }
 
-/** `/api/health` of the service at `base` once → its answer time in milliseconds. */
-async function health(base: string): Promise<number> {
-  const t = process.hrtime.bigint();
-  const r = await fetch(`${base}/api/health`);
-  await r.arrayBuffer();
-  return Number(process.hrtime.bigint() - t) / 1e6;
-}
+/** The 10,000-row previews and confirmations beside their baselines (module docstring). */
+async function honestImports(url: string, pool: pg.Pool, token: string): Promise<void> {
+  const first = sheet(0);
+  const second = sheet(1);
+  console.log(`sheet: ${ROWS} rows, ${fmt(first.length / 1024)} KB`);
+  const { child, base } = await startServer(url);
+  try {
+    const post = async (path: string, data?: Buffer) => {
+      let body: FormData | undefined;
+      if (data) {
+        body = new FormData();
+        body.append('file', new Blob([data]), 'products.xlsx');
+      }
+      const res = await fetch(base + path, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body });
+      const json: any = await res.json();
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+      return json;
+    };
+    const idleMb = peakRssMb(child.pid!);
 
-// The health loop runs in a thread of its own, so that what the benchmark's own event loop does (sending a
-// 5 MB upload) never counts as the service's delay. It warms up first (the thread's first requests open the
-// connection and compile the client: tens of milliseconds that are not the service's), then says it is ready.
-const PROBE = `
-const { parentPort, workerData } = require('node:worker_threads');
-let stop = false;
-parentPort.on('message', () => (stop = true));
-const once = async () => { const r = await fetch(workerData.url); await r.arrayBuffer(); };
-(async () => {
-  for (let i = 0; i < 20; i++) await once();
-  parentPort.postMessage('ready');
-  let longest = 0, n = 0;
-  while (!stop) {
-    const t = performance.now();
-    await once();
-    longest = Math.max(longest, performance.now() - t);
-    n++;
-    await new Promise((r) => setTimeout(r, 2));
+    // Baselines: the same read options as the import, and one plain INSERT of the same number of rows.
+    const parse = await timed(async () => XLSX.read(first, { type: 'buffer', dense: true, cellFormula: false, cellHTML: false, cellText: false }));
+    await pool.query(`CREATE TABLE raw_products (LIKE products INCLUDING ALL)`);
+    const raw = await timed(() =>
+      pool.query(
+        `INSERT INTO raw_products (project_no, profile_no, product_name, material_code, material_name, device_no, process_name,
+                                   stamping_method, operator_count, standard_cycle_seconds, standard_workload)
+         SELECT 'XM-' || (i / 20), 'XC-' || i, '产品' || i, (9000000000 + i)::text, '6063-T5 铝型材 60x30', 'JC-' || (i % 40),
+                '落料', '级进模', 1, 10 + i % 50, 28800 / (10 + i % 50)
+           FROM generate_series(0, $1::int - 1) AS i`,
+        [ROWS],
+      ),
+    );
+
+    let preview: any;
+    const p1 = await timed(async () => (preview = await post('/api/products/import', first)));
+    const p1Mb = peakRssMb(child.pid!);
+    if (preview.counts.create !== ROWS) throw new Error(`expected ${ROWS} creates, got ${JSON.stringify(preview.counts)}`);
+    const c1 = await timed(() => post(`/api/products/import/${preview.importId}/confirm`));
+    const c1Mb = peakRssMb(child.pid!);
+    const p2 = await timed(async () => (preview = await post('/api/products/import', second)));
+    if (preview.counts.update !== ROWS) throw new Error(`expected ${ROWS} updates, got ${JSON.stringify(preview.counts)}`);
+    const c2 = await timed(() => post(`/api/products/import/${preview.importId}/confirm`));
+    const c2Mb = peakRssMb(child.pid!);
+    const n = await pool.query(`SELECT count(*)::int AS n FROM products`);
+    if (n.rows[0].n !== ROWS) throw new Error(`expected ${ROWS} products, found ${n.rows[0].n}`);
+
+    const line = (label: string, s: number, extra = '') => console.log(`${label.padEnd(46)} ${fmt(s, 3).padStart(7)} s${extra}`);
+    line('baseline: SheetJS read of the file alone', parse);
+    line('baseline: one INSERT … SELECT of 10,000 rows', raw);
+    line('preview, 10,000 new rows (HTTP upload)', p1, '   (target ≤ 1.5 s)');
+    line('confirm, 10,000 creates', c1, '   (target ≤ 2 s)');
+    line('preview, 10,000 changed rows', p2, '   (target ≤ 1.5 s)');
+    line('confirm, 10,000 updates', c2, '   (target ≤ 2 s)');
+    console.log(
+      `service peak RSS: ${fmt(idleMb)} MB after start, ${fmt(p1Mb)} MB after the first preview, ${fmt(c1Mb)} MB after its confirm, ` +
+        `${fmt(c2Mb)} MB at the end (target ≤ 300 MB)`,
+    );
+  } finally {
+    await stopServer(child);
   }
-  parentPort.postMessage({ longest, n });
-})();`;
-
-/**
- * Starts asking `/api/health` in a loop (in a thread of its own, warmed up) → resolves once the loop measures;
- * `stop()` → the longest answer time (ms) since then and the number of answers.
- */
-async function healthProbe(base: string): Promise<{ stop(): Promise<{ longest: number; n: number }> }> {
-  const worker = new Worker(PROBE, { eval: true, workerData: { url: `${base}/api/health` } });
-  const messages: unknown[] = [];
-  let wake: (() => void) | undefined;
-  worker.on('message', (m) => {
-    messages.push(m);
-    wake?.();
-  });
-  const next = async () => {
-    while (!messages.length) await new Promise<void>((r) => (wake = r));
-    return messages.shift();
-  };
-  await next(); // 'ready'
-  return {
-    async stop() {
-      worker.postMessage('stop');
-      const r = (await next()) as { longest: number; n: number };
-      await worker.terminate();
-      return r;
-    },
-  };
-}
-
-/** The longest `/api/health` answer (ms) while `run()` runs, from a warmed-up probe. */
-async function healthDuring<T>(base: string, run: () => Promise<T>): Promise<[T, { longest: number; n: number }]> {
-  const probe = await healthProbe(base);
-  const out = await run().catch((err) => {
-    void probe.stop();
-    throw err;
-  });
-  return [out, await probe.stop()];
 }
 
 /** The hostile files and an honest 50,000-row list, each on a service process of its own (module docstring). */
@@ -259,27 +158,14 @@ async function hostileFiles(url: string, token: string): Promise<void> {
     const data = file.build();
     const { child, base } = await startServer(url);
     try {
-      // Warm: first requests, the first upload (busboy, the parse thread, the preview's statements) cost once.
-      for (let i = 0; i < 20; i++) await health(base);
-      const warm = new FormData();
-      warm.append('file', new Blob([xlsxOf({})]), 'warm.xlsx');
-      await fetch(`${base}/api/products/import`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: warm }).then((r) => r.arrayBuffer());
-      for (let i = 0; i < 20; i++) await health(base);
-      await new Promise((r) => setTimeout(r, 300));
-      const quiet = (await healthDuring(base, () => new Promise((r) => setTimeout(r, 1000))))[1].longest;
+      await warmUp(base, token);
+      const quiet = Math.max(...(await healthDuring(base, () => new Promise((r) => setTimeout(r, 1000))))[1]);
       const pid = child.pid!;
       const idle = rssMb(pid);
       resetPeakRss(pid);
-      const body = new FormData();
-      body.append('file', new Blob([data]), file.fileName);
-      const [a, h] = await healthDuring(base, async () => {
-        const t = process.hrtime.bigint();
-        const res = await fetch(`${base}/api/products/import`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body });
-        const json: any = await res.json();
-        const seconds = Number(process.hrtime.bigint() - t) / 1e9;
-        return { seconds, refused: res.status !== 200, text: res.status === 200 ? `200 (${json.counts.create} new rows)` : `${res.status} ${json.error.code}` };
-      });
+      const [a, samples] = await healthDuring(base, () => uploadProducts(base, token, data, file.fileName));
       const over = peakRssMb(pid) - idle;
+      const h = { longest: Math.max(...samples) };
       if (file !== honest) {
         worstQuiet = Math.max(worstQuiet, quiet);
         worst.rss = Math.max(worst.rss, over);
@@ -291,8 +177,7 @@ async function hostileFiles(url: string, token: string): Promise<void> {
         `${label.padEnd(80)} ${a.text.padEnd(28)} ${fmt(a.seconds, 2).padStart(6)} s ${fmt(over).padStart(9)} MB ${fmt(h.longest, 1).padStart(8)} ms ${fmt(quiet, 1).padStart(9)} ms`,
       );
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await stopServer(child);
     }
   }
   console.log(

@@ -26,7 +26,7 @@ import { BackgroundConsumers } from './projections/background.ts';
 import { startAbandonJob } from './jobs/abandon-sessions.ts';
 import { createHttpApp } from './http/app.ts';
 import { leanDispatcher } from './http/lean.ts';
-import { answerClientError } from './http/client-error.ts';
+import { clientErrorListener } from './http/client-error.ts';
 import { routes } from './http/routes/index.ts';
 import type { PlatformApi } from './platform/types.ts';
 import { createPlatform } from './platform/index.ts';
@@ -123,7 +123,7 @@ export async function startService(config: Config, opts: ContextOptions & { back
     const s = createServer((req, res) => {
       if (!lean(req, res)) void app(req, res);
     });
-    s.on('clientError', answerClientError);
+    s.on('clientError', clientErrorListener(ctx.log));
     s.once('error', reject);
     s.listen(config.port, () => resolve(s));
   });

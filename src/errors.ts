@@ -17,10 +17,6 @@ export class AppError extends Error {
   }
 }
 
-/** AppError 401 with `code` (default UNAUTHORIZED) and `message` (default 请先登录). */
-export const unauthorized = (code = 'UNAUTHORIZED', message = '请先登录') => new AppError(401, code, message);
-/** AppError 403 FORBIDDEN: the current role may not do this. */
-export const forbidden = (message = '当前角色无权进行此操作') => new AppError(403, 'FORBIDDEN', message);
 /** AppError 404 with the given code and message. */
 export const notFound = (code: string, message: string) => new AppError(404, code, message);
 /** AppError 409 (state conflict) with the given code, message and optional details. */

@@ -8,13 +8,17 @@
  */
 import express, { type Request, type Response, type NextFunction } from 'express';
 import type { AppContext } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { AppError } from '../errors.ts';
 import { ChunkedJson } from './chunked-json.ts';
 import { mountConsole } from './console-static.ts';
+import { NOT_FOUND } from './common-errors.ts';
 import { errorMiddleware } from './errors.ts';
 import { JSON_BODY_LIMIT, logRequest, requestIdOf, runRoute } from './pipeline.ts';
 import { RawBody, type AnyRoute } from './route.ts';
 import './request.ts';
+
+/** 404 NOT_FOUND: `method` `path` is no operation (common-errors.ts). */
+const notFound = (method: string, path: string) => new AppError(NOT_FOUND.status, NOT_FOUND.code, NOT_FOUND.message(method, path));
 
 /**
  * Builds the express app for `routes` (module docstring): request ids (a valid `x-request-id` is kept, else a UUID),
@@ -53,7 +57,7 @@ export function createHttpApp(ctx: AppContext, routes: readonly AnyRoute[]): exp
   });
   mountConsole(app); // the web console's static files at /console/ (issue #17)
   app.use('/api', (req: Request, _res: Response, next: NextFunction) => {
-    if (req.method === 'HEAD' || req.method === 'OPTIONS') throw notFound('NOT_FOUND', `没有这个接口：${req.method} ${req.originalUrl.split('?')[0]}`);
+    if (req.method === 'HEAD' || req.method === 'OPTIONS') throw notFound(req.method, req.originalUrl.split('?')[0]);
     next();
   });
   const json = express.json({ limit: JSON_BODY_LIMIT });
@@ -77,7 +81,7 @@ export function createHttpApp(ctx: AppContext, routes: readonly AnyRoute[]): exp
   }
 
   app.use((req: Request) => {
-    throw notFound('NOT_FOUND', `没有这个接口：${req.method} ${req.path}`);
+    throw notFound(req.method, req.path);
   });
   app.use(errorMiddleware);
   return app;

@@ -10,9 +10,9 @@
  * Throws 401 (no, bad or stale token) or 403 (role not allowed for this route). Returns the current user.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { unauthorized, forbidden } from '../errors.ts';
 import { roleRevoked } from '../auth/roles.ts';
 import type { AppContext } from '../context.ts';
+import { commonError } from './common-errors.ts';
 import { consoleSessionToken } from './console-session.ts';
 import type { CurrentUser, RouteSpec } from './route.ts';
 
@@ -30,10 +30,10 @@ export async function authenticate(
   if (access === 'public') return undefined;
   const header = req.headers.authorization ?? '';
   const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? consoleSessionToken(req.headers);
-  if (!token) throw unauthorized('UNAUTHORIZED', '请先登录');
+  if (!token) throw commonError('UNAUTHORIZED');
   const claims = ctx.tokens.verify(token);
-  if (!claims) throw unauthorized('INVALID_TOKEN', '登录已失效，请重新登录');
-  if (access !== 'authenticated' && !access.includes(claims.role)) throw forbidden();
+  if (!claims) throw commonError('INVALID_TOKEN');
+  if (access !== 'authenticated' && !access.includes(claims.role)) throw commonError('FORBIDDEN');
   if (route.personCheckedByHandler) return { phone: claims.phone, role: claims.role };
   const r = await ctx.db.pool.query(`SELECT name FROM personnel WHERE phone = $1 AND role = $2`, [claims.phone, claims.role]);
   if (r.rows.length === 0) throw roleRevoked();

@@ -8,80 +8,84 @@
  * MALFORMED_JSON; a body cut short 400 MALFORMED_REQUEST; oversized bodies 413; a charset or Content-Encoding
  * body-parser cannot read 415 UNSUPPORTED_ENCODING; a body that does not inflate by its Content-Encoding, a path
  * parameter with a broken percent-escape and any other client error express or body-parser raise (an http-errors
- * 4xx) 400 MALFORMED_REQUEST (issue #14 classes 3, 4); a lost database connection 503 DATABASE_UNAVAILABLE
- * (src/db/failures.ts); anything else 500 INTERNAL_ERROR, logged with its stack, never shown.
+ * 4xx, whatever its status) 400 MALFORMED_REQUEST (issue #14 classes 3, 4); a lost database connection 503
+ * DATABASE_UNAVAILABLE (src/db/failures.ts); anything else 500 INTERNAL_ERROR, logged with its stack, never shown.
+ * The HTTP layer's own refusals take their status, code and sentence from common-errors.ts, the table the API
+ * document lists them from (issue #20). `errorHeaders(err)`: the headers that go with an answer (Retry-After of a
+ * rate limit, on every route that has one).
  */
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
+import { TooManyAttempts } from '../auth/rate-limit.ts';
 import { connectionFailed } from '../db/failures.ts';
 import { AppError } from '../errors.ts';
 import { DomainError } from '../domain/errors.ts';
 import { StreamVersionConflict } from '../events/store.ts';
+import { COMMON, type CommonCode } from './common-errors.ts';
 import { domainAnswer } from './domain-errors.ts';
 import { logFailure } from './pipeline.ts';
 
 export interface ErrorBody {
+  /** `requestId` is on every answer the service sends (absent only where a test maps an error without a request). */
   error: { code: string; message: string; details?: unknown; requestId?: string };
 }
 
 /** Converts an error into [status, body]; the body carries `requestId` when given. */
 export function toErrorAnswer(err: unknown, requestId?: string): [number, ErrorBody] {
-  const [status, body] = errorAnswer(err);
-  if (requestId !== undefined) body.error.requestId = requestId;
-  return [status, body];
+  const [status, error] = errorAnswer(err);
+  return [status, { error: requestId === undefined ? error : { ...error, requestId } }];
 }
 
-function errorAnswer(err: unknown): [number, ErrorBody] {
+/** The headers of the error answer to `err`: Retry-After (seconds) of a rate limit (auth/rate-limit.ts), else none. */
+export function errorHeaders(err: unknown): Record<string, string> {
+  return err instanceof TooManyAttempts ? { 'retry-after': String(err.retryAfterSeconds) } : {};
+}
+
+type Answer = [number, ErrorBody['error']];
+
+/** The answer of common error `code` (common-errors.ts), with its sentence or `message`. */
+const common = (code: CommonCode, message?: string): Answer => [COMMON[code].status, { code, message: message ?? COMMON[code].message }];
+
+function errorAnswer(err: unknown): Answer {
   if (err instanceof DomainError) {
     const { status, message } = domainAnswer(err);
-    return [status, { error: { code: err.code, message, ...(err.details !== undefined ? { details: err.details } : {}) } }];
+    return [status, { code: err.code, message, ...(err.details !== undefined ? { details: err.details } : {}) }];
   }
   if (err instanceof StreamVersionConflict) {
-    return [409, { error: { code: 'CONCURRENT_MODIFICATION', message: '数据刚被其他操作修改，请刷新后重试' } }];
+    return [409, { code: 'CONCURRENT_MODIFICATION', message: '数据刚被其他操作修改，请刷新后重试' }];
   }
   if (err instanceof AppError) {
-    const body: ErrorBody = { error: { code: err.code, message: err.message } };
-    if (err.details !== undefined) body.error.details = err.details;
-    return [err.status, body];
+    return [err.status, { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) }];
   }
   if (err instanceof ZodError) {
     return [
-      422,
+      COMMON.VALIDATION_FAILED.status,
       {
-        error: {
-          code: 'VALIDATION_FAILED',
-          message: err.issues.map((i) => i.message).join('；'),
-          details: err.issues.map((i) => ({ path: i.path, message: i.message })),
-        },
+        code: 'VALIDATION_FAILED',
+        message: err.issues.map((i) => i.message).join('；'),
+        details: err.issues.map((i) => ({ path: i.path, message: i.message })),
       },
     ];
   }
   const e = err as { type?: string; status?: number; expose?: boolean; code?: string; message?: string };
-  if (e?.type === 'entity.parse.failed') return [400, { error: { code: 'MALFORMED_JSON', message: '请求内容不是有效的 JSON' } }];
-  if (e?.type === 'entity.too.large') return [413, { error: { code: 'PAYLOAD_TOO_LARGE', message: '请求内容过大' } }];
-  if (e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') {
-    return [415, { error: { code: 'UNSUPPORTED_ENCODING', message: '请求内容的编码不受支持，请以 UTF-8 编码的 JSON 提交' } }];
-  }
-  if (e?.type === 'request.size.invalid' || e?.type === 'request.aborted') {
-    return [400, { error: { code: 'MALFORMED_REQUEST', message: '请求不完整，请重试' } }];
-  }
-  if (err instanceof URIError && e.status === 400) {
-    return [400, { error: { code: 'MALFORMED_REQUEST', message: '请求地址中的百分号编码（%xx）不正确，请检查链接' } }];
-  }
+  if (e?.type === 'entity.parse.failed') return common('MALFORMED_JSON');
+  if (e?.type === 'entity.too.large') return common('PAYLOAD_TOO_LARGE');
+  if (e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') return common('UNSUPPORTED_ENCODING');
+  if (e?.type === 'request.size.invalid' || e?.type === 'request.aborted') return common('MALFORMED_REQUEST', '请求不完整，请重试');
+  if (err instanceof URIError && e.status === 400) return common('MALFORMED_REQUEST', '请求地址中的百分号编码（%xx）不正确，请检查链接');
   // body-parser's inflation failures (zlib's Z_DATA_ERROR, brotli's ERR__ERROR_FORMAT_*) and any other client
-  // error of express or body-parser come as http-errors with a 4xx status (and `expose`).
+  // error of express or body-parser come as http-errors with a 4xx status (and `expose`): all are a request that
+  // cannot be read, answered with the one documented code for it.
   if (e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-    return [e.status, { error: { code: 'MALFORMED_REQUEST', message: '请求内容无法读取（压缩数据损坏或格式不正确），请重试' } }];
+    return common('MALFORMED_REQUEST', '请求内容无法读取（压缩数据损坏或格式不正确），请重试');
   }
-  if (connectionFailed(err)) {
-    return [503, { error: { code: 'DATABASE_UNAVAILABLE', message: '数据库暂时不可用，请稍后重试' } }];
-  }
-  return [500, { error: { code: 'INTERNAL_ERROR', message: '服务器内部错误，请稍后重试' } }];
+  if (connectionFailed(err)) return common('DATABASE_UNAVAILABLE');
+  return common('INTERNAL_ERROR');
 }
 
 export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
   const [status, body] = toErrorAnswer(err, req.id);
   logFailure(req.log, err, status, body.error.code);
   if (res.headersSent) return;
-  res.status(status).json(body);
+  res.status(status).set(errorHeaders(err)).json(body);
 };

@@ -36,14 +36,15 @@ export const GUIDE_HTML = `<h2 id="guide">接入指南（小程序开发者先�
 <p>参考实现：仓库中的 <code>miniprogram/</code> 是基于本接口的完整小程序。<code>wx.request</code> 不支持 PATCH：修改休息时间也可用 <code>POST /api/reports/{reportId}/break-minutes</code>（与 PATCH 相同）。</p>
 <h3>4. 出错时</h3>
 <p>错误回答统一为 <code>{"error": {"code", "message", "details"?, "requestId"}}</code>：<code>message</code> 是可以直接显示给用户的中文，
-<code>code</code> 供程序判断（每个接口列出它可能返回的全部 code），<code>requestId</code> 在反馈问题时提供。</p>
+<code>code</code> 供程序判断（每个接口列出它可能返回的全部 code，包括请求头过大 431、请求超时 408 等在读取请求之前的拒绝），
+<code>requestId</code> 在反馈问题时提供（每个错误回答都有，与响应头 <code>X-Request-Id</code> 相同）。不存在的路径或方法返回 404 <code>NOT_FOUND</code>。</p>
 <ul>
 <li><b>401</b>：未登录、令牌过期或角色已被移除，回到登录。</li>
 <li><b>409</b> <code>CLOCK_STATE_CONFLICT</code>：操作与当前状态不符（例如另一台手机已操作），<code>details.label</code> 是此刻应显示的标签；
 <code>REPORT_WINDOW_EXPIRED</code>：超过填写时限，请用户重新扫码并点“重新报工”；<code>REPORT_ALREADY_SUBMITTED</code>：<code>details.reportId</code> 是已提交的报工单；
 <code>PERIOD_CLOSED</code>（提交时）：报工日期所在月份刚刚结账（只在月末那一刻与结账同时发生），报工单仍在填写时限内，稍后重新提交即可。</li>
 <li><b>422</b>：请求内容不符合要求，显示 <code>message</code>；<code>details</code> 指出字段或行。</li>
-<li><b>429</b>：登录尝试过多，按响应头 <code>Retry-After</code>（秒）等待后再试。</li>
+<li><b>429</b>：登录尝试过多，按响应头 <code>Retry-After</code>（秒，与 <code>details.retryAfterSeconds</code> 相同）等待后再试。</li>
 <li><b>503</b>：数据库或微信服务暂时不可用，稍后重试（打卡操作重试是安全的）。</li>
 </ul>
 <h3>5. 审核页：异常报工标记</h3>

@@ -18,7 +18,7 @@ import { parse as parseQuery } from 'node:querystring';
 import type { Request, Response } from 'express';
 import type { AppContext } from '../context.ts';
 import type { Logger } from '../logger.ts';
-import { toErrorAnswer } from './errors.ts';
+import { errorHeaders, toErrorAnswer } from './errors.ts';
 import { JSON_BODY_LIMIT, logFailure, logRequest, requestIdOf, runRoute } from './pipeline.ts';
 import { RawBody, type AnyRoute, type CurrentUser } from './route.ts';
 
@@ -63,13 +63,13 @@ export function leanDispatcher(ctx: AppContext, routes: readonly AnyRoute[]): Le
     const started = logRequests ? process.hrtime.bigint() : 0n;
     let log: Logger | undefined;
     const logger = () => (log ??= ctx.log.child({ requestId: id }));
-    const send = (status: number, value: unknown) => {
+    const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
       if (value === undefined) {
         res.statusCode = status;
         res.end();
       } else {
         const text = JSON.stringify(value);
-        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+        res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
         res.end(text);
       }
       if (logRequests) logRequest(logger(), req.method, url, status, started, (req as IncomingMessage & { user?: CurrentUser }).user);
@@ -85,7 +85,7 @@ export function leanDispatcher(ctx: AppContext, routes: readonly AnyRoute[]): Le
       } catch (err) {
         const [status, answer] = toErrorAnswer(err, id);
         logFailure(logger(), err, status, answer.error.code);
-        if (!res.headersSent) send(status, answer);
+        if (!res.headersSent) send(status, answer, errorHeaders(err));
       }
     };
 

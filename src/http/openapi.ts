@@ -5,70 +5,29 @@
  * Per operation: parameters and request body with their Chinese labels (`title`) and one example; the success
  * answer with its schema and one example (204 without a body); and the error answers by status, each with the
  * enum of the codes that status can carry and the shape of their `details`. The codes are the route's own
- * `errors` plus the common ones that apply to it (COMMON_ERRORS: body errors only with a JSON body, validation
- * only with a schema, authentication only on non-public routes, 503 only with the database). The opening guide
- * for the mini-program's developer (http/guide.ts) is the document's description.
+ * `errors` plus the common ones that apply to it (COMMON_ERRORS of common-errors.ts: body errors only with a JSON
+ * body, validation only with a schema, authentication only on non-public routes, 503 only with the database; the
+ * client-error handler's 400, 408 and 431 on all). `components.responses` holds the answers to any path or method
+ * that is no operation, each with its status in `x-status` (issue #20). The opening guide for the mini-program's developer (http/guide.ts) is the
+ * document's description.
  */
-import { z } from 'zod';
 import { ROLE_LABELS } from '../auth/roles.ts';
+import { COMMON_ERRORS, NO_OPERATION } from './common-errors.ts';
 import { GUIDE_HTML } from './guide.ts';
 import { toJsonSchema } from './json-schema.ts';
 import type { AnyRoute, ErrorDoc } from './route.ts';
-import { JSON_BODY_LIMIT } from './pipeline.ts';
 
-/** An error every route it `appliesTo` may answer, whatever the route declares. */
-interface CommonError extends ErrorDoc {
-  appliesTo(route: AnyRoute): boolean;
-}
-
-const hasJsonBody = (r: AnyRoute) => r.body !== undefined && !r.multipart;
-const always = () => true;
-
-/** The details of 422 VALIDATION_FAILED: one entry per problem, `path` within the part of the request. */
-export const validationDetails = z.array(
-  z.object({
-    path: z.array(z.union([z.string(), z.number()])).describe('出错字段在请求中的位置，如 ["lines", 0, "finishedQty"]'),
-    message: z.string().describe('这个问题的中文说明'),
-  }),
-);
+const CODE = /^[A-Z][A-Z0-9_]*$/;
 
 /**
- * The errors any route may answer besides its own, each with the routes it applies to (module docstring). A new
- * refusal the HTTP layer makes for every route goes here, so that every operation documents it.
+ * Every error `route` may answer: the common ones that apply (common-errors.ts), then its own. Throws when a code
+ * is listed twice or is not one UPPER_SNAKE code (an answer carries exactly one).
  */
-export const COMMON_ERRORS: readonly CommonError[] = [
-  { status: 400, code: 'MALFORMED_JSON', description: '请求体不是有效 JSON（或不是对象、数组）', appliesTo: hasJsonBody },
-  {
-    status: 400,
-    code: 'MALFORMED_REQUEST',
-    description: '请求无法读取：请求体不完整（与 Content-Length 不符或中途断开）或压缩数据损坏，或路径中的 %xx 编码错误',
-    appliesTo: (r) => hasJsonBody(r) || r.path.includes(':'),
-  },
-  { status: 408, code: 'REQUEST_TIMEOUT', description: '请求没有在时限内发送完', appliesTo: always },
-  { status: 431, code: 'HEADERS_TOO_LARGE', description: '请求头过大', appliesTo: always },
-  { status: 413, code: 'PAYLOAD_TOO_LARGE', description: `请求体超过 ${JSON_BODY_LIMIT / 1024} kB`, appliesTo: hasJsonBody },
-  { status: 415, code: 'UNSUPPORTED_ENCODING', description: '请求体的字符集或 Content-Encoding 不受支持（请用 UTF-8 JSON）', appliesTo: hasJsonBody },
-  { status: 401, code: 'UNAUTHORIZED', description: '没有 Authorization: Bearer 令牌', appliesTo: (r) => r.access !== 'public' },
-  { status: 401, code: 'INVALID_TOKEN', description: '令牌无效或已过期：重新登录', appliesTo: (r) => r.access !== 'public' },
-  { status: 401, code: 'ROLE_REVOKED', description: '令牌的人员或角色已被移除：重新登录', appliesTo: (r) => r.access !== 'public' },
-  { status: 403, code: 'FORBIDDEN', description: '当前角色无权使用此接口', appliesTo: (r) => Array.isArray(r.access) },
-  {
-    status: 422,
-    code: 'VALIDATION_FAILED',
-    description: '参数不符合文档（details 列出每个问题）',
-    details: validationDetails,
-    appliesTo: (r) => Boolean(r.params || r.query || r.body),
-  },
-  { status: 422, code: 'INVALID_CHARACTERS', description: '参数或请求体含有 NUL 字符或不成对的 UTF-16 代理字符', appliesTo: always },
-  { status: 500, code: 'INTERNAL_ERROR', description: '服务器内部错误（已记录日志，可凭 requestId 查询）', appliesTo: always },
-  { status: 503, code: 'DATABASE_UNAVAILABLE', description: '数据库暂时不可用：稍后重试', appliesTo: (r) => !r.noDatabase },
-];
-
-/** Every error `route` may answer: the common ones that apply, then its own. Throws when a code is listed twice. */
 export function errorsOf(route: AnyRoute): ErrorDoc[] {
   const list: ErrorDoc[] = [...COMMON_ERRORS.filter((e) => e.appliesTo(route)), ...(route.errors ?? [])];
   const seen = new Set<string>();
   for (const e of list) {
+    if (!CODE.test(e.code)) throw new Error(`${route.method.toUpperCase()} ${route.path}: "${e.code}" is not one error code`);
     if (seen.has(e.code)) throw new Error(`${route.method.toUpperCase()} ${route.path}: error ${e.code} listed twice`);
     seen.add(e.code);
   }
@@ -180,7 +139,9 @@ function operation(r: AnyRoute): Record<string, unknown> {
   for (const e of errorsOf(r)) byStatus.set(e.status, [...(byStatus.get(e.status) ?? []), e]);
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers: Record<string, unknown> = { 'X-Request-Id': requestIdHeader };
-    if (status === 429) headers['Retry-After'] = { description: '登录尝试过多时：多少秒后可以再试', schema: { type: 'integer', minimum: 1 } };
+    if (list.some((e) => e.code === 'TOO_MANY_LOGIN_ATTEMPTS')) {
+      headers['Retry-After'] = { description: 'TOO_MANY_LOGIN_ATTEMPTS 时：多少秒后可以再试', schema: { type: 'integer', minimum: 1 } };
+    }
     responses[String(status)] = {
       description: list.map((e) => `${e.code}：${e.description}`).join('；'),
       headers,
@@ -258,10 +219,24 @@ export function buildOpenApi(routes: readonly AnyRoute[]): Record<string, unknow
       },
       headers: {
         'X-Request-Id': {
-          description: '本次请求的编号：请求带 X-Request-Id（1–64 个 A–Z a–z 0–9 . _ -）时原样返回，否则由服务生成',
+          description:
+            '本次请求的编号：请求带 X-Request-Id（1–64 个 A–Z a–z 0–9 . _ -）时原样返回，否则由服务生成（请求头尚未读完就被拒绝时，如 431、408，也由服务生成）',
           schema: { type: 'string' },
         },
       },
+      // Not an operation's answers: what any other path or method gets (common-errors.ts NO_OPERATION), each with
+      // its status in `x-status`.
+      responses: Object.fromEntries(
+        Object.entries(NO_OPERATION).map(([name, e]) => [
+          name,
+          {
+            description: `${e.status} ${e.code}：${e.description}`,
+            'x-status': e.status,
+            headers: { 'X-Request-Id': requestIdHeader },
+            content: { 'application/json': { schema: errorSchema([e]) } },
+          },
+        ]),
+      ),
     },
     paths,
   };

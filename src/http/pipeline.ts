@@ -10,10 +10,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { AppContext } from '../context.ts';
-import { unprocessable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { isValidText } from '../text.ts';
 import { authenticate } from './auth.ts';
+import { commonError } from './common-errors.ts';
 import type { AnyRoute, CurrentUser } from './route.ts';
 import { parseInput } from './validation.ts';
 
@@ -64,7 +64,7 @@ export async function runRoute(ctx: AppContext, route: AnyRoute, req: Request, r
  */
 function rejectInvalidCharacters(raw: RawInput): void {
   if (holdsInvalidText(raw.params) || holdsInvalidText(raw.query) || holdsInvalidText(raw.body)) {
-    throw unprocessable('INVALID_CHARACTERS', '提交的内容含有无法识别的字符（空字符或残缺的表情等），请删除后重新输入');
+    throw commonError('INVALID_CHARACTERS');
   }
 }
 

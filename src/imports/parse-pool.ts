@@ -6,25 +6,27 @@
  * - One thread (the service's other work keeps the second core), started on demand and stopped as soon as it is
  *   idle (IDLE_TIMEOUT_MS), so that its heap is given back between imports (two 10,000-row previews in a row peaked
  *   at 295–339 MB with the thread kept 30 s, 291 MB so: `npm run bench -- import`); at most MAX_QUEUED uploads
- *   wait for it (more: 503 IMPORT_BUSY).
+ *   wait for it (more: 503 IMPORT_BUSY). That bound is counted here: piscina's own `maxQueue` never counts a task
+ *   run with an abort signal (it waits in another queue), and every parse has one, its time limit (issue #20).
  * - Its heap is limited (`resourceLimits`: WORKER_HEAP_MB old generation, 16 MB young): a parse that needs more
  *   is ended by V8 (ERR_WORKER_OUT_OF_MEMORY) and answers 422 SPREADSHEET_TOO_LARGE; so is one still running
  *   after PARSE_TIME_LIMIT_MS (the thread is terminated). The pool starts a fresh thread for the next upload.
- * - The thread runs TypeScript through tsx: its `execArgv` imports tsx's loader explicitly, since a worker
- *   inherits no loader under vitest (and V8 flags of `npm start` are not allowed in a worker's execArgv).
+ * - The thread runs one JavaScript file bundled from parse-worker.ts when the pool is made (parse-thread-code.ts:
+ *   ~0.1 s of CPU to start a thread instead of ~0.4 s through tsx's loader, issue #20), or, when that cannot be
+ *   built, the TypeScript through tsx (V8 flags of `npm start` are not allowed in a worker's execArgv).
  *
  * `parseInWorker(kind, buffer, maxRows)` → the kind's `{valid, errors}` (parse-worker.ts; its JSON texts parsed one
  * slice per turn of the event loop, shared/turns.ts). Rejects with the
  * reader's AppError (422 …), AppError 422 SPREADSHEET_TOO_LARGE (memory or time limit), 503 IMPORT_BUSY, and
  * AppError 422 UNREADABLE_SPREADSHEET for anything else the reader threw (logged with its stack).
  */
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { AppError, unprocessable } from '../errors.ts';
 import { createLogger, LOG_LEVELS, type Logger } from '../logger.ts';
 import { parseArraysInTurns } from '../shared/turns.ts';
+import { spreadsheetTooLarge, type TooLargeDetails } from '../spreadsheet/too-large.ts';
 import type { ErrorRow } from './problems.ts';
+import { parseThreadEntry } from './parse-thread-code.ts';
 import type { ParseOutcome, ParseTask } from './parse-worker.ts';
 
 /** Old-generation heap of the parse thread, in MB: an honest 50,000-row list needs about 100. */
@@ -48,42 +50,53 @@ const log = () => {
   return (logger ??= createLogger((LOG_LEVELS as readonly string[]).includes(level) ? level : 'info').child({ module: 'parse-pool' }));
 };
 
-let pool: Piscina<ParseTask, ParseOutcome> | undefined;
+let pool: Promise<Piscina<ParseTask, ParseOutcome>> | undefined;
+/** Parses running or waiting for the thread. */
+let inFlight = 0;
 
-function parsePool(): Piscina<ParseTask, ParseOutcome> {
-  pool ??= new Piscina<ParseTask, ParseOutcome>({
-    filename: fileURLToPath(new URL('./parse-worker.ts', import.meta.url)),
-    minThreads: 0,
-    maxThreads: 1,
-    maxQueue: MAX_QUEUED,
-    idleTimeout: IDLE_TIMEOUT_MS,
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
-    execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href],
-  });
+/** The pool (module docstring), made on first use with the thread's code of parse-thread-code.ts. */
+function parsePool(): Promise<Piscina<ParseTask, ParseOutcome>> {
+  pool ??= parseThreadEntry((err) => log().warn({ err }, 'parse thread bundle not built: the thread loads TypeScript through tsx (slower to start)')).then(
+    ({ filename, execArgv }) =>
+      new Piscina<ParseTask, ParseOutcome>({
+        filename,
+        execArgv,
+        minThreads: 0,
+        maxThreads: 1,
+        idleTimeout: IDLE_TIMEOUT_MS,
+        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+      }),
+  );
   return pool;
 }
 
-const tooLarge = (why: string) =>
-  unprocessable('SPREADSHEET_TOO_LARGE', `这个 Excel 文件${why}，请删除多余的工作表或内容、分成几个文件后再导入`);
+const tooLarge = (why: string, details: TooLargeDetails) =>
+  spreadsheetTooLarge(`这个 Excel 文件${why}，请删除多余的工作表或内容、分成几个文件后再导入`, details);
 
 /** Parses `buffer` as a `kind` list in the parse thread (module docstring). */
 export async function parseInWorker(kind: ParseTask['kind'], buffer: Uint8Array, maxRows: number): Promise<{ valid: unknown[]; errors: ErrorRow[] }> {
-  // A copy of its own, moved to the thread (an upload's Buffer may share its memory with others).
-  const copy = new Uint8Array(buffer);
+  // One parse runs, MAX_QUEUED wait: more is refused at once rather than kept in memory (module docstring).
+  if (inFlight >= 1 + MAX_QUEUED) throw new AppError(503, 'IMPORT_BUSY', '正在处理其他导入文件，请稍后重试');
+  inFlight++;
+  // An upload's bytes are in shared memory (imports/shared-bytes.ts): handed over as they are, no copy. Other bytes
+  // (the command line's file) get a copy of their own, moved to the thread (a Buffer may share its memory).
+  const shared = buffer.buffer instanceof SharedArrayBuffer;
+  const bytes = shared ? buffer : new Uint8Array(buffer);
   let outcome: ParseOutcome;
   try {
-    outcome = await parsePool().run(
-      { kind, buffer: copy, maxRows },
-      { transferList: [copy.buffer], signal: AbortSignal.timeout(timeLimitMs) },
+    const threads = await parsePool();
+    outcome = await threads.run(
+      { kind, buffer: bytes, maxRows },
+      { transferList: shared ? [] : [bytes.buffer as ArrayBuffer], signal: AbortSignal.timeout(timeLimitMs) },
     );
   } catch (err) {
     const e = err as { code?: string; name?: string; message?: string };
-    if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') throw tooLarge(`读取时需要的内存超过上限（${WORKER_HEAP_MB} MB）`);
-    if (e?.name === 'AbortError') throw tooLarge(`读取超过了 ${Math.ceil(timeLimitMs / 1000)} 秒`);
-    if (e?.message === 'Task queue is at limit') {
-      throw new AppError(503, 'IMPORT_BUSY', '正在处理其他导入文件，请稍后重试');
-    }
+    if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') throw tooLarge(`读取时需要的内存超过上限（${WORKER_HEAP_MB} MB）`, { maxHeapMb: WORKER_HEAP_MB });
+    const seconds = Math.ceil(timeLimitMs / 1000);
+    if (e?.name === 'AbortError') throw tooLarge(`读取超过了 ${seconds} 秒`, { maxSeconds: seconds });
     throw err;
+  } finally {
+    inFlight--;
   }
   if (outcome.ok) return { valid: await parseArraysInTurns(outcome.valid), errors: await parseArraysInTurns<ErrorRow>(outcome.errors) };
   if ('unexpected' in outcome) {
@@ -97,5 +110,5 @@ export async function parseInWorker(kind: ParseTask['kind'], buffer: Uint8Array,
 export async function closeParsePool(): Promise<void> {
   const p = pool;
   pool = undefined;
-  await p?.destroy();
+  await (await p)?.destroy();
 }

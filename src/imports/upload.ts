@@ -1,6 +1,8 @@
 /**
  * Reads the uploaded spreadsheet of an import request: `multipart/form-data` with the file in field `file`
- * (decisions.md "Spreadsheet import"), streamed through busboy into memory up to `maxBytes` (10 MB).
+ * (decisions.md "Spreadsheet import"), streamed through busboy into memory up to `maxBytes` (10 MB): memory shared
+ * with the parse thread, each chunk copied in as it arrives (shared-bytes.ts), one chunk of the body per turn of the
+ * event loop (shared/turns.ts `feedInTurns`).
  *
  * Returns `{buffer, fileName}`. Throws AppError 400 NOT_MULTIPART (another content type), 400 FILE_REQUIRED
  * (no `file` part), 400 MALFORMED_UPLOAD (broken multipart), 413 FILE_TOO_LARGE, 422 INVALID_CHARACTERS. After a refusal the rest
@@ -10,8 +12,10 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { AppError, unprocessable } from '../errors.ts';
+import { feedInTurns } from '../shared/turns.ts';
 import { isValidText } from '../text.ts';
 import { MAX_UPLOAD_BYTES } from './limits.ts';
+import { SharedBytes } from './shared-bytes.ts';
 
 export interface Upload {
   buffer: Buffer;
@@ -39,15 +43,17 @@ export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<U
   const declared = Number(req.headers['content-length']);
   // The multipart envelope adds a few hundred bytes; anything announced well beyond the limit is refused unread.
   if (Number.isFinite(declared) && declared > maxBytes + 64 * 1024) return Promise.reject(tooLarge(maxBytes));
+  // The file is at most the body: room for that at once (1 MB when the body's length is not announced).
+  const expected = Number.isFinite(declared) && declared > 0 ? Math.min(declared, maxBytes) : 1024 * 1024;
 
   return new Promise<Upload>((resolve, reject) => {
     let settled = false;
     let bb: busboy.Busboy;
+    let stopFeeding = () => {};
     const fail = (err: Error) => {
       if (settled) return;
       settled = true;
-      req.unpipe(bb);
-      req.resume();
+      stopFeeding();
       reject(err);
     };
     try {
@@ -66,12 +72,12 @@ export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<U
         stream.resume();
         return;
       }
-      const chunks: Buffer[] = [];
+      const bytes = new SharedBytes(expected);
       reading = new Promise<void>((done) => {
-        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('data', (c: Buffer) => bytes.push(c));
         stream.on('limit', () => fail(tooLarge(maxBytes)));
         stream.on('end', () => {
-          file = { buffer: Buffer.concat(chunks), fileName: info.filename ?? '' };
+          file = { buffer: bytes.bytes(), fileName: info.filename ?? '' };
           done();
         });
         // The file name is stored with the preview: the rule of every text of a request (src/text.ts).
@@ -90,6 +96,8 @@ export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<U
     const interrupted = () => fail(new AppError(400, 'MALFORMED_UPLOAD', '上传被中断，请重新上传'));
     req.on('aborted', interrupted);
     req.on('error', interrupted);
-    req.pipe(bb);
+    // A chunk of the body per turn of the event loop: three 10 MB uploads arriving at once otherwise give busboy
+    // megabytes to scan in one turn while other requests wait (issue #20).
+    stopFeeding = feedInTurns(req, bb);
   });
 }

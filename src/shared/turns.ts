@@ -2,6 +2,7 @@
  * Long work in slices (issue #14 item 8: an import never holds other requests up): helpers that do a big job a
  * slice at a time with a turn of the event loop between, so that requests waiting meanwhile are served.
  */
+import type { Readable, Writable } from 'node:stream';
 
 /** Items handled per turn of the event loop. */
 export const SLICE = 2_000;
@@ -17,6 +18,31 @@ export async function jsonArrayInSlices<T>(items: readonly T[], map: (item: T) =
     parts.push(JSON.stringify(items.slice(i, i + SLICE).map(map)).slice(1, -1));
   }
   return `[${parts.join(',')}]`;
+}
+
+/**
+ * Feeds `source` into `sink` one chunk per turn of the event loop (issue #20): after each chunk the source pauses
+ * until the next turn (or until `sink` drains), and ends `sink` when it ends. A socket that has megabytes waiting is
+ * read up to 32 chunks of 64 kB at a time when it flows; fed so, its chunks take turns with every other request.
+ * Returns `stop()`: `sink` gets nothing more, and the rest of `source` is read and dropped.
+ */
+export function feedInTurns(source: Readable, sink: Writable): () => void {
+  let stopped = false;
+  const onData = (chunk: unknown) => {
+    source.pause();
+    const next = () => setImmediate(() => !stopped && source.resume());
+    if (sink.write(chunk)) next();
+    else sink.once('drain', next);
+  };
+  const onEnd = () => sink.end();
+  source.on('data', onData);
+  source.once('end', onEnd);
+  return () => {
+    stopped = true;
+    source.off('data', onData);
+    source.off('end', onEnd);
+    source.resume();
+  };
 }
 
 /** JSON texts of arrays (e.g. SLICE items each) as texts → one array of their items, one text parsed per turn. */

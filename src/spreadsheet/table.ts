@@ -25,6 +25,7 @@ import { unprocessable } from '../errors.ts';
 import { fromSheetCell, cellText, type CellValue, type RawCell } from './cells.ts';
 import { matchHeaders, type ColumnSpec, type HeaderMatch } from './headers.ts';
 import { readWorkbook } from './workbook.ts';
+import { spreadsheetTooLarge } from './too-large.ts';
 
 /** Rows searched for the header row. */
 export const HEADER_SEARCH_ROWS = 20;
@@ -134,7 +135,7 @@ function dataRows<K extends string>(
     }
     if (blank) continue;
     if (text > MAX_TABLE_TEXT) {
-      throw unprocessable('SPREADSHEET_TOO_LARGE', `表格中的文字超过 ${MAX_TABLE_TEXT / 10_000} 万字，请删除多余的内容或分成几个文件导入`, {
+      throw spreadsheetTooLarge(`表格中的文字超过 ${MAX_TABLE_TEXT / 10_000} 万字，请删除多余的内容或分成几个文件导入`, {
         maxTableText: MAX_TABLE_TEXT,
       });
     }

@@ -21,6 +21,7 @@
  */
 import * as XLSX from 'xlsx';
 import { unprocessable } from '../errors.ts';
+import { spreadsheetTooLarge } from './too-large.ts';
 import { unzipWorkbook } from './zip.ts';
 
 /** Most entries a workbook's shared-strings table may hold (each costs the reader ~150 bytes of memory). */
@@ -98,15 +99,13 @@ function checkXmlParts(entries: ReadonlyMap<string, Buffer>): void {
       throw unreadable('这个文件含有 XML 实体声明（DOCTYPE），不是 Excel 保存的表格，请用 Excel 另存为 .xlsx 后再上传');
     }
     if (/sharedStrings[^/]*\.xml$/i.test(name) && countElements(bytes, 'si') > MAX_SHARED_STRINGS) {
-      throw unprocessable(
-        'SPREADSHEET_TOO_LARGE',
-        `这个 Excel 文件的共享文本超过 ${MAX_SHARED_STRINGS} 条，请删除多余的工作表或内容后再导入`,
-        { maxSharedStrings: MAX_SHARED_STRINGS },
-      );
+      throw spreadsheetTooLarge(`这个 Excel 文件的共享文本超过 ${MAX_SHARED_STRINGS} 条，请删除多余的工作表或内容后再导入`, {
+        maxSharedStrings: MAX_SHARED_STRINGS,
+      });
     }
     if (/^xl\/worksheets\/[^/]+\.xml$/i.test(name)) cells += countElements(bytes, 'c');
     if (cells > MAX_CELLS) {
-      throw unprocessable('SPREADSHEET_TOO_LARGE', `这个 Excel 文件的单元格超过 ${MAX_CELLS / 10_000} 万个，请删除多余的工作表、行或列后再导入`, {
+      throw spreadsheetTooLarge(`这个 Excel 文件的单元格超过 ${MAX_CELLS / 10_000} 万个，请删除多余的工作表、行或列后再导入`, {
         maxCells: MAX_CELLS,
       });
     }

@@ -13,6 +13,7 @@
  */
 import yauzl from 'yauzl';
 import { unprocessable } from '../errors.ts';
+import { spreadsheetTooLarge } from './too-large.ts';
 
 /**
  * Most bytes the entries of one workbook may inflate to, in all: 48 MiB. An honest 50,000-row product list
@@ -21,11 +22,9 @@ import { unprocessable } from '../errors.ts';
 export const MAX_INFLATED_BYTES = 48 * 1024 * 1024;
 
 export const tooLargeWhenInflated = () =>
-  unprocessable(
-    'SPREADSHEET_TOO_LARGE',
-    `这个 Excel 文件解压后超过 ${MAX_INFLATED_BYTES / 1024 / 1024} MB，请删除多余的工作表、图片或空白格式后再导入`,
-    { maxInflatedBytes: MAX_INFLATED_BYTES },
-  );
+  spreadsheetTooLarge(`这个 Excel 文件解压后超过 ${MAX_INFLATED_BYTES / 1024 / 1024} MB，请删除多余的工作表、图片或空白格式后再导入`, {
+    maxInflatedBytes: MAX_INFLATED_BYTES,
+  });
 
 const unreadable = () => unprocessable('UNREADABLE_SPREADSHEET', '无法读取这个 Excel 文件（压缩包已损坏、被截断或已加密），请用 Excel 另存为 .xlsx 后再上传');
 

@@ -8,9 +8,11 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../../src/http/app.ts';
+import { clientErrorListener } from '../../src/http/client-error.ts';
 import { leanDispatcher } from '../../src/http/lean.ts';
 import { routes } from '../../src/http/routes/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { rawRequest } from '../helpers/raw-http.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -96,6 +98,7 @@ describe('request log lines', () => {
     server = createServer((req, res) => {
       if (!lean(req, res)) void express(req, res);
     });
+    server.on('clientError', clientErrorListener(log));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   });
@@ -113,5 +116,15 @@ describe('request log lines', () => {
     const health = requests.find((l) => l.url === '/api/health');
     expect(health.phone).toBeUndefined();
     expect(health.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it('a request refused before it was read (431) gets a request id of its own: in the header, the body and the log', async () => {
+    const port = Number(new URL(base).port);
+    const r = await rawRequest(port, `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}`);
+    expect(r.status).toBe(431);
+    const id = r.headers['x-request-id'];
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.json.error).toMatchObject({ code: 'HEADERS_TOO_LARGE', requestId: id });
+    expect(lines.find((l) => l.requestId === id)).toMatchObject({ msg: 'request refused', status: 431, code: 'HEADERS_TOO_LARGE' });
   });
 });

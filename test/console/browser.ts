@@ -3,13 +3,16 @@
  * headless, against the service of the test harness (test/helpers/app.ts), with the console built first
  * (web/scripts/build.ts, only when stale).
  *
- * `browserMissing`: why the browser tests cannot run here (no Chromium at CHROMIUM_PATH or /usr/bin/chromium), or
- * undefined. Where it is missing the tests are skipped and say so; on CI (`CI` set) a missing browser fails them
- * instead (.ci/run installs it). A browser that is there but fails is a failure, never a skip.
+ * `browserMissing`: why the browser tests cannot run here, or undefined: no Chromium at CHROMIUM_PATH or
+ * /usr/bin/chromium, or no font with Chinese glyphs for it (fontconfig's `fc-list :lang=zh` lists none: the pages
+ * and the print sheet's PDF would hold no Chinese text; issue #20). Where either is missing the tests are skipped
+ * with one line saying what to install; on CI (`CI` set) they fail instead, at launch, with that line (.ci/run
+ * installs both). A browser that is there but fails is a failure, never a skip.
  * `openConsole(app, viewport)` → a page of a fresh context on the app's `/console/`; `shoot(page, name)` takes the
  * screenshots at 1366×768 and 390×844 into `test-output/console/` (the README shows three of them, copied to
  * docs/console/); `axeViolations(page)` runs axe-core in the page; `signIn(page, phone)` signs in through 模拟扫码.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -21,22 +24,36 @@ export const SCREENSHOTS = fileURLToPath(new URL('../../test-output/console/', i
 export const DESKTOP = { width: 1366, height: 768 };
 export const PHONE = { width: 390, height: 844 };
 
+/** Why no CJK font is there for Chromium (module docstring), or undefined when fontconfig lists one. */
+function cjkFontMissing(): string | undefined {
+  let fonts: string;
+  try {
+    fonts = execFileSync('fc-list', [':lang=zh', 'family'], { encoding: 'utf8', timeout: 10_000 });
+  } catch {
+    return 'browser tests not run: fontconfig (fc-list) not found (apt-get install -y fontconfig fonts-wqy-microhei) / 没有 fontconfig，浏览器测试未运行';
+  }
+  return fonts.trim()
+    ? undefined
+    : 'browser tests not run: no font with Chinese glyphs (fc-list :lang=zh lists none; apt-get install -y fonts-wqy-microhei) / 没有中文字体，浏览器测试未运行';
+}
+
 export const browserMissing: string | undefined = existsSync(CHROMIUM)
-  ? undefined
+  ? cjkFontMissing()
   : `browser tests not run: no Chromium at ${CHROMIUM} (apt-get install -y chromium fonts-wqy-microhei, or set CHROMIUM_PATH) / 没有找到 Chromium，浏览器测试未运行`;
 
 /** True when the browser tests are to be skipped (missing browser, not on CI); prints why once per file. */
 export function skipBrowserTests(file: string): boolean {
   if (!browserMissing) return false;
-  if (process.env.CI) return false; // on CI the tests run and fail at launch: the browser must be there
+  if (process.env.CI) return false; // on CI the tests run and fail at launch: the browser and its font must be there
   console.warn(`[${file}] ${browserMissing}`);
   return true;
 }
 
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
-/** Builds the console if its build is stale, then launches Chromium. */
+/** Builds the console if its build is stale, then launches Chromium. Throws `browserMissing` (on CI) when it applies. */
 export async function launchBrowser(): Promise<Browser> {
+  if (browserMissing) throw new Error(browserMissing);
   const { buildConsole } = await import('../../web/scripts/build.ts');
   await buildConsole({ ifStale: true, log: () => {} });
   selectors.setTestIdAttribute('data-test');

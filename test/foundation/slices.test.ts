@@ -1,12 +1,14 @@
 /**
  * Long work in slices (issue #14 item 8): the JSON a ChunkedJson answer writes piece by piece is exactly
- * JSON.stringify's, and the slice helpers (shared/turns.ts) give back what they were given.
+ * JSON.stringify's, the slice helpers (shared/turns.ts) give back what they were given, and a stream fed in turns
+ * hands over one chunk per turn of the event loop (issue #20).
  */
 import { EventEmitter } from 'node:events';
+import { PassThrough, Writable } from 'node:stream';
 import type { Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { ChunkedJson } from '../../src/http/chunked-json.ts';
-import { jsonArrayInSlices, jsonSlices, parseArraysInTurns, SLICE } from '../../src/shared/turns.ts';
+import { feedInTurns, jsonArrayInSlices, jsonSlices, parseArraysInTurns, SLICE } from '../../src/shared/turns.ts';
 
 /** A response that keeps what is written, and says "full" now and then (backpressure). */
 function fakeResponse() {
@@ -81,5 +83,52 @@ describe('slices', () => {
     expect(texts).toHaveLength(3);
     expect(await parseArraysInTurns(texts)).toEqual(items);
     expect(await parseArraysInTurns(jsonSlices([]))).toEqual([]);
+  });
+});
+
+describe('feedInTurns (issue #20)', () => {
+  it('hands the chunks over one per turn of the event loop, in order, and ends the sink', async () => {
+    const chunks = Array.from({ length: 12 }, (_, i) => Buffer.from(`chunk ${i};`));
+    const got: string[] = [];
+    const sink = new Writable({
+      highWaterMark: 16,
+      write(chunk, _enc, done) {
+        got.push(String(chunk));
+        // Slow now and then: the feed waits for 'drain'.
+        if (got.length % 5 === 0) setTimeout(done, 5);
+        else done();
+      },
+    });
+    const ended = new Promise((r) => sink.on('finish', r));
+    // Everything is there at once, as on a socket with megabytes waiting.
+    const source = new PassThrough();
+    for (const c of chunks) source.write(c);
+    source.end();
+    // How many chunks were handed over at each turn of the event loop.
+    const turns: number[] = [];
+    const marks = setImmediate(function mark() {
+      turns.push(got.length);
+      if (got.length < chunks.length) setImmediate(mark);
+    });
+    feedInTurns(source, sink);
+    await ended;
+    clearImmediate(marks);
+    expect(got.join('')).toBe(chunks.join(''));
+    // Between two turns at most one chunk was handed over.
+    for (let i = 1; i < turns.length; i++) expect(turns[i] - turns[i - 1]).toBeLessThanOrEqual(1);
+  });
+
+  it('stop(): the sink gets nothing more, the rest of the source flows away', async () => {
+    const source = new PassThrough();
+    const got: string[] = [];
+    const sink = new Writable({ write: (c, _e, done) => (got.push(String(c)), done()) });
+    const stop = feedInTurns(source, sink);
+    source.write('a');
+    await new Promise((r) => setImmediate(r));
+    stop();
+    source.write('b');
+    source.end('c');
+    await new Promise((r) => source.on('end', r));
+    expect(got).toEqual(['a']);
   });
 });

@@ -1,6 +1,8 @@
 /**
  * Test harness: the whole service on a fresh database with a ManualClock, listening on a free port, plus a
  * small HTTP client and token helpers. Background consumers are not started: tests call `catchUpAll()`.
+ * Every answer the service gives under /api/ is checked against the API document as it goes (contract-guard.ts):
+ * `close()` throws the list of the answers that differ from it, so every test is a contract test too (issue #20).
  */
 import { ManualClock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -10,6 +12,7 @@ import type { Role } from '../../src/auth/roles.ts';
 import type { PlatformSimulator } from '../../src/platform/simulator.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { openTestDatabase } from './db.ts';
+import { guardContract } from './contract-guard.ts';
 
 export interface TestApp {
   service: Service;
@@ -23,6 +26,9 @@ export interface TestApp {
   /** Runs every async consumer until it has handled every event committed so far. */
   catchUpAll(): Promise<void>;
   request(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<TestResponse>;
+  /** The answers so far that differ from the API document (contract-guard.ts). */
+  contractDeviations(): string[];
+  /** Stops the service; throws when any of its answers differed from the API document. */
   close(): Promise<void>;
 }
 
@@ -37,6 +43,7 @@ export async function startTestApp(env: Record<string, string> = {}, start = '20
   const clock = new ManualClock(start);
   const db = await openTestDatabase();
   const service = await startService(config, { db, clock, background: false });
+  const guard = guardContract(service.server);
   const url = `http://127.0.0.1:${service.port}`;
   const app: TestApp = {
     service,
@@ -55,7 +62,12 @@ export async function startTestApp(env: Record<string, string> = {}, start = '20
       for (const c of service.ctx.consumers) await catchUpToNow(service.ctx.db.pool, service.ctx.store, c);
     },
     request: httpClient(url),
-    close: () => service.close(),
+    contractDeviations: () => guard.deviations(),
+    async close() {
+      await service.close();
+      const deviations = guard.deviations();
+      if (deviations.length) throw new Error(`answers that differ from the API document (issue #20):\n${deviations.slice(0, 40).join('\n')}`);
+    },
   };
   return app;
 }

@@ -16,6 +16,8 @@ import addFormats from 'ajv-formats';
 export interface Exchange {
   method: string;
   url: URL;
+  /** The path as sent, when it differs from `url.pathname` (which resolves `..` segments the service never resolves). */
+  path?: string;
   requestBody?: string;
   status: number;
   headers: Headers;
@@ -51,7 +53,7 @@ export function recordFetch(): { exchanges: Exchange[]; stop(): Promise<Exchange
 }
 
 type Schema = Record<string, any>;
-type Doc = { paths: Record<string, Record<string, any>> };
+type Doc = { paths: Record<string, Record<string, any>>; components: { responses: Record<string, any> } };
 
 /** The operation of `doc` for `method` and `pathname` (a literal path before a templated one), with its path. */
 export function operationOf(doc: Doc, method: string, pathname: string): { path: string; op: any } | undefined {
@@ -105,10 +107,14 @@ const typed = (schema: Schema, v: string): unknown =>
 export function contractDeviations(doc: Doc, exchanges: readonly Exchange[], checker = new SchemaChecker()): string[] {
   const out: string[] = [];
   for (const x of exchanges) {
-    const at = `${x.method} ${x.url.pathname}${x.url.search} → ${x.status}`;
-    const found = operationOf(doc, x.method, x.url.pathname);
+    const path = x.path ?? x.url.pathname;
+    const at = `${x.method} ${path}${x.url.search.slice(0, 200)} → ${x.status}`;
+    const found = operationOf(doc, x.method, path);
     if (!found) {
-      out.push(`${at}: no such operation in the document`);
+      // Any other path or method: one of the document's answers to no operation, by its `x-status` (issue #20).
+      const response = Object.values(doc.components.responses).find((r) => r['x-status'] === x.status);
+      if (!response) out.push(`${at}: no such operation in the document, and not one of its answers to no operation`);
+      else out.push(...answerDeviations(at, response, x, checker));
       continue;
     }
     const { op } = found;
@@ -117,24 +123,7 @@ export function contractDeviations(doc: Doc, exchanges: readonly Exchange[], che
       out.push(`${at}: status not documented (documented: ${Object.keys(op.responses).join(', ')})`);
       continue;
     }
-    const requestId = x.headers.get('x-request-id');
-    if (!requestId) out.push(`${at}: no X-Request-Id header`);
-    const type = (x.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-    if (!response.content) {
-      if (x.body.length) out.push(`${at}: a body (${type}) where the document says none`);
-    } else if (!response.content[type]) {
-      out.push(`${at}: content type "${type}" not documented (documented: ${Object.keys(response.content).join(', ')})`);
-    } else if (type === 'application/json') {
-      let body: any;
-      try {
-        body = JSON.parse(x.body.toString('utf8'));
-      } catch {
-        out.push(`${at}: the body is not JSON`);
-        continue;
-      }
-      for (const p of checker.problems(response.content[type].schema, body)) out.push(`${at}: body ${p}`);
-      if (x.status >= 400 && body?.error?.requestId !== requestId) out.push(`${at}: error.requestId ${body?.error?.requestId} is not the header's ${requestId}`);
-    }
+    out.push(...answerDeviations(at, response, x, checker));
     if (x.status < 300) {
       const media = op.requestBody?.content?.['application/json'];
       if (media && x.requestBody !== undefined) {
@@ -157,4 +146,48 @@ export function contractDeviations(doc: Doc, exchanges: readonly Exchange[], che
     }
   }
   return out;
+}
+
+/**
+ * How answer `x` differs from the document's `response` object: a missing X-Request-Id, a content type it does not
+ * declare, a body where it has none, a JSON body its schema refuses, an error whose `requestId` is not the header's.
+ */
+function answerDeviations(at: string, response: any, x: Pick<Exchange, 'headers' | 'body' | 'status' | 'method'>, checker: SchemaChecker): string[] {
+  const out: string[] = [];
+  const requestId = x.headers.get('x-request-id');
+  if (!requestId) out.push(`${at}: no X-Request-Id header`);
+  const type = (x.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  if (x.method === 'HEAD') return out; // an answer to HEAD has no body, whatever its type says
+  if (!response.content) {
+    if (x.body.length) out.push(`${at}: a body (${type}) where the document says none`);
+  } else if (!response.content[type]) {
+    out.push(`${at}: content type "${type}" not documented (documented: ${Object.keys(response.content).join(', ')})`);
+  } else if (type === 'application/json') {
+    let body: any;
+    try {
+      body = JSON.parse(x.body.toString('utf8'));
+    } catch {
+      return [...out, `${at}: the body is not JSON`];
+    }
+    for (const p of checker.problems(response.content[type].schema, body)) out.push(`${at}: body ${p}`);
+    if (x.status >= 400 && body?.error?.requestId !== requestId) out.push(`${at}: error.requestId ${body?.error?.requestId} is not the header's ${requestId}`);
+  }
+  return out;
+}
+
+/**
+ * How an answer of the HTTP server's client-error handler (a request refused before it was read: no operation is
+ * known) differs from the document: it may come on any operation, so every operation must document it.
+ */
+export function clientErrorDeviations(doc: Doc, x: Pick<Exchange, 'headers' | 'body' | 'status'>, checker = new SchemaChecker()): string[] {
+  const out = new Set<string>();
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(ops)) {
+      const at = `client error on ${method.toUpperCase()} ${path} → ${x.status}`;
+      const response = op.responses[String(x.status)];
+      if (!response) out.add(`${at}: status not documented`);
+      else for (const d of answerDeviations(at, response, { ...x, method: 'GET' }, checker)) out.add(d);
+    }
+  }
+  return [...out];
 }

@@ -9,16 +9,14 @@
  * - `GET /api/auth/me` → `{person, role, roles}`; `POST /api/auth/switch-role` `{role}` → a new token.
  */
 import { z } from 'zod';
-import type { Response } from 'express';
 import { ROLES } from '../../auth/roles.ts';
 import { completeLogin, platformLogin } from '../../auth/login.ts';
 import { currentAccount, switchRole } from '../../auth/account.ts';
-import { TooManyAttempts } from '../../auth/rate-limit.ts';
 import { instant } from '../dates.ts';
 import { checkedRule } from '../json-schema.ts';
 import { defineRoute, type ErrorDoc } from '../route.ts';
 import { nonBlankText } from '../validation.ts';
-import { PLATFORM_ERRORS } from './error-docs.ts';
+import { PLATFORM_ERRORS, TOO_MANY_LOGIN_ATTEMPTS } from './error-docs.ts';
 
 const role = z.enum(ROLES).describe('worker 员工、admin 管理员、manager 经理');
 const person = z.object({ phone: z.string(), name: z.string() });
@@ -70,11 +68,7 @@ const completeBody = z.object({
   role: role.optional().meta({ title: '角色', description: 'choose_role 时：从 roles 中选择的角色' }),
 });
 
-const retryAfter = z.object({ retryAfterSeconds: z.number().int().describe('多少秒后可以再试（与响应头 Retry-After 相同）') });
-const LOGIN_ERRORS: ErrorDoc[] = [
-  { status: 403, code: 'PHONE_NOT_REGISTERED', description: '手机号未登记为人员' },
-  { status: 429, code: 'TOO_MANY_LOGIN_ATTEMPTS', description: '同一 IP 或同一微信用户登录尝试过多', details: retryAfter },
-];
+const LOGIN_ERRORS: ErrorDoc[] = [{ status: 403, code: 'PHONE_NOT_REGISTERED', description: '手机号未登记为人员' }, TOO_MANY_LOGIN_ATTEMPTS];
 const PLATFORM_LOGIN_ERRORS: ErrorDoc[] = [
   { status: 401, code: 'LOGIN_CODE_INVALID', description: '登录凭证无效（40029）' },
   { status: 401, code: 'LOGIN_CODE_USED', description: '登录凭证已使用（40163）' },
@@ -90,16 +84,6 @@ const PERSON = { phone: '13800138000', name: '张三' };
 const TOKEN = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoid29ya2VyIiwic3ViIjoiMTM4MDAxMzgwMDAifQ.c2lnbmF0dXJl';
 const OK_EXAMPLE = { status: 'ok', token: TOKEN, expiresAt: '2026-03-09T07:30:00+08:00', person: PERSON, role: 'worker', roles: ['worker'] };
 const TICKET = 'eyJhbGciOiJIUzI1NiJ9.eyJwaG9uZXMiOlsiMTM4MDAxMzgwMDAiXX0.dGlja2V0';
-
-/** Adds Retry-After to a rate-limit refusal before it is answered. */
-export async function withRetryAfter<T>(res: Response, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    if (err instanceof TooManyAttempts) res.setHeader('Retry-After', String(err.retryAfterSeconds));
-    throw err;
-  }
-}
 
 export const platformLoginRoute = defineRoute({
   method: 'post',
@@ -117,7 +101,7 @@ export const platformLoginRoute = defineRoute({
     body: { code: 'sim:zhangsan#1', phoneCode: 'sim:13800138000' },
     response: { status: 'choose_role', ticket: TICKET, ticketExpiresAt: '2026-03-02T07:35:00+08:00', person: PERSON, roles: ['worker', 'manager'] },
   },
-  handler: ({ body, req, res }, ctx) => withRetryAfter(res, () => platformLogin(ctx, body, req.ip ?? 'unknown')),
+  handler: ({ body, req }, ctx) => platformLogin(ctx, body, req.ip ?? 'unknown'),
 });
 
 export const completeLoginRoute = defineRoute({
@@ -138,7 +122,7 @@ export const completeLoginRoute = defineRoute({
     { status: 422, code: 'PHONE_REQUIRED', description: '票据含多个手机号时必须选择一个' },
   ],
   example: { body: { ticket: TICKET, role: 'worker' }, response: { ...OK_EXAMPLE, roles: ['worker', 'manager'] } },
-  handler: ({ body, req, res }, ctx) => withRetryAfter(res, () => completeLogin(ctx, body, req.ip ?? 'unknown')),
+  handler: ({ body, req }, ctx) => completeLogin(ctx, body, req.ip ?? 'unknown'),
 });
 
 export const meRoute = defineRoute({

@@ -10,6 +10,10 @@ import { MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from '../../imports/limits.ts';
 import { confirmImport, previewImport } from '../../imports/service.ts';
 import { readUpload } from '../../imports/upload.ts';
 import { confirmSchema, importIdParams, previewSchema } from '../../imports/schemas.ts';
+import { MAX_TABLE_TEXT } from '../../spreadsheet/table.ts';
+import { tooLargeDetails } from '../../spreadsheet/too-large.ts';
+import { MAX_CELLS, MAX_SHARED_STRINGS } from '../../spreadsheet/workbook.ts';
+import { MAX_INFLATED_BYTES } from '../../spreadsheet/zip.ts';
 import { actorOf, defineRoute, type AnyRoute, type ErrorDoc } from '../route.ts';
 import { ChunkedJson } from '../chunked-json.ts';
 
@@ -26,7 +30,10 @@ const UPLOAD_ERRORS: ErrorDoc[] = [
   {
     status: 422,
     code: 'SPREADSHEET_TOO_LARGE',
-    description: '表格解压后超过 48 MB、单元格超过 100 万个、共享文本超过 30 万条，或读取所需的内存或时间超过上限',
+    description:
+      `表格解压后超过 ${MAX_INFLATED_BYTES / 1024 / 1024} MB、单元格超过 ${MAX_CELLS / 10_000} 万个、共享文本超过 ${MAX_SHARED_STRINGS / 10_000} 万条、` +
+      `读取的文字超过 ${MAX_TABLE_TEXT / 10_000} 万字，或读取所需的内存或时间超过上限（details 的一个字段说明是哪个上限及其值）`,
+    details: tooLargeDetails,
   },
   { status: 422, code: 'UNREADABLE_SPREADSHEET', description: '表格损坏、加密或没有工作表' },
   { status: 422, code: 'EMPTY_SHEET', description: '表格没有任何内容' },

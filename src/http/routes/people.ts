@@ -14,7 +14,7 @@ import { pageOf, pageQuery } from '../pagination.ts';
 import { toPage } from '../../shared/page.ts';
 import { instant } from '../dates.ts';
 import { defineRoute } from '../route.ts';
-import { problemsDetails } from './error-docs.ts';
+import { PERSON_INVALID } from './error-docs.ts';
 
 const role = z.enum(ROLES).describe('worker 员工、admin 管理员、manager 经理');
 
@@ -79,7 +79,7 @@ export const personSaveRoute = defineRoute({
     }),
   }),
   response: z.object({ person: personSchema, result: z.enum(['created', 'updated', 'unchanged']) }),
-  errors: [{ status: 422, code: 'PERSON_INVALID', description: '手机号、姓名或角色不符合要求（details 列出每个问题）', details: problemsDetails }],
+  errors: [PERSON_INVALID],
   example: {
     body: { phone: '13800138000', name: '张三', role: '员工' },
     response: { person: PERSON_EXAMPLE, result: 'created' },

@@ -19,7 +19,7 @@ import { clearConsoleSession, isConsoleCall, withSessionCookie } from '../consol
 import { CONTROL_HEADER, controlSecretMatches } from '../control-channel.ts';
 import { instant } from '../dates.ts';
 import { defineRoute, RawBody, type ErrorDoc } from '../route.ts';
-import { withRetryAfter } from './auth.ts';
+import { PERSON_INVALID, TOO_MANY_LOGIN_ATTEMPTS } from './error-docs.ts';
 
 const role = z.enum(ROLES).meta({ title: '角色' });
 const consoleRole = z.enum(access.console).meta({ title: '网页后台角色' });
@@ -30,7 +30,6 @@ const name = z.string().max(100).meta({ title: '姓名' });
 const PERSON = { phone: '13800138000', name: '王管理' };
 const TICKET = 'q7Vw2mKx9ZpL4sRt8YbN3cHf6JdE1aGu';
 const KEY = 'Xa7kP2mQ9rT4vW8y';
-const RATE: ErrorDoc = { status: 429, code: 'TOO_MANY_LOGIN_ATTEMPTS', description: '尝试过多（details.retryAfterSeconds，响应头 Retry-After）' };
 const PLATFORM_ERRORS: ErrorDoc[] = [
   { status: 429, code: 'PLATFORM_RATE_LIMITED', description: '微信接口频率限制' },
   { status: 502, code: 'PLATFORM_PAGE_NOT_FOUND', description: '小程序页面 WX_WEB_LOGIN_PAGE 不存在或未发布（41030）' },
@@ -56,11 +55,11 @@ export const webLoginStartRoute = defineRoute({
     expiresInSeconds: z.number().int().describe('有效秒数（网页据此倒计时，不依赖电脑时钟）'),
   }),
   status: 201,
-  errors: [RATE, ...PLATFORM_ERRORS],
+  errors: [TOO_MANY_LOGIN_ATTEMPTS, ...PLATFORM_ERRORS],
   example: {
     response: { ticket: TICKET, scene: `w=${KEY}`, codeUrl: `/api/auth/web-login/codes/${KEY}.png`, expiresAt: '2026-03-02T08:02:00+08:00', expiresInSeconds: 120 },
   },
-  handler: ({ req, res }, ctx) => withRetryAfter(res, () => startWebLogin(ctx, ip(req))),
+  handler: ({ req }, ctx) => startWebLogin(ctx, ip(req)),
 });
 
 export const webLoginSetupRoute = defineRoute({
@@ -93,7 +92,7 @@ export const firstAdminRoute = defineRoute({
   errors: [
     { status: 403, code: 'SIMULATOR_ONLY', description: '只有使用模拟器时可用' },
     { status: 409, code: 'ADMINISTRATOR_EXISTS', description: '已经有管理员' },
-    { status: 422, code: 'PERSON_INVALID', description: '手机号或姓名不符合要求' },
+    PERSON_INVALID,
   ],
   handler: ({ body }, ctx) => addFirstAdministrator(ctx, body),
 });
@@ -121,11 +120,12 @@ export const webLoginConfirmRoute = defineRoute({
     { status: 403, code: 'WEB_LOGIN_NOT_ALLOWED', description: '不是管理员或经理' },
     { status: 403, code: 'ROLE_NOT_HELD', description: '没有所选角色' },
     { status: 404, code: 'WEB_LOGIN_NOT_FOUND', description: '没有这个登录二维码' },
-    { status: 409, code: 'WEB_LOGIN_EXPIRED | WEB_LOGIN_ALREADY_CONFIRMED', description: '二维码已过期或已确认' },
-    RATE,
+    { status: 409, code: 'WEB_LOGIN_EXPIRED', description: '二维码已过期：在网页上刷新二维码后重新扫码' },
+    { status: 409, code: 'WEB_LOGIN_ALREADY_CONFIRMED', description: '这个二维码已经确认过了' },
+    TOO_MANY_LOGIN_ATTEMPTS,
   ],
   example: { body: { key: KEY, role: 'admin' }, response: { status: 'confirmed', person: PERSON, role: 'admin' } },
-  handler: ({ body, user, req, res }, ctx) => withRetryAfter(res, () => confirmWebLogin(ctx, user, body, ip(req))),
+  handler: ({ body, user, req }, ctx) => confirmWebLogin(ctx, user, body, ip(req)),
 });
 
 export const webLoginCodeRoute = defineRoute({
@@ -172,13 +172,13 @@ export const webLoginPollRoute = defineRoute({
     { status: 401, code: 'ROLE_REVOKED', description: '确认之后角色已被移除' },
     { status: 404, code: 'WEB_LOGIN_TICKET_NOT_FOUND', description: '没有这个票据' },
     { status: 409, code: 'WEB_LOGIN_TICKET_USED', description: '票据已换取过令牌' },
-    RATE,
+    TOO_MANY_LOGIN_ATTEMPTS,
   ],
   example: { params: { ticket: TICKET }, response: { status: 'pending', expiresAt: '2026-03-02T08:02:00+08:00' } },
   async handler({ params, req, res }, ctx) {
     // The ticket is a secret: keep it out of the request log line.
     req.originalUrl = req.originalUrl.replace(params.ticket, '<ticket>');
-    const answer = await withRetryAfter(res, () => pollWebLogin(ctx, params.ticket, ip(req)));
+    const answer = await pollWebLogin(ctx, params.ticket, ip(req));
     return answer.status === 'confirmed' && isConsoleCall(req.headers) ? withSessionCookie(req, res, answer) : answer;
   },
 });
@@ -231,6 +231,7 @@ export const webSessionEndRoute = defineRoute({
   tag: 'web-login',
   summary: '退出网页后台（清除 Cookie）',
   access: 'public',
+  noDatabase: true,
   async handler({ req, res }) {
     clearConsoleSession(req, res);
   },
