@@ -20,6 +20,10 @@
  * that set or change them, so a replay gives the same flags whatever the configuration says later: ReportSubmitted
  * and ReportApproved (version 2; their version-1 payloads, written before flags existed, read as no flags) and
  * BreakChanged (`flags` when the event recomputed them; absent in older events: unchanged).
+ *
+ * Placement and break source (issue #24, domain/placement.ts): ReportSubmitted version 3 records the worker's
+ * workshop and team as of the report date and where the break came from (`shift` with the shift, or `default`);
+ * its version-2 payloads read as no team and `default`. A BreakChanged makes the source `manager`.
  */
 import { z } from 'zod';
 import { defineEvent, type EventOf } from './define.ts';
@@ -79,11 +83,16 @@ const reportRef = { reportId: z.string().uuid(), employeePhone: phone, reportDat
 const flags = z.array(plausibilityFlagSchema);
 /** Version 1 → 2: a payload written before plausibility flags existed has none. */
 const noFlagsYet = { 1: (d: Record<string, unknown>) => ({ ...d, flags: [] }) };
+/**
+ * ReportSubmitted version 2 → 3 (issue #24): a report written before workshops, teams and shifts existed was
+ * counted in no team and started with DEFAULT_BREAK_MINUTES.
+ */
+const noPlacementYet = { 2: (d: Record<string, unknown>) => ({ ...d, workshopCode: null, teamCode: null, breakSource: 'default', shift: null }) };
 
 export const ReportSubmitted = defineEvent({
   type: 'ReportSubmitted',
-  version: 2,
-  upcasters: noFlagsYet,
+  version: 3,
+  upcasters: { ...noFlagsYet, ...noPlacementYet },
   schema: z.object({
     ...reportRef,
     sessionId: z.string().uuid(),
@@ -93,6 +102,13 @@ export const ReportSubmitted = defineEvent({
     devices: z.array(z.string()),
     lines: z.array(reportLine).min(1),
     flags,
+    /** The worker's workshop and team as of reportDate (domain/placement.ts); null when in no team. */
+    workshopCode: z.string().nullable(),
+    teamCode: z.string().nullable(),
+    /** Where breakMinutes came from: the worker's shift that day, or DEFAULT_BREAK_MINUTES. */
+    breakSource: z.enum(['shift', 'default']),
+    /** The shift the break was computed from (its name at the time); null when breakSource is `default`. */
+    shift: z.object({ shiftId: z.string(), name: z.string() }).nullable(),
     at: instant,
   }),
 });

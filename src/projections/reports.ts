@@ -7,7 +7,9 @@
  * - ReportApproved: status `approved`; `lines` = `correction.after` when the administrator corrected them;
  *   `reviewed_by` = the event's metadata `actorPhone`, `reviewed_at` = the event's `at`.
  * - ReportRejected: status `rejected`, `reject_reason`, `reviewed_by`, `reviewed_at`.
- * - BreakChanged: `break_minutes` = `after`.
+ * - BreakChanged: `break_minutes` = `after`, `break_source` = `manager`.
+ * - `workshop_code`, `team_code`, `break_source`, `shift_id`, `shift_name` (migrations/012, issue #24): the
+ *   report's placement and break source from ReportSubmitted (domain/placement.ts).
  * - `flags` (migrations/010, issue #21): the plausibility flags of the report's figures as they stand, from
  *   ReportSubmitted, ReportApproved (the approved figures' flags) and BreakChanged (when it carries them).
  * Timestamps are written as ISO 8601 text (UTC), `report_date` as `YYYY-MM-DD`, `lines` as ReportLine[].
@@ -33,6 +35,11 @@ export function submittedRow(d: EventData<'ReportSubmitted'>): Row {
     devices: d.devices,
     lines: d.lines,
     flags: d.flags,
+    workshop_code: d.workshopCode,
+    team_code: d.teamCode,
+    break_source: d.breakSource,
+    shift_id: d.shift?.shiftId ?? null,
+    shift_name: d.shift?.name ?? null,
     submitted_at: d.at,
     reviewed_by: null,
     reviewed_at: null,
@@ -50,7 +57,7 @@ export const reportsProjection: Projection = {
     {
       name: TABLE,
       key: ['report_id'],
-      columns: ['report_id', 'session_id', 'employee_phone', 'report_date', 'status', 'clock_in_at', 'clock_out_at', 'break_minutes', 'devices', 'lines', 'flags', 'submitted_at', 'reviewed_by', 'reviewed_at', 'reject_reason', 'updated_at'],
+      columns: ['report_id', 'session_id', 'employee_phone', 'report_date', 'status', 'clock_in_at', 'clock_out_at', 'break_minutes', 'devices', 'lines', 'flags', 'workshop_code', 'team_code', 'break_source', 'shift_id', 'shift_name', 'submitted_at', 'reviewed_by', 'reviewed_at', 'reject_reason', 'updated_at'],
     },
   ],
   eventTypes: ['ReportSubmitted', 'ReportApproved', 'ReportRejected', 'BreakChanged'],
@@ -105,7 +112,7 @@ export const reportsProjection: Projection = {
       }
       case 'BreakChanged': {
         const d = event.data as EventData<'BreakChanged'>;
-        return [{ ...ref, row: { ...row, break_minutes: d.after, flags: d.flags ?? row.flags, updated_at: iso(d.at) } }];
+        return [{ ...ref, row: { ...row, break_minutes: d.after, break_source: 'manager', flags: d.flags ?? row.flags, updated_at: iso(d.at) } }];
       }
       default:
         return [];

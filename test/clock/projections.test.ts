@@ -71,6 +71,10 @@ function submitted(reportId: string, sessionId: string): DomainEvent {
       devices: ['冲床 1', 'B-2'],
       lines: [line(1, 10, 2)],
       flags: [],
+      workshopCode: null,
+      teamCode: null,
+      breakSource: 'default',
+      shift: null,
       at: '2026-03-02T17:05:00+08:00',
     },
   };

@@ -35,6 +35,9 @@ export interface SubmitSpec {
   breakMinutes?: number;
   devices?: string[];
   lines?: ReportLine[];
+  /** The report's workshop and team codes (issue #24); none by default. */
+  workshopCode?: string | null;
+  teamCode?: string | null;
 }
 
 export function submitted(s: SubmitSpec = {}): EventData<'ReportSubmitted'> {
@@ -50,6 +53,10 @@ export function submitted(s: SubmitSpec = {}): EventData<'ReportSubmitted'> {
     devices: s.devices ?? ['D1'],
     lines: s.lines ?? [line(901, 10, 2880, 100, 5)],
     flags: [],
+    workshopCode: s.workshopCode ?? null,
+    teamCode: s.teamCode ?? null,
+    breakSource: 'default',
+    shift: null,
     at: s.clockOutAt ?? `${reportDate}T17:00:00+08:00`,
   };
 }

@@ -41,6 +41,7 @@ import {
   type Session,
 } from '../../domain/clock.ts';
 import type { LineInput, ProductSnapshot } from '../../domain/report-line.ts';
+import { NO_PLACEMENT } from '../../domain/placement.ts';
 import { plausibilityFlags } from '../../domain/plausibility.ts';
 import { buildReportLines } from '../report-lines.ts';
 
@@ -211,6 +212,9 @@ function submit(cmd: Extract<WorkerCommand, { type: 'Submit' }>, state: WorkerSt
         devices: [...s.devices],
         lines,
         flags: plausibilityFlags({ clockInAt, clockOutAt, breakMinutes, lines }, settings.plausibility),
+        ...NO_PLACEMENT,
+        breakSource: 'default',
+        shift: null,
         at,
       },
     },
