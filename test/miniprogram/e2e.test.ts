@@ -7,6 +7,10 @@
  * A whole shift (开始上班 → 换设备 → 下班报工 → 报工单 → submit → 我的报工); the window passing and 重新报工; a
  * reviewer approving with a correction and rejecting; the worker reading both; a manager's break change from the
  * dashboard; a console sign-in confirmed. Every request the client made is checked against the OpenAPI document.
+ * The follow-up of issue #23: a report that cannot be true (0 minutes, 205 pieces) marked 异常 with the service's
+ * sentence in the reviewer's queue and detail (issue #21); 我的工资 (issue #22's `GET /api/wages/mine`) with rates
+ * set, the amounts worked out by hand in the test, the month closed (已结账), reopened and closed again (the previous
+ * close's amount beside the new one).
  */
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -295,9 +299,14 @@ it('a report that cannot be true (08:00 to 08:00, 205 pieces): the reviewer sees
   expect(detail.texts('.flag')).toEqual([sentence]);
   expect(detail.texts('#approve')).toEqual(['核对无误，通过']);
   detail.tap('#approve');
-  await detail.waitFor('已通过（已知异常 1 项，已记入审核记录）');
+  await detail.waitFor('已通过（已知异常 1 项，已记入审计记录）');
   const audit = await app.request('GET', `/api/reports/${pending[0].reportId}/audit-logs`, { token: admin });
   expect(audit.body.items.at(-1)).toMatchObject({ action: 'approved', actorName: '王管理', flags: [{ code: 'NO_WORKING_TIME', message: sentence }] });
+  // The manager's 看板 shows 异常 in place of its 0.00 s cycle and its differences, with the sentence.
+  await app.catchUpAll();
+  const dash = await open(MANAGER, '/pages/dashboard/dashboard');
+  const row = dash.texts('.dash-row').find((t) => t.startsWith('李四2026-03-03'));
+  expect(row).toBe(`李四2026-03-03实际节拍 异常，标准 24.00 秒，节拍 异常报工 205（成品 205），标准工作量 1200，工作量 异常异常${sentence}`);
 });
 
 it('我的工资: rates set, the approved report priced as worked out by hand; the month closed shows 已结账; reopened and closed again, the previous amount', async () => {

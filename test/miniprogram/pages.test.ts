@@ -478,10 +478,10 @@ describe('审核', () => {
     const p = await page('/pages/review/detail?reportId=r1', wx);
     expect(p.texts('#flags .big')).toEqual(['异常报工（2 项）']);
     expect(p.texts('.flag')).toEqual(flags.map((f) => f.message));
-    expect(p.texts('#flag-note')).toEqual(['这些数据不可能为真，请先核对（可修正明细或驳回）；确认无误仍可通过，审核记录会写明“已知异常”。']);
+    expect(p.texts('#flag-note')).toEqual(['这些数据不可能为真，请先核对（可修正明细或驳回）；确认无误仍可通过，审计记录会写明“已知异常”。']);
     expect(p.texts('#approve')).toEqual(['核对无误，通过']);
     p.tap('#approve');
-    await p.waitFor('已通过（已知异常 2 项，已记入审核记录）');
+    await p.waitFor('已通过（已知异常 2 项，已记入审计记录）');
     expect(p.texts('#flag-note')).toEqual([]);
     expect(p.texts('.flag')).toHaveLength(2);
   });
@@ -503,7 +503,7 @@ describe('看板 and the break change', () => {
     ],
     byDate: [],
   });
-  const row = { reportDate: '2026-03-02', employeePhone: '13800138000', employeeName: '张三', reportCount: 1, actualCycleSeconds: 19.6, standardCycleSeconds: 16, cycleTimeDiffPct: 22.52, reportedQty: 1515, finishedQty: 1480, defectiveQty: 35, standardWorkload: 3600, workloadDiffPct: -58.89 };
+  const row = { reportDate: '2026-03-02', employeePhone: '13800138000', employeeName: '张三', reportCount: 1, actualCycleSeconds: 19.6, standardCycleSeconds: 16, cycleTimeDiffPct: 22.52, reportedQty: 1515, finishedQty: 1480, defectiveQty: 35, standardWorkload: 3600, workloadDiffPct: -58.89, flags: [] as unknown[], untrusted: { cycleTime: false, workload: false } };
 
   it("shows today's and this week's team figures and the rows; a manager opens a row", async () => {
     const wx = withSession(
@@ -521,6 +521,23 @@ describe('看板 and the break change', () => {
     p.tap('.dash-row');
     await p.settle();
     expect(wx.lastUrl).toBe('/pages/dashboard/breaks?date=2026-03-02&phone=13800138000');
+  });
+
+  it('shows 异常, not a good figure, where a row cannot be true, with the sentence (issue #21)', async () => {
+    const message = '有效工作时间 0 分钟却报了 205 件，按标准节拍需要 82 分钟';
+    const flagged = {
+      ...row, employeeName: '李四', actualCycleSeconds: 0, cycleTimeDiffPct: -100, standardCycleSeconds: 24, reportedQty: 205, finishedQty: 205, standardWorkload: 1200, workloadDiffPct: -82.92,
+      flags: [{ code: 'NO_WORKING_TIME', effectiveSeconds: 0, outputQty: 205, standardSeconds: 4920, reportId: 'r9', message }],
+      untrusted: { cycleTime: true, workload: true },
+    };
+    const wx = withSession(
+      new ScriptedWx(script({ 'GET /api/dashboard/summary': summary(1), 'GET /api/dashboard/reports': ok({ items: [row, flagged], page: 1, pageSize: 20, total: 2 }) })),
+      session('admin'),
+    );
+    const p = await page('/pages/dashboard/dashboard', wx);
+    expect(p.texts('.dash-row')[1]).toBe(`李四2026-03-02实际节拍 异常，标准 24.00 秒，节拍 异常报工 205（成品 205），标准工作量 1200，工作量 异常异常${message}`);
+    expect(p.texts('.dash-row')[1]).not.toContain('-100');
+    expect(p.texts('.dash-row .flag-mark')).toEqual(['异常']);
   });
 
   it('changes a break by POST with a reason, and shows a refusal', async () => {

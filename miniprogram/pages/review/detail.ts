@@ -19,7 +19,7 @@ import { back } from '../../platform/nav';
 import { call } from '../../platform/request';
 
 /** What a reviewer reads under the flags (the console's review drawer says the same). */
-const FLAG_NOTE = '这些数据不可能为真，请先核对（可修正明细或驳回）；确认无误仍可通过，审核记录会写明“已知异常”。';
+const FLAG_NOTE = '这些数据不可能为真，请先核对（可修正明细或驳回）；确认无误仍可通过，审计记录会写明“已知异常”。';
 
 /** The flags as the page lists them: the service's sentences. */
 const flagsOf = (flags: readonly Flag[]) => flags.map((f, i) => ({ key: `${f.code}-${i}`, code: f.code, message: f.message }));
@@ -119,7 +119,7 @@ Component({
       this.setData({ busy: true, problems: [], error: '' });
       try {
         const a = await call<ReviewAnswer>('POST', `/api/reviews/${this.data.reportId}/${what}`, { body, retry: true });
-        const known = a.status === 'approved' && a.flags.length ? `（已知异常 ${a.flags.length} 项，已记入审核记录）` : '';
+        const known = a.status === 'approved' && a.flags.length ? `（已知异常 ${a.flags.length} 项，已记入审计记录）` : '';
         const done = (a.status === 'rejected' ? '已驳回' : a.corrected ? '已修正并通过' : '已通过') + known;
         await this.load();
         this.setData({ done });
