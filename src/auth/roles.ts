@@ -31,6 +31,8 @@ export const access = {
   periodClose: ['manager'],
   /** a worker's own wage statement (issue #22) */
   ownWages: ['worker'],
+  /** workshops, teams, memberships, devices' workshops and shifts: maintain and read (issue #24) */
+  organization: ['admin', 'manager'],
 } as const satisfies Record<string, readonly Role[]>;
 
 /** Type guard: true when `v` is one of the stored role values `worker`, `admin`, `manager`. */

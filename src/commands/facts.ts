@@ -29,6 +29,9 @@ export interface FactQuery {
   readonly productIds?: readonly number[];
   /** The months (`YYYY-MM`) the command writes into; each must be open. */
   readonly months?: readonly string[];
+  // issue #24 part B: shifts
+  /** Shift ids an assignment or override names: which exist (shifts are never deleted, so no guard). */
+  readonly shiftIds?: readonly string[];
 }
 
 /** The facts as read (or cached). */
@@ -41,23 +44,34 @@ export interface Facts {
   readonly products: readonly ProductSnapshot[];
   /** The asked months that are closed. */
   readonly closedMonths: readonly string[];
+  // issue #24 part B: shifts
+  /** The asked shift ids that exist (absent when none were asked). */
+  readonly knownShiftIds?: readonly string[];
 }
 
 export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [] };
 
-/** $1 phone, $2 role, $3 device number, $4 product ids, $5 months; null parameters ask nothing. */
+/** $1 phone, $2 role, $3 device number, $4 product ids, $5 months, $6 shift ids; null parameters ask nothing. */
 const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role = $2) AS person_name,
        ($3::text IS NULL OR EXISTS (SELECT 1 FROM products WHERE device_no = $3)) AS device_in_use,
        (SELECT json_agg(${snapshotJson('p')}) FROM products p WHERE p.id = ANY($4::bigint[])) AS products,
-       (SELECT array_agg(month ORDER BY month) FROM periods WHERE month = ANY($5::text[]) AND status = 'closed') AS closed_months`;
+       (SELECT array_agg(month ORDER BY month) FROM periods WHERE month = ANY($5::text[]) AND status = 'closed') AS closed_months,
+       (SELECT array_agg(shift_id) FROM shifts WHERE shift_id = ANY($6::text[])) AS known_shift_ids`;
 
 /** Reads the facts `query` asks, in one statement through `q` (the pool, or a transaction's client). */
 export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> {
-  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length) return NO_FACTS;
+  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !query.shiftIds?.length) return NO_FACTS;
   const ids = [...new Set(query.productIds ?? [])];
   const months = [...new Set(query.months ?? [])];
-  const r = (await q.query(FACTS_SQL, [query.person?.phone ?? null, query.person?.role ?? null, query.deviceNo ?? null, ids, months])).rows[0];
-  return { personName: r.person_name ?? undefined, deviceInUse: r.device_in_use, products: r.products ?? [], closedMonths: r.closed_months ?? [] };
+  const shiftIds = [...new Set(query.shiftIds ?? [])];
+  const r = (await q.query(FACTS_SQL, [query.person?.phone ?? null, query.person?.role ?? null, query.deviceNo ?? null, ids, months, shiftIds])).rows[0];
+  return {
+    personName: r.person_name ?? undefined,
+    deviceInUse: r.device_in_use,
+    products: r.products ?? [],
+    closedMonths: r.closed_months ?? [],
+    ...(query.shiftIds ? { knownShiftIds: r.known_shift_ids ?? [] } : {}),
+  };
 }
 
 /**

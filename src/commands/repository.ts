@@ -193,6 +193,7 @@ export class CachingRepository implements Repository {
    * or undefined.
    */
   cachedFacts(query: FactQuery): Facts | undefined {
+    if (query.shiftIds?.length) return undefined; // issue #24 part B: never cached (the shift commands are rare)
     const personName = query.person ? this.people.get(personKey(query.person)) : undefined;
     if (query.person && personName === undefined) return undefined;
     const products: ProductSnapshot[] = [];

@@ -10,6 +10,8 @@ import { dashboardProjection } from './dashboard.ts';
 import { productRatesProjection } from './product-rates.ts';
 import { periodsProjection } from './periods.ts';
 import { wagesProjection } from './wages.ts';
+// issue #24 part B: shifts
+import { shiftsProjection } from './shifts.ts';
 
 export const projections: Projection[] = [
   sessionsProjection,
@@ -19,4 +21,6 @@ export const projections: Projection[] = [
   productRatesProjection,
   periodsProjection,
   wagesProjection,
+  // issue #24 part B: shifts
+  shiftsProjection,
 ];

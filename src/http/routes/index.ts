@@ -18,6 +18,8 @@ import { officeRoutes } from './office.ts';
 import { rateRoutes } from './rates.ts';
 import { wageRoutes } from './wages.ts';
 import { periodRoutes } from './periods.ts';
+// issue #24 part B: shifts
+import { shiftRoutes } from './shifts.ts';
 
 export const routes: AnyRoute[] = [
   healthRoute,
@@ -37,4 +39,6 @@ export const routes: AnyRoute[] = [
   ...rateRoutes,
   ...wageRoutes,
   ...periodRoutes,
+  // issue #24 part B: shifts
+  ...shiftRoutes,
 ];
