@@ -56,14 +56,20 @@ export interface Loaded<S> {
   /** Undefined when `locate` found no section for this caller. */
   readonly section?: Section<S>;
   readonly facts: Facts;
+  /** The facts' query as asked after the section was loaded (`more`); absent: the query given. */
+  readonly query?: FactQuery;
   /** True when any of it came from the cache. */
   readonly cached: boolean;
 }
 
 /** Loads commands' sections and facts (module docstring). */
 export interface Repository {
-  /** The section of `stream` and the facts of `query`, through `q`; from the database only when `fresh`. */
-  load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean): Promise<Loaded<S>>;
+  /**
+   * The section of `stream` and the facts of `query`, through `q`; from the database only when `fresh`. With
+   * `more`, the facts of `more(section.state)` instead (a query that extends `query` by facts depending on the
+   * state; command.ts CommandRun.factsOf), reported as `Loaded.query`.
+   */
+  load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean, more?: (state: S) => FactQuery): Promise<Loaded<S>>;
   /** Keeps what a command ended with (after its append, or a no-op confirmed on fresh state). */
   remember<S>(stream: StreamQuery<S>, section: Section<S>, query: FactQuery, facts: Facts): void;
   /** Drops what `stream` and `query` cached (a hint proved stale). */
@@ -97,7 +103,13 @@ export class StreamRepository implements Repository {
     private readonly inline: readonly Projection[],
   ) {}
 
-  async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery): Promise<Loaded<S>> {
+  async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, _fresh?: boolean, more?: (state: S) => FactQuery): Promise<Loaded<S>> {
+    if (more) {
+      // The section first: the facts depend on its state.
+      const section = await this.readSection(q, stream);
+      const asked = section ? more(section.state) : query;
+      return { section, facts: await loadFacts(q, asked), query: asked, cached: false };
+    }
     const facts = await loadFacts(q, query);
     return { section: await this.readSection(q, stream), facts, cached: false };
   }
@@ -160,15 +172,16 @@ export class CachingRepository implements Repository {
     this.products = new Lru(limits.products);
   }
 
-  async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean): Promise<Loaded<S>> {
+  async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean, more?: (state: S) => FactQuery): Promise<Loaded<S>> {
     const section = fresh ? undefined : (this.sections.get(stream.streamId) as Section<S> | undefined);
     if (section && (!stream.locate || stream.locate.covers(section.state))) {
-      let facts = this.cachedFacts(query);
-      if (!facts) this.keepFacts(query, (facts = await loadFacts(q, query)));
-      return { section, facts, cached: true };
+      const asked = more ? more(section.state) : query;
+      let facts = this.cachedFacts(asked);
+      if (!facts) this.keepFacts(asked, (facts = await loadFacts(q, asked)));
+      return { section, facts, cached: true, ...(more ? { query: asked } : {}) };
     }
-    const loaded = await this.fromDatabase.load(q, stream, query);
-    this.keepFacts(query, loaded.facts);
+    const loaded = await this.fromDatabase.load(q, stream, query, fresh, more);
+    this.keepFacts(loaded.query ?? query, loaded.facts);
     return loaded;
   }
 

@@ -202,3 +202,39 @@ export function namedOccurrence<S extends ShiftTimes>(presence: Presence, applyi
   }
   return best ?? applying.find((o) => o.date === clockInDate) ?? applying[0];
 }
+
+/** A shift as a day of a worker's calendar carries it: its id, name (at the time) and times. */
+export interface NamedShift extends ShiftTimes {
+  readonly shiftId: string;
+  readonly name: string;
+}
+
+/** A local date of a worker's calendar: the worker's team that day and the team's shift (null: none, a day off). */
+export interface ShiftDay {
+  readonly date: string;
+  readonly teamCode: string | null;
+  readonly shift: NamedShift | null;
+}
+
+/** Where a session's starting break came from (domain/placement.ts BreakSource without `manager`). */
+export interface SessionBreak {
+  readonly breakMinutes: number;
+  readonly breakSource: 'shift' | 'default';
+  readonly shift: { readonly shiftId: string; readonly name: string } | null;
+}
+
+/**
+ * The break a session starts with (issue #24 "Shifts and breaks"; README "班次与休息"): given the worker's
+ * calendar days around the local date of clock-in (`days`: each date's shift of the team the worker belonged to
+ * that date), the occurrences applying (occurrencesApplying) give `breakMinutesOf` with source `shift` and the
+ * named occurrence's shift; none → `defaultBreak(presence)` (DEFAULT_BREAK_MINUTES, at most the minutes worked)
+ * with source `default`.
+ */
+export function sessionBreak(presence: Presence, clockInDate: string, days: readonly ShiftDay[], timeZone: string, defaultBreak: number): SessionBreak {
+  const byDate: Record<string, NamedShift | null> = {};
+  for (const d of days) byDate[d.date] = d.shift;
+  const applying = occurrencesApplying(presence, clockInDate, byDate, timeZone);
+  const named = namedOccurrence(presence, applying, clockInDate, timeZone);
+  if (!named) return { breakMinutes: defaultBreak, breakSource: 'default', shift: null };
+  return { breakMinutes: breakMinutesOf(presence, applying, timeZone), breakSource: 'shift', shift: { shiftId: named.shift.shiftId, name: named.shift.name } };
+}
