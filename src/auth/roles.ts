@@ -31,7 +31,8 @@ export const access = {
   periodClose: ['manager'],
   /** a worker's own wage statement (issue #22) */
   ownWages: ['worker'],
-  /** workshops, teams, memberships, devices' workshops and shifts: maintain and read (issue #24) */
+  // issue #24 organization (part A)
+  /** workshops, teams, memberships, devices' workshops (and part B: shifts): maintaining and reading them (issue #24) */
   organization: ['admin', 'manager'],
 } as const satisfies Record<string, readonly Role[]>;
 

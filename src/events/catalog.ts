@@ -11,6 +11,9 @@
  *   same date (`replaced`), with the rate in force on that date before (old → new).
  * - `period-<YYYY-MM>`: a month's closes and reopens (issue #22). PeriodClosed with the figures and the rates the
  *   close priced the month at, PeriodReopened with the reason.
+ * - Organization (issue #24): `workshop-<code>` (WorkshopDefined, WorkshopRenamed), `team-<code>` (TeamDefined,
+ *   TeamChanged), `member-<phone>` (MembershipStarted, MembershipEnded: one worker's membership history, the
+ *   consistency boundary of "one team at any date"), `device-<deviceNo>` (DeviceWorkshopSet).
  *
  * Instants are ISO 8601 strings in UTC; local dates `YYYY-MM-DD` in APP_TIMEZONE; quantities whole pieces;
  * standard cycle times seconds (up to 3 decimals); standard workload pieces per 8-hour day; rates integers of
@@ -39,6 +42,11 @@ export const streams = {
   report: (reportId: string) => `report-${reportId}`,
   product: (productId: number) => `product-${productId}`,
   period: (month: string) => `period-${month}`,
+  // issue #24 organization (part A)
+  workshop: (code: string) => `workshop-${code}`,
+  team: (code: string) => `team-${code}`,
+  member: (phone: string) => `member-${phone}`,
+  device: (deviceNo: string) => `device-${deviceNo}`,
   // issue #24 part B: shifts
   shift: (shiftId: string) => `shift-${shiftId}`,
   teamShifts: (teamCode: string) => `team-shifts-${teamCode}`,
@@ -190,6 +198,54 @@ export const PeriodReopened = defineEvent({
   schema: z.object({ month, version: z.number().int().min(1), amountFen: fen, reason: z.string().min(1).max(200), at: instant }),
 });
 
+// ---- organization streams (issue #24 part A: workshops, teams, memberships, device workshops) --------------
+/** A workshop's or team's code: letters, digits, `-`, `_`; 1–20 characters; immutable (it names the stream). */
+const orgCode = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,19}$/);
+const orgName = z.string().min(1).max(50);
+
+/** Stream `workshop-<code>`: a workshop (车间) defined. */
+export const WorkshopDefined = defineEvent({
+  type: 'WorkshopDefined',
+  schema: z.object({ code: orgCode, name: orgName, at: instant }),
+});
+/** Stream `workshop-<code>`: a workshop renamed (old → new). */
+export const WorkshopRenamed = defineEvent({
+  type: 'WorkshopRenamed',
+  schema: z.object({ code: orgCode, name: orgName, before: orgName, at: instant }),
+});
+/** Stream `team-<code>`: a team (班组) defined in a workshop, with its leaders (phones of people in personnel). */
+export const TeamDefined = defineEvent({
+  type: 'TeamDefined',
+  schema: z.object({ code: orgCode, name: orgName, workshopCode: orgCode, leaders: z.array(phone).min(1), at: instant }),
+});
+/** Stream `team-<code>`: a team's name, workshop or leaders changed; the whole team after, and before. */
+export const TeamChanged = defineEvent({
+  type: 'TeamChanged',
+  schema: z.object({
+    code: orgCode,
+    name: orgName,
+    workshopCode: orgCode,
+    leaders: z.array(phone).min(1),
+    before: z.object({ name: orgName, workshopCode: orgCode, leaders: z.array(phone) }),
+    at: instant,
+  }),
+});
+/** Stream `member-<phone>`: the worker belongs to the team from `validFrom` (local date) on, open-ended. */
+export const MembershipStarted = defineEvent({
+  type: 'MembershipStarted',
+  schema: z.object({ phone, teamCode: orgCode, validFrom: localDate, at: instant }),
+});
+/** Stream `member-<phone>`: the membership that began on `validFrom` ends with `validTo` (its last day, inclusive). */
+export const MembershipEnded = defineEvent({
+  type: 'MembershipEnded',
+  schema: z.object({ phone, teamCode: orgCode, validFrom: localDate, validTo: localDate, at: instant }),
+});
+/** Stream `device-<deviceNo>`: the device's workshop set (null: in no workshop), with the one before. */
+export const DeviceWorkshopSet = defineEvent({
+  type: 'DeviceWorkshopSet',
+  schema: z.object({ deviceNo: z.string().min(1), workshopCode: orgCode.nullable(), before: orgCode.nullable(), at: instant }),
+});
+// ---- end of the organization streams -------------------------------------------------------------------------
 // ---- shift streams (issue #24 part B: shifts and their calendar) ---------------------------------------------
 // `shift-<shiftId>`: a shift's definition (ShiftDefined, then ShiftChanged with the whole new definition).
 // `team-shifts-<teamCode>`: a team's assignments and overrides (domain/shift-schedule.ts), the consistency boundary
@@ -245,6 +301,14 @@ export const eventDefinitions = [
   RateSet,
   PeriodClosed,
   PeriodReopened,
+  // issue #24 organization (part A)
+  WorkshopDefined,
+  WorkshopRenamed,
+  TeamDefined,
+  TeamChanged,
+  MembershipStarted,
+  MembershipEnded,
+  DeviceWorkshopSet,
   // issue #24 part B: shifts
   ShiftDefined,
   ShiftChanged,
@@ -261,5 +325,10 @@ export type WorkerEvent = Extract<DomainEvent, { type: 'ClockedIn' | 'DeviceSwit
 export type ReportEvent = Extract<DomainEvent, { type: 'ReportSubmitted' | 'ReportApproved' | 'ReportRejected' | 'BreakChanged' }>;
 export type ProductEvent = Extract<DomainEvent, { type: 'RateSet' }>;
 export type PeriodEvent = Extract<DomainEvent, { type: 'PeriodClosed' | 'PeriodReopened' }>;
+// issue #24 organization (part A)
+export type WorkshopEvent = Extract<DomainEvent, { type: 'WorkshopDefined' | 'WorkshopRenamed' }>;
+export type TeamEvent = Extract<DomainEvent, { type: 'TeamDefined' | 'TeamChanged' }>;
+export type MemberEvent = Extract<DomainEvent, { type: 'MembershipStarted' | 'MembershipEnded' }>;
+export type DeviceEvent = Extract<DomainEvent, { type: 'DeviceWorkshopSet' }>;
 export type ShiftEvent = Extract<DomainEvent, { type: 'ShiftDefined' | 'ShiftChanged' }>;
 export type TeamShiftEvent = Extract<DomainEvent, { type: 'ShiftAssigned' | 'ShiftOverridden' | 'ShiftOverrideRemoved' }>;

@@ -8,6 +8,7 @@
  *   why (`override`, `assignment`, `none`; domain/shift-schedule.ts `scheduledOn`), a day off as `shift: null`.
  */
 import type { Queryable } from '../db/transaction.ts';
+import { domainError } from '../domain/errors.ts';
 import type { BreakWindow } from '../domain/shift-breaks.ts';
 import { scheduledOn, type ScheduleSource, type ShiftAssignment, type TeamSchedule } from '../domain/shift-schedule.ts';
 import { monthDates } from '../domain/period.ts';
@@ -46,8 +47,9 @@ export interface CalendarDay {
   source: ScheduleSource;
 }
 
-/** The team's month, day by day (module docstring). */
+/** The team's month, day by day (module docstring). Throws TEAM_NOT_FOUND. */
 export async function shiftCalendar(q: Queryable, teamCode: string, month: string): Promise<CalendarDay[]> {
+  if (!(await q.query(`SELECT 1 FROM teams WHERE code = $1`, [teamCode])).rows.length) throw domainError('TEAM_NOT_FOUND', { code: teamCode });
   const [schedule, shifts] = await Promise.all([teamSchedule(q, teamCode), listShifts(q)]);
   const byId = new Map(shifts.map((s) => [s.shiftId, s]));
   const { first, last } = monthDates(month);

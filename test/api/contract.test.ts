@@ -215,6 +215,27 @@ async function tour(): Promise<void> {
   await expectStatus(call('GET', '/api/dashboard/summary?startDate=2026-03-01&endDate=2026-03-31', manager), 200);
   await consoleSignIn(admin, manager);
 
+  // Issue #24 organization (part A): workshops, teams, memberships, devices' workshops, and their refusals.
+  await expectStatus(call('POST', '/api/workshops', manager, { code: 'T1', name: '测试车间' }), 201);
+  await expectStatus(call('POST', '/api/workshops', manager, { code: 'T1', name: '测试车间' }), 409, 'WORKSHOP_EXISTS');
+  await expectStatus(call('PUT', '/api/workshops/T1', admin, { name: '测试一车间' }), 200);
+  await expectStatus(call('PUT', '/api/workshops/T9', admin, { name: 'x' }), 404, 'WORKSHOP_NOT_FOUND');
+  await expectStatus(call('POST', '/api/teams', manager, { code: 'T1-A', name: '测试一班', workshopCode: 'T1', leaders: ['13800000002'] }), 201);
+  await expectStatus(call('POST', '/api/teams', manager, { code: 'T1-A', name: '测试一班', workshopCode: 'T1', leaders: ['13800000002'] }), 409, 'TEAM_EXISTS');
+  await expectStatus(call('POST', '/api/teams', manager, { code: 'T1-B', name: '测试二班', workshopCode: 'T1', leaders: ['13999999990'] }), 422, 'LEADER_NOT_FOUND');
+  await expectStatus(call('PUT', '/api/teams/T1-A', manager, { name: '测试甲班', workshopCode: 'T1', leaders: ['13800000002'] }), 200);
+  await expectStatus(call('PUT', '/api/teams/T1-Z', manager, { name: '测试甲班', workshopCode: 'T1', leaders: ['13800000002'] }), 404, 'TEAM_NOT_FOUND');
+  await expectStatus(call('POST', '/api/memberships', manager, { phone: '13900000011', teamCode: 'T1-A', validFrom: '2026-04-01' }), 200);
+  await expectStatus(call('POST', '/api/memberships', manager, { phone: '13900000011', teamCode: 'T1-A', validFrom: '2026-03-01' }), 409, 'MEMBERSHIP_DATE_TOO_EARLY');
+  await expectStatus(call('POST', '/api/memberships', manager, { phone: '13800000002', teamCode: 'T1-A' }), 422, 'NOT_A_WORKER');
+  await expectStatus(call('POST', '/api/memberships/end', manager, { phone: '13900000011', validTo: '2026-04-30' }), 200);
+  await expectStatus(call('POST', '/api/memberships/end', manager, { phone: '13900000011' }), 409, 'NO_OPEN_MEMBERSHIP');
+  await expectStatus(call('GET', '/api/workshops?date=2026-04-01', manager), 200);
+  await expectStatus(call('GET', '/api/teams/T1-A/members?date=2026-04-01', admin), 200);
+  await expectStatus(call('GET', '/api/people/13900000011/memberships', admin), 200);
+  await expectStatus(call('PUT', `/api/devices/${encodeURIComponent('2号 压机')}/workshop`, manager, { workshopCode: 'T1' }), 200);
+  await expectStatus(call('PUT', '/api/devices/NO-SUCH/workshop', manager, { workshopCode: 'T1' }), 404, 'DEVICE_NOT_FOUND');
+  await expectStatus(call('GET', '/api/workshops', worker), 403, 'FORBIDDEN');
   // issue #24 part B: shifts and a team's calendar.
   const shift = await expectStatus(call('POST', '/api/shifts', manager, { name: '白班', start: '08:00', end: '17:00', breaks: [{ start: '12:00', end: '13:00' }] }), 201);
   await expectStatus(call('POST', '/api/shifts', manager, { name: '白班', start: '08:00', end: '17:00', breaks: [{ start: '18:00', end: '19:00' }] }), 422, 'INVALID_SHIFT');
@@ -227,10 +248,12 @@ async function tour(): Promise<void> {
   await expectStatus(call('PUT', `/api/teams/${SHIFT_TEAM}/shift-overrides/2026-04-04`, manager, { shiftId: null }), 204);
   await expectStatus(call('DELETE', `/api/teams/${SHIFT_TEAM}/shift-overrides/2026-04-04`, manager), 204);
   await expectStatus(call('GET', `/api/teams/${SHIFT_TEAM}/shift-calendar?month=2026-04`, admin), 200);
+  await expectStatus(call('GET', '/api/teams/NO-TEAM/shift-calendar?month=2026-04', admin), 404, 'TEAM_NOT_FOUND');
+  await expectStatus(call('PUT', '/api/teams/NO-TEAM/shift-overrides/2026-04-04', manager, { shiftId: null }), 404, 'TEAM_NOT_FOUND');
 }
 
 /** The team of the shift calendar's calls (issue #24 part B). */
-const SHIFT_TEAM = 'T-SHIFT';
+const SHIFT_TEAM = 'T1-A'; // part A's team of the tour
 
 it('every answer of the working day and the tour conforms to the document: zero deviations', () => {
   expect(exchanges.length).toBeGreaterThan(100);

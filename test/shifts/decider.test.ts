@@ -47,7 +47,8 @@ describe('shift decider', () => {
 describe('team shifts decider', () => {
   const t = scenario(teamShiftsDecider);
   const base = { teamCode: 'A1', at: AT };
-  const assign = (validFrom: string, rotation: (string | null)[], daysEach = 1): TeamShiftCommand => ({ type: 'AssignShifts', ...base, validFrom, rotation, daysEach, knownShiftIds: ['day', 'mid', 'night'] });
+  const known = { teamExists: true };
+  const assign = (validFrom: string, rotation: (string | null)[], daysEach = 1): TeamShiftCommand => ({ type: 'AssignShifts', ...base, ...known, validFrom, rotation, daysEach, knownShiftIds: ['day', 'mid', 'night'] });
   const assigned = (validFrom: string, rotation: (string | null)[], daysEach = 1, replaced = false) => ({ type: 'ShiftAssigned' as const, data: { ...base, validFrom, rotation, daysEach, replaced } });
 
   it('given nothing, when AssignShifts one shift, then ShiftAssigned', () => {
@@ -56,6 +57,10 @@ describe('team shifts decider', () => {
   it('given an assignment, when the same again, then nothing; when another rotation on the same date, then replaced', () => {
     expect(t.given([assigned('2026-03-02', ['day'])]).when(assign('2026-03-02', ['day'])).events).toEqual([]);
     expect(t.given([assigned('2026-03-02', ['day'])]).when(assign('2026-03-02', ['day', 'night'], 7)).events).toEqual([assigned('2026-03-02', ['day', 'night'], 7, true)]);
+  });
+  it('when the team does not exist, then 404 TEAM_NOT_FOUND', () => {
+    const r = t.given([]).when({ ...assign('2026-03-02', ['day']), teamExists: false } as TeamShiftCommand).error;
+    expect([r.status, r.code, r.details]).toEqual([404, 'TEAM_NOT_FOUND', { code: 'A1' }]);
   });
   it('when a rotation names an unknown shift, then 422 UNKNOWN_SHIFT', () => {
     const r = t.given([]).when(assign('2026-03-02', ['day', 'ghost'])).error;
@@ -70,13 +75,13 @@ describe('team shifts decider', () => {
     expect([r.status, r.code, r.details.field]).toEqual([422, 'INVALID_ROTATION', field]);
   });
   it('overrides: set, the same again is nothing, a day off, removed; removing none is nothing', () => {
-    const over = (date: string, shiftId: string | null): TeamShiftCommand => ({ type: 'OverrideShift', ...base, date, shiftId, knownShiftIds: ['day', 'night'] });
+    const over = (date: string, shiftId: string | null): TeamShiftCommand => ({ type: 'OverrideShift', ...base, ...known, date, shiftId, knownShiftIds: ['day', 'night'] });
     const overridden = { type: 'ShiftOverridden' as const, data: { ...base, date: '2026-03-07', shiftId: 'night' } };
     expect(t.given([]).when(over('2026-03-07', 'night')).events).toEqual([overridden]);
     expect(t.given([overridden]).when(over('2026-03-07', 'night')).events).toEqual([]);
     expect(t.given([overridden]).when(over('2026-03-07', null)).events).toEqual([{ ...overridden, data: { ...overridden.data, shiftId: null } }]);
-    expect(t.given([overridden]).when({ type: 'RemoveOverride', ...base, date: '2026-03-07' }).events).toEqual([{ type: 'ShiftOverrideRemoved', data: { ...base, date: '2026-03-07' } }]);
-    expect(t.given([]).when({ type: 'RemoveOverride', ...base, date: '2026-03-07' }).events).toEqual([]);
+    expect(t.given([overridden]).when({ type: 'RemoveOverride', ...base, ...known, date: '2026-03-07' }).events).toEqual([{ type: 'ShiftOverrideRemoved', data: { ...base, date: '2026-03-07' } }]);
+    expect(t.given([]).when({ type: 'RemoveOverride', ...base, ...known, date: '2026-03-07' }).events).toEqual([]);
   });
 });
 

@@ -22,6 +22,9 @@ beforeAll(async () => {
   app = await startTestApp();
   manager = await app.login('13800000002', 'manager', '李经理');
   admin = await app.login('13800000004', 'admin', '王管理');
+  // Part A's workshop and team the calendar belongs to.
+  expect((await call('POST', '/api/workshops', { code: 'W1', name: '一车间' })).status).toBe(201);
+  expect((await call('POST', '/api/teams', { code: 'A1', name: '甲班', workshopCode: 'W1', leaders: ['13800000002'] })).status).toBe(201);
 });
 afterAll(() => app.close());
 
@@ -101,7 +104,10 @@ describe('a team’s calendar', () => {
     expect(r.rows.map((x) => [x.date, x.shift_id])).toEqual(dates.map((d) => [d, scheduledOn(schedule, d).shiftId]));
   });
 
-  it('refusals: an unknown shift, an empty rotation, a bad month, a bad date', async () => {
+  it('refusals: an unknown team, an unknown shift, an empty rotation, a bad month, a bad date', async () => {
+    const noTeam = await call('POST', '/api/teams/ZZ/shift-assignments', { validFrom: '2026-04-01', rotation: [ids.early] });
+    expect([noTeam.status, noTeam.body.error.code, noTeam.body.error.details]).toEqual([404, 'TEAM_NOT_FOUND', { code: 'ZZ' }]);
+    expect((await call('GET', '/api/teams/ZZ/shift-calendar?month=2026-03')).status).toBe(404);
     const unknown = await call('POST', '/api/teams/A1/shift-assignments', { validFrom: '2026-04-01', rotation: ['ghost'] });
     expect([unknown.status, unknown.body.error.code, unknown.body.error.message]).toEqual([422, 'UNKNOWN_SHIFT', '所选班次不存在，请刷新班次列表后重新选择']);
     const allOff = await call('POST', '/api/teams/A1/shift-assignments', { validFrom: '2026-04-01', rotation: [null, null] });

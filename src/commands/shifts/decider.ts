@@ -16,6 +16,7 @@
  *   daysEach 1–MAX_DAYS_EACH, not all days off), UNKNOWN_SHIFT for an id not among `knownShiftIds` (a fact).
  * - OverrideShift {date, shiftId | null} → ShiftOverridden (the same again: nothing); UNKNOWN_SHIFT.
  * - RemoveOverride {date} → ShiftOverrideRemoved when the date has an override, else nothing.
+ * Each refuses TEAM_NOT_FOUND when the team does not exist (`teamExists`, a fact: part A's teams).
  */
 import type { Decider } from '../decider.ts';
 import type { ShiftEvent, TeamShiftEvent } from '../../events/catalog.ts';
@@ -69,6 +70,8 @@ export const shiftDecider: Decider<ShiftCommand, ShiftState, ShiftEvent> = {
 
 interface TeamBase {
   readonly teamCode: string;
+  /** Whether the team exists (a fact; part A's teams). */
+  readonly teamExists: boolean;
   readonly at: string;
 }
 export type TeamShiftCommand =
@@ -83,6 +86,7 @@ function checkKnown(ids: readonly (string | null)[], known: readonly string[]): 
 export const teamShiftsDecider: Decider<TeamShiftCommand, TeamSchedule, TeamShiftEvent> = {
   initialState: EMPTY_SCHEDULE,
   decide(c, state) {
+    if (!c.teamExists) throw domainError('TEAM_NOT_FOUND', { code: c.teamCode });
     switch (c.type) {
       case 'AssignShifts': {
         if (c.rotation.length < 1 || c.rotation.length > MAX_ROTATION || c.rotation.every((id) => id === null)) {

@@ -46,17 +46,18 @@ const teamStream = (teamCode: string) => ({ streamId: streams.teamShifts(teamCod
 
 /**
  * Assigns `input` (a rotation from validFrom) to team `teamCode` → the assignment. Throws INVALID_ROTATION,
- * UNKNOWN_SHIFT, ROLE_REVOKED.
+ * UNKNOWN_SHIFT, TEAM_NOT_FOUND, ROLE_REVOKED.
  */
 export function assignShifts(deps: CommandDeps, actor: CommandActor, teamCode: string, input: ShiftAssignment): Promise<ShiftAssignment> {
   const shiftIds = input.rotation.filter((id): id is string => id !== null);
   return runCommand(deps, actor, {
     decider: teamShiftsDecider,
     stream: teamStream(teamCode),
-    facts: { shiftIds },
+    facts: { shiftIds, teamCodes: [teamCode] },
     command: (facts, now) => ({
       type: 'AssignShifts' as const,
       teamCode,
+      teamExists: facts.teams?.includes(teamCode) ?? false,
       validFrom: input.validFrom,
       rotation: input.rotation,
       daysEach: input.daysEach,
@@ -67,23 +68,24 @@ export function assignShifts(deps: CommandDeps, actor: CommandActor, teamCode: s
   });
 }
 
-/** On `date` team `teamCode` works `shiftId` (null: a day off). Throws UNKNOWN_SHIFT, ROLE_REVOKED. */
+/** On `date` team `teamCode` works `shiftId` (null: a day off). Throws UNKNOWN_SHIFT, TEAM_NOT_FOUND, ROLE_REVOKED. */
 export function overrideShift(deps: CommandDeps, actor: CommandActor, teamCode: string, date: string, shiftId: string | null): Promise<void> {
   return runCommand(deps, actor, {
     decider: teamShiftsDecider,
     stream: teamStream(teamCode),
-    facts: { shiftIds: shiftId === null ? [] : [shiftId] },
-    command: (facts, now) => ({ type: 'OverrideShift' as const, teamCode, date, shiftId, knownShiftIds: facts.knownShiftIds ?? [], at: now.toISOString() }),
+    facts: { shiftIds: shiftId === null ? [] : [shiftId], teamCodes: [teamCode] },
+    command: (facts, now) => ({ type: 'OverrideShift' as const, teamCode, teamExists: facts.teams?.includes(teamCode) ?? false, date, shiftId, knownShiftIds: facts.knownShiftIds ?? [], at: now.toISOString() }),
     answer: () => undefined,
   });
 }
 
-/** Removes the override of `date` of team `teamCode` (none: nothing to do). Throws ROLE_REVOKED. */
+/** Removes the override of `date` of team `teamCode` (none: nothing to do). Throws TEAM_NOT_FOUND, ROLE_REVOKED. */
 export function removeOverride(deps: CommandDeps, actor: CommandActor, teamCode: string, date: string): Promise<void> {
   return runCommand(deps, actor, {
     decider: teamShiftsDecider,
     stream: teamStream(teamCode),
-    command: (_, now) => ({ type: 'RemoveOverride' as const, teamCode, date, at: now.toISOString() }),
+    facts: { teamCodes: [teamCode] },
+    command: (facts, now) => ({ type: 'RemoveOverride' as const, teamCode, teamExists: facts.teams?.includes(teamCode) ?? false, date, at: now.toISOString() }),
     answer: () => undefined,
   });
 }

@@ -18,6 +18,7 @@ import { officeRoutes } from './office.ts';
 import { rateRoutes } from './rates.ts';
 import { wageRoutes } from './wages.ts';
 import { periodRoutes } from './periods.ts';
+import { organizationRoutes } from './organization.ts';
 // issue #24 part B: shifts
 import { shiftRoutes } from './shifts.ts';
 
@@ -39,6 +40,8 @@ export const routes: AnyRoute[] = [
   ...rateRoutes,
   ...wageRoutes,
   ...periodRoutes,
+  // issue #24 organization (part A)
+  ...organizationRoutes,
   // issue #24 part B: shifts
   ...shiftRoutes,
 ];

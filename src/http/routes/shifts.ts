@@ -48,6 +48,9 @@ const INVALID_SHIFT: ErrorDoc = {
 const SHIFT_NOT_FOUND: ErrorDoc = { status: 404, code: 'SHIFT_NOT_FOUND', description: '没有这个班次' };
 const UNKNOWN_SHIFT: ErrorDoc = { status: 422, code: 'UNKNOWN_SHIFT', description: '所选班次不存在（details.shiftId）', details: z.object({ shiftId: z.string() }) };
 
+/** 404 of a team's calendar route: no such team (part A's teams; the same answer as its routes give). */
+const TEAM_NOT_FOUND: ErrorDoc = { status: 404, code: 'TEAM_NOT_FOUND', description: '没有这个班组（details.code）', details: z.object({ code: z.string() }) };
+
 const DAY_SHIFT = { shiftId: '5b0c1c3e-8f43-4d2e-9a51-1f4a1e2b3c4d', name: '白班', start: '08:00', end: '17:00', breaks: [{ start: '12:00', end: '13:00', paid: false }] };
 
 export const shiftListRoute = defineRoute({
@@ -138,6 +141,7 @@ export const shiftAssignRoute = defineRoute({
   status: 201,
   response: assignmentSchema,
   errors: [
+    TEAM_NOT_FOUND,
     UNKNOWN_SHIFT,
     { status: 422, code: 'INVALID_ROTATION', description: '轮班顺序或每班天数不符合规则（不能全是休息日）', details: z.object({ field: z.enum(['rotation', 'daysEach']), max: z.number().int() }) },
     CONCURRENT_MODIFICATION,
@@ -162,7 +166,7 @@ export const shiftOverrideRoute = defineRoute({
   access: access.organization,
   params: overrideParams,
   body: z.object({ shiftId: z.string().min(1).max(64).nullable().meta({ title: '班次编号', description: 'null：这天休息' }) }),
-  errors: [UNKNOWN_SHIFT, CONCURRENT_MODIFICATION],
+  errors: [TEAM_NOT_FOUND, UNKNOWN_SHIFT, CONCURRENT_MODIFICATION],
   example: { params: { code: 'A1', date: '2026-03-07' }, body: { shiftId: null } },
   async handler({ params, body, user, req }, ctx) {
     await overrideShift(ctx.commands, actorOf(user, req), params.code, params.date, body.shiftId);
@@ -176,7 +180,7 @@ export const shiftOverrideRemoveRoute = defineRoute({
   summary: '取消班组某一天的班次调整（管理员、经理；恢复按排班；没有调整时什么也不做）',
   access: access.organization,
   params: overrideParams,
-  errors: [CONCURRENT_MODIFICATION],
+  errors: [TEAM_NOT_FOUND, CONCURRENT_MODIFICATION],
   example: { params: { code: 'A1', date: '2026-03-07' } },
   async handler({ params, user, req }, ctx) {
     await removeOverride(ctx.commands, actorOf(user, req), params.code, params.date);
@@ -196,6 +200,7 @@ export const shiftCalendarRoute = defineRoute({
       .regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: '月份应为 YYYY-MM，例如 2026-03' })
       .meta({ title: '月份', description: 'YYYY-MM（工厂时区）' }),
   }),
+  errors: [TEAM_NOT_FOUND],
   response: z.object({
     items: z.array(
       z.object({
