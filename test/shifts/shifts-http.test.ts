@@ -10,6 +10,7 @@ import { shiftsProjection } from '../../src/projections/shifts.ts';
 import { scheduledOn } from '../../src/domain/shift-schedule.ts';
 import { teamSchedule } from '../../src/queries/shifts.ts';
 import { addDays } from '../../src/time.ts';
+import { shiftDaysSql } from '../../src/shifts/sql.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let app: TestApp;
@@ -102,6 +103,21 @@ describe('a team’s calendar', () => {
     const dates = Array.from({ length: 42 }, (_, i) => addDays('2026-02-28', i));
     const r = await pool.query(`SELECT d::text AS date, team_shift_on('A1', d::date) AS shift_id FROM unnest($1::text[]) d`, [dates]);
     expect(r.rows.map((x) => [x.date, x.shift_id])).toEqual(dates.map((d) => [d, scheduledOn(schedule, d).shiftId]));
+  });
+
+  it('the worker calendar SQL (src/shifts/sql.ts) names the same shifts, every day of 6 weeks, for a member of the team', async () => {
+    const pool = app.service.ctx.db.pool;
+    await app.login('13900000077', 'worker', '赵六');
+    expect((await call('POST', '/api/memberships', { phone: '13900000077', teamCode: 'A1', validFrom: '2026-02-01' })).status).toBe(200);
+    const schedule = await teamSchedule(pool, 'A1');
+    const dates = Array.from({ length: 42 }, (_, i) => addDays('2026-02-28', i));
+    const got: [string, string | null][] = [];
+    for (const d of dates) {
+      const days = (await pool.query(`SELECT ${shiftDaysSql('$1::text', '$2::date')} AS days`, ['13900000077', d])).rows[0].days;
+      expect(days.map((x: any) => x.date)).toEqual([addDays(d, -1), d, addDays(d, 1)]);
+      got.push([d, days[1].shift?.shiftId ?? null]);
+    }
+    expect(got).toEqual(dates.map((d) => [d, scheduledOn(schedule, d).shiftId]));
   });
 
   it('refusals: an unknown team, an unknown shift, an empty rotation, a bad month, a bad date', async () => {
