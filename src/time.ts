@@ -90,6 +90,19 @@ export function addDays(date: string, days: number): string {
  * occurrence (02:30 CEST). `date` must be a valid local date and `time` a valid `HH:mm`.
  */
 export function localInstant(date: string, time: string, timeZone: string): Date {
+  const key = `${timeZone} ${date} ${time}`;
+  let at = instants.get(key);
+  if (at === undefined) {
+    if (instants.size >= 4096) instants.clear();
+    instants.set(key, (at = resolveLocal(date, time, timeZone)));
+  }
+  return new Date(at);
+}
+
+/** localInstant's answers by zone, date and time, in ms (the same few shift times are asked for every session). */
+const instants = new Map<string, number>();
+
+function resolveLocal(date: string, time: string, timeZone: string): number {
   const wall = Date.parse(`${date}T${time}:00Z`);
   const before = offsetMinutes(new Date(wall - 86_400_000), timeZone);
   const after = offsetMinutes(new Date(wall + 86_400_000), timeZone);
@@ -99,5 +112,5 @@ export function localInstant(date: string, time: string, timeZone: string): Date
   };
   const candidates = [fits(before), fits(after)].filter((t): t is number => t !== undefined);
   // A skipped time: the offset before the change, which lands after the gap.
-  return new Date(candidates.length ? Math.min(...candidates) : wall - before * 60_000);
+  return candidates.length ? Math.min(...candidates) : wall - before * 60_000;
 }
