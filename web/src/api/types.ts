@@ -31,8 +31,11 @@ export type WorkerWage = Item<WageSummary>;
 export type WageStatement = Answer<'/api/wages/{phone}', 'get'>;
 export type Period = Item<Answer<'/api/periods', 'get'>>;
 export type CloseAnswer = Answer<'/api/periods/{month}/close', 'post'>;
+// issue #24 organization (part A)
+export type Workshop = Item<Answer<'/api/workshops', 'get'>>;
+export type TeamMember = Item<Answer<'/api/teams/{code}/members', 'get'>>;
+export type Membership = Item<Answer<'/api/people/{phone}/memberships', 'get'>>;
 // issue #24 part B: shifts
 export type Shift = Item<Answer<'/api/shifts', 'get'>>;
 export type ShiftBody = Body<'/api/shifts', 'post'>;
 export type CalendarDay = Item<Answer<'/api/teams/{code}/shift-calendar', 'get'>>;
-export type Workshop = Item<Answer<'/api/workshops', 'get'>>;
