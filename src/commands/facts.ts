@@ -19,6 +19,11 @@
  * in `team_memberships` and that team's workshop, queries/organization.ts rules): a submission records it, and its
  * guard (the same team and workshop still cover the date) keeps a racing move from slipping past. They are read by
  * the same one statement as the others (the worker's submission adds no round trip).
+ *
+ * Shift facts (issue #24 part B): which of some shift ids exist (a team's assignment or override names them; shifts
+ * are never deleted, so no guard), and the worker's shift calendar around a session's clock-in date (`shiftsOf`:
+ * src/shifts/sql.ts, three ShiftDays), read by the same one statement, cached per worker and date by the caching
+ * repository, and guarded in the append: the calendar re-read inside the write must equal the one decided on.
  */
 import type { GuardedWrite } from '../db/guarded-write.ts';
 import type { Queryable } from '../db/transaction.ts';

@@ -5,7 +5,7 @@
  * (facts.ts).
  * - `StreamRepository` reads them from the database every time.
  * - `CachingRepository` keeps, per process, the section each kept stream's last command ended with (the worker
- *   streams: StreamQuery.keep), the person names, the product snapshots and the workers' placements on a date (issue #24) it read (each bounded, least recently used forgotten first), so that a worker's next
+ *   streams: StreamQuery.keep), the person names, the product snapshots, the workers' placements on a date (issue #24) and their shift calendars around a clock-in date (issue #24 part B) it read (each bounded, least recently used forgotten first), so that a worker's next
  *   command usually reads nothing. What comes from the cache is a hint, never trusted alone: the append checks it
  *   (the expected version, the facts guard), and command.ts confirms refusals and no-ops on a fresh load. Several
  *   API instances may therefore each cache the same stream.
