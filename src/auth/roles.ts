@@ -32,7 +32,7 @@ export const access = {
   /** a worker's own wage statement (issue #22) */
   ownWages: ['worker'],
   // issue #24 organization (part A)
-  /** workshops, teams, memberships, devices' workshops: maintaining and reading them (issue #24) */
+  /** workshops, teams, memberships, devices' workshops (and part B: shifts): maintaining and reading them (issue #24) */
   organization: ['admin', 'manager'],
 } as const satisfies Record<string, readonly Role[]>;
 

@@ -19,12 +19,19 @@
  * in `team_memberships` and that team's workshop, queries/organization.ts rules): a submission records it, and its
  * guard (the same team and workshop still cover the date) keeps a racing move from slipping past. They are read by
  * the same one statement as the others (the worker's submission adds no round trip).
+ *
+ * Shift facts (issue #24 part B): which of some shift ids exist (a team's assignment or override names them; shifts
+ * are never deleted, so no guard), and the worker's shift calendar around a session's clock-in date (`shiftsOf`:
+ * src/shifts/sql.ts, three ShiftDays), read by the same one statement, cached per worker and date by the caching
+ * repository, and guarded in the append: the calendar re-read inside the write must equal the one decided on.
  */
 import type { GuardedWrite } from '../db/guarded-write.ts';
 import type { Queryable } from '../db/transaction.ts';
 import type { ProductSnapshot } from '../domain/report-line.ts';
 import { NO_PLACEMENT, type Placement } from '../domain/placement.ts';
 import { snapshotJson, snapshotsHold } from '../products/snapshot.ts';
+import type { ShiftDay } from '../domain/shift-breaks.ts';
+import { shiftDaysSql } from '../shifts/sql.ts';
 
 /** The facts a command needs (each optional). */
 export interface FactQuery {
@@ -45,6 +52,14 @@ export interface FactQuery {
   readonly people?: readonly string[];
   /** The worker's team and workshop on a local date `YYYY-MM-DD` (a submission's report date). */
   readonly placementOf?: { readonly phone: string; readonly date: string };
+  // ---- issue #24 part B: shifts ----
+  /** Shift ids an assignment or override names: which exist (shifts are never deleted, so no guard). */
+  readonly shiftIds?: readonly string[];
+  /**
+   * The worker's calendar around a session's clock-in date (local `YYYY-MM-DD`): for that date and the days before
+   * and after, the worker's team that day and the team's shift (a submission's break, domain/shift-breaks.ts).
+   */
+  readonly shiftsOf?: { readonly phone: string; readonly date: string };
 }
 
 /** The facts as read (or cached). */
@@ -66,6 +81,11 @@ export interface Facts {
   readonly people?: readonly { readonly phone: string; readonly roles: readonly string[] }[];
   /** The placement asked by `placementOf` (NO_PLACEMENT: in no team that day; absent: not asked). */
   readonly placement?: Placement;
+  // ---- issue #24 part B: shifts ----
+  /** The asked shift ids that exist (absent when none were asked). */
+  readonly knownShiftIds?: readonly string[];
+  /** The calendar asked by `shiftsOf`, three days in date order (absent: not asked). */
+  readonly shiftDays?: readonly ShiftDay[];
 }
 
 export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [] };
@@ -82,7 +102,8 @@ const placementSql = (phone: string, date: string) =>
 
 /**
  * $1 phone, $2 role, $3 device number, $4 product ids, $5 months; null parameters ask nothing. Issue #24 part A:
- * $6 workshop codes, $7 team codes, $8 phones, $9 placement phone, $10 placement date.
+ * $6 workshop codes, $7 team codes, $8 phones, $9 placement phone, $10 placement date. Issue #24 part B: $11 shift
+ * ids, $12 phone and $13 clock-in date of the shift calendar (src/shifts/sql.ts).
  */
 const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role = $2) AS person_name,
        ($3::text IS NULL OR EXISTS (SELECT 1 FROM products WHERE device_no = $3)) AS device_in_use,
@@ -91,14 +112,17 @@ const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role 
        (SELECT array_agg(code) FROM workshops WHERE code = ANY($6::text[])) AS workshops,
        (SELECT array_agg(code) FROM teams WHERE code = ANY($7::text[])) AS teams,
        (SELECT json_agg(x) FROM (SELECT phone, array_agg(role ORDER BY role) AS roles FROM personnel WHERE phone = ANY($8::text[]) GROUP BY phone) x) AS people,
-       ${placementSql('$9::text', '$10::date')} AS placement`;
+       ${placementSql('$9::text', '$10::date')} AS placement,
+       (SELECT array_agg(shift_id) FROM shifts WHERE shift_id = ANY($11::text[])) AS known_shift_ids,
+       CASE WHEN $12::text IS NULL THEN NULL ELSE ${shiftDaysSql('$12::text', '$13::date')} END AS shift_days`;
 
 const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.length > 0;
 
 /** Reads the facts `query` asks, in one statement through `q` (the pool, or a transaction's client). */
 export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> {
   const org = asked(query.workshopCodes) || asked(query.teamCodes) || asked(query.people) || query.placementOf !== undefined;
-  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org) return NO_FACTS;
+  const shifts = asked(query.shiftIds) || query.shiftsOf !== undefined; // issue #24 part B
+  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts) return NO_FACTS;
   const ids = [...new Set(query.productIds ?? [])];
   const months = [...new Set(query.months ?? [])];
   const r = (
@@ -113,6 +137,9 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
       [...new Set(query.people ?? [])],
       query.placementOf?.phone ?? null,
       query.placementOf?.date ?? null,
+      [...new Set(query.shiftIds ?? [])],
+      query.shiftsOf?.phone ?? null,
+      query.shiftsOf?.date ?? null,
     ])
   ).rows[0];
   return {
@@ -124,6 +151,8 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
     ...(query.teamCodes ? { teams: r.teams ?? [] } : {}),
     ...(query.people ? { people: r.people ?? [] } : {}),
     ...(query.placementOf ? { placement: r.placement ?? NO_PLACEMENT } : {}),
+    ...(query.shiftIds ? { knownShiftIds: r.known_shift_ids ?? [] } : {}),
+    ...(query.shiftsOf ? { shiftDays: r.shift_days ?? [] } : {}),
   };
 }
 
@@ -153,6 +182,11 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
     const placed = facts.placement ?? NO_PLACEMENT;
     const now = placementSql(w.param(query.placementOf.phone), `${w.param(query.placementOf.date)}::date`);
     checks.push(`${now}::jsonb IS NOT DISTINCT FROM ${w.param(placed.teamCode === null ? null : JSON.stringify({ teamCode: placed.teamCode, workshopCode: placed.workshopCode }))}::jsonb`);
+  }
+  // issue #24 part B: the worker's shift calendar (teams, assignments, overrides, shift versions) still as read.
+  if (query.shiftsOf) {
+    const now = shiftDaysSql(w.param(query.shiftsOf.phone), `${w.param(query.shiftsOf.date)}::date`);
+    checks.push(`${now}::jsonb IS NOT DISTINCT FROM ${w.param(JSON.stringify(facts.shiftDays ?? []))}::jsonb`);
   }
   if (checks.length) w.guard('facts', checks.join(' AND '));
   const months = [...new Set(query.months ?? [])].sort();

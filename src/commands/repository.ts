@@ -5,7 +5,7 @@
  * (facts.ts).
  * - `StreamRepository` reads them from the database every time.
  * - `CachingRepository` keeps, per process, the section each kept stream's last command ended with (the worker
- *   streams: StreamQuery.keep), the person names, the product snapshots and the workers' placements on a date (issue #24) it read (each bounded, least recently used forgotten first), so that a worker's next
+ *   streams: StreamQuery.keep), the person names, the product snapshots, the workers' placements on a date (issue #24) and their shift calendars around a clock-in date (issue #24 part B) it read (each bounded, least recently used forgotten first), so that a worker's next
  *   command usually reads nothing. What comes from the cache is a hint, never trusted alone: the append checks it
  *   (the expected version, the facts guard), and command.ts confirms refusals and no-ops on a fresh load. Several
  *   API instances may therefore each cache the same stream.
@@ -13,6 +13,7 @@
 import type { Queryable } from '../db/transaction.ts';
 import type { ProductSnapshot } from '../domain/report-line.ts';
 import type { Placement } from '../domain/placement.ts';
+import type { ShiftDay } from '../domain/shift-breaks.ts';
 import type { EventStore, SectionStart } from '../events/store.ts';
 import { overlay, rowsOf, type KnownRows } from '../projections/inline.ts';
 import type { ProjectedEvent, Projection } from '../projections/projection.ts';
@@ -57,14 +58,20 @@ export interface Loaded<S> {
   /** Undefined when `locate` found no section for this caller. */
   readonly section?: Section<S>;
   readonly facts: Facts;
+  /** The facts' query as asked after the section was loaded (`more`); absent: the query given. */
+  readonly query?: FactQuery;
   /** True when any of it came from the cache. */
   readonly cached: boolean;
 }
 
 /** Loads commands' sections and facts (module docstring). */
 export interface Repository {
-  /** The section of `stream` and the facts of `query`, through `q`; from the database only when `fresh`. */
-  load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean): Promise<Loaded<S>>;
+  /**
+   * The section of `stream` and the facts of `query`, through `q`; from the database only when `fresh`. With
+   * `more`, the facts of `more(section.state)` instead (a query that extends `query` by facts depending on the
+   * state; command.ts CommandRun.factsOf), reported as `Loaded.query`.
+   */
+  load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean, more?: (state: S) => FactQuery): Promise<Loaded<S>>;
   /** Keeps what a command ended with (after its append, or a no-op confirmed on fresh state). */
   remember<S>(stream: StreamQuery<S>, section: Section<S>, query: FactQuery, facts: Facts): void;
   /** Drops what `stream` and `query` cached (a hint proved stale). */
@@ -98,7 +105,13 @@ export class StreamRepository implements Repository {
     private readonly inline: readonly Projection[],
   ) {}
 
-  async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery): Promise<Loaded<S>> {
+  async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, _fresh?: boolean, more?: (state: S) => FactQuery): Promise<Loaded<S>> {
+    if (more) {
+      // The section first: the facts depend on its state.
+      const section = await this.readSection(q, stream);
+      const asked = section ? more(section.state) : query;
+      return { section, facts: await loadFacts(q, asked), query: asked, cached: false };
+    }
     const facts = await loadFacts(q, query);
     return { section: await this.readSection(q, stream), facts, cached: false };
   }
@@ -148,6 +161,8 @@ class Lru<K, V> {
 const personKey = (p: { phone: string; role: string }) => `${p.phone} ${p.role}`;
 /** Issue #24 part A: a worker's placement on a local date. */
 const placementKey = (p: { phone: string; date: string }) => `${p.phone} ${p.date}`;
+/** Issue #24 part B: a worker's shift calendar around a clock-in date (the same key shape). */
+const shiftDaysKey = placementKey;
 
 /** A StreamRepository with a per-process cache in front (module docstring). */
 export class CachingRepository implements Repository {
@@ -157,6 +172,8 @@ export class CachingRepository implements Repository {
   private readonly products: Lru<number, ProductSnapshot>;
   /** Issue #24 part A: the placements read (phone and date → team and workshop), checked by every append's guard. */
   private readonly placements: Lru<string, Placement>;
+  /** Issue #24 part B: the shift calendars read (phone and clock-in date → three ShiftDays), checked by the guard. */
+  private readonly shiftDays: Lru<string, readonly ShiftDay[]>;
 
   constructor(store: EventStore, inline: readonly Projection[], limits = { sections: 20_000, people: 20_000, products: 50_000 }) {
     this.fromDatabase = new StreamRepository(store, inline);
@@ -164,17 +181,19 @@ export class CachingRepository implements Repository {
     this.people = new Lru(limits.people);
     this.products = new Lru(limits.products);
     this.placements = new Lru(limits.people);
+    this.shiftDays = new Lru(limits.people);
   }
 
-  async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean): Promise<Loaded<S>> {
+  async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean, more?: (state: S) => FactQuery): Promise<Loaded<S>> {
     const section = fresh ? undefined : (this.sections.get(stream.streamId) as Section<S> | undefined);
     if (section && (!stream.locate || stream.locate.covers(section.state))) {
-      let facts = this.cachedFacts(query);
-      if (!facts) this.keepFacts(query, (facts = await loadFacts(q, query)));
-      return { section, facts, cached: true };
+      const asked = more ? more(section.state) : query;
+      let facts = this.cachedFacts(asked);
+      if (!facts) this.keepFacts(asked, (facts = await loadFacts(q, asked)));
+      return { section, facts, cached: true, ...(more ? { query: asked } : {}) };
     }
-    const loaded = await this.fromDatabase.load(q, stream, query);
-    this.keepFacts(query, loaded.facts);
+    const loaded = await this.fromDatabase.load(q, stream, query, fresh, more);
+    this.keepFacts(loaded.query ?? query, loaded.facts);
     return loaded;
   }
 
@@ -188,6 +207,7 @@ export class CachingRepository implements Repository {
     if (query.person) this.people.delete(personKey(query.person));
     for (const id of query.productIds ?? []) this.products.delete(id);
     if (query.placementOf) this.placements.delete(placementKey(query.placementOf));
+    if (query.shiftsOf) this.shiftDays.delete(shiftDaysKey(query.shiftsOf));
   }
 
   /** What the cache holds for `streamId` (for inspection). */
@@ -200,6 +220,7 @@ export class CachingRepository implements Repository {
    * or undefined.
    */
   cachedFacts(query: FactQuery): Facts | undefined {
+    if (query.shiftIds?.length) return undefined; // issue #24 part B: never cached (the shift commands are rare)
     const personName = query.person ? this.people.get(personKey(query.person)) : undefined;
     if (query.person && personName === undefined) return undefined;
     const products: ProductSnapshot[] = [];
@@ -212,12 +233,15 @@ export class CachingRepository implements Repository {
     if (query.workshopCodes?.length || query.teamCodes?.length || query.people?.length) return undefined;
     const placement = query.placementOf ? this.placements.get(placementKey(query.placementOf)) : undefined;
     if (query.placementOf && !placement) return undefined;
-    return { personName, deviceInUse: true, products, closedMonths: [], ...(placement ? { placement } : {}) };
+    const shiftDays = query.shiftsOf ? this.shiftDays.get(shiftDaysKey(query.shiftsOf)) : undefined;
+    if (query.shiftsOf && !shiftDays) return undefined;
+    return { personName, deviceInUse: true, products, closedMonths: [], ...(placement ? { placement } : {}), ...(shiftDays ? { shiftDays } : {}) };
   }
 
   private keepFacts(query: FactQuery, facts: Facts): void {
     if (query.person && facts.personName !== undefined) this.people.set(personKey(query.person), facts.personName);
     for (const p of facts.products) this.products.set(p.productId, p);
     if (query.placementOf && facts.placement) this.placements.set(placementKey(query.placementOf), facts.placement);
+    if (query.shiftsOf && facts.shiftDays) this.shiftDays.set(shiftDaysKey(query.shiftsOf), facts.shiftDays);
   }
 }

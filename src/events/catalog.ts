@@ -47,6 +47,9 @@ export const streams = {
   team: (code: string) => `team-${code}`,
   member: (phone: string) => `member-${phone}`,
   device: (deviceNo: string) => `device-${deviceNo}`,
+  // issue #24 part B: shifts
+  shift: (shiftId: string) => `shift-${shiftId}`,
+  teamShifts: (teamCode: string) => `team-shifts-${teamCode}`,
 };
 
 // ---- worker stream ---------------------------------------------------------------------------------
@@ -243,6 +246,47 @@ export const DeviceWorkshopSet = defineEvent({
   schema: z.object({ deviceNo: z.string().min(1), workshopCode: orgCode.nullable(), before: orgCode.nullable(), at: instant }),
 });
 // ---- end of the organization streams -------------------------------------------------------------------------
+// ---- shift streams (issue #24 part B: shifts and their calendar) ---------------------------------------------
+// `shift-<shiftId>`: a shift's definition (ShiftDefined, then ShiftChanged with the whole new definition).
+// `team-shifts-<teamCode>`: a team's assignments and overrides (domain/shift-schedule.ts), the consistency boundary
+// of the team's calendar.
+const localTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
+const breakWindow = z.object({ start: localTime, end: localTime, paid: z.boolean().optional() });
+const shiftDefinition = {
+  shiftId: z.string().min(1),
+  name: z.string().min(1).max(30),
+  /** Local times HH:mm of APP_TIMEZONE; over midnight when end <= start (end == start: 24 hours). */
+  start: localTime,
+  end: localTime,
+  /** Break windows inside the shift; unpaid unless `paid` (domain/shift-breaks.ts). */
+  breaks: z.array(breakWindow),
+};
+export const ShiftDefined = defineEvent({ type: 'ShiftDefined', schema: z.object({ ...shiftDefinition, at: instant }) });
+/** The whole new definition; reports submitted before keep the break they were given. */
+export const ShiftChanged = defineEvent({ type: 'ShiftChanged', schema: z.object({ ...shiftDefinition, at: instant }) });
+/** A team works `rotation` (shift ids, null: day off), each element `daysEach` days, from `validFrom` on. */
+export const ShiftAssigned = defineEvent({
+  type: 'ShiftAssigned',
+  schema: z.object({
+    teamCode: z.string().min(1),
+    validFrom: localDate,
+    rotation: z.array(z.string().min(1).nullable()).min(1),
+    daysEach: z.number().int().min(1),
+    /** True when an assignment of the same validFrom was replaced. */
+    replaced: z.boolean(),
+    at: instant,
+  }),
+});
+/** On `date` the team works `shiftId` instead (null: a day off). */
+export const ShiftOverridden = defineEvent({
+  type: 'ShiftOverridden',
+  schema: z.object({ teamCode: z.string().min(1), date: localDate, shiftId: z.string().min(1).nullable(), at: instant }),
+});
+/** The override of `date` removed: the assignment holds again that day. */
+export const ShiftOverrideRemoved = defineEvent({
+  type: 'ShiftOverrideRemoved',
+  schema: z.object({ teamCode: z.string().min(1), date: localDate, at: instant }),
+});
 
 export const eventDefinitions = [
   ClockedIn,
@@ -265,6 +309,12 @@ export const eventDefinitions = [
   MembershipStarted,
   MembershipEnded,
   DeviceWorkshopSet,
+  // issue #24 part B: shifts
+  ShiftDefined,
+  ShiftChanged,
+  ShiftAssigned,
+  ShiftOverridden,
+  ShiftOverrideRemoved,
 ] as const;
 
 /** Any domain event as `{type, data}`, discriminated by `type`. */
@@ -280,3 +330,5 @@ export type WorkshopEvent = Extract<DomainEvent, { type: 'WorkshopDefined' | 'Wo
 export type TeamEvent = Extract<DomainEvent, { type: 'TeamDefined' | 'TeamChanged' }>;
 export type MemberEvent = Extract<DomainEvent, { type: 'MembershipStarted' | 'MembershipEnded' }>;
 export type DeviceEvent = Extract<DomainEvent, { type: 'DeviceWorkshopSet' }>;
+export type ShiftEvent = Extract<DomainEvent, { type: 'ShiftDefined' | 'ShiftChanged' }>;
+export type TeamShiftEvent = Extract<DomainEvent, { type: 'ShiftAssigned' | 'ShiftOverridden' | 'ShiftOverrideRemoved' }>;

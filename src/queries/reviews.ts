@@ -32,11 +32,14 @@ export interface ReportItem {
   reviewedBy: string | null;
   reviewedAt: string | null;
   rejectReason: string | null;
+  /** Issue #24 part B: where the break came from, and the shift's name when from a shift. */
+  breakSource: 'shift' | 'default' | 'manager';
+  shiftName: string | null;
 }
 
 /** The columns `toItem` reads, from `reports r` (also used by report-browse.ts). */
 export const COLUMNS = `r.report_id, r.employee_phone, r.report_date, r.status, r.devices, r.clock_in_at, r.clock_out_at,
-  r.break_minutes, r.lines, r.flags, r.submitted_at, r.reviewed_by, r.reviewed_at, r.reject_reason,
+  r.break_minutes, r.lines, r.flags, r.submitted_at, r.reviewed_by, r.reviewed_at, r.reject_reason, r.break_source, r.shift_name,
   (SELECT p.name FROM personnel p WHERE p.phone = r.employee_phone LIMIT 1) AS employee_name`;
 
 /** A `reports` row selected with COLUMNS as the answer's item, times in `timeZone`. */
@@ -60,6 +63,8 @@ export function toItem(r: any, timeZone: string): ReportItem {
     reviewedBy: r.reviewed_by ?? null,
     reviewedAt: r.reviewed_at ? toZonedIso(new Date(r.reviewed_at), timeZone) : null,
     rejectReason: r.reject_reason ?? null,
+    breakSource: r.break_source,
+    shiftName: r.break_source === 'shift' ? (r.shift_name ?? null) : null,
   };
 }
 

@@ -15,7 +15,7 @@ import { pageOf, pageQuery } from '../pagination.ts';
 import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
 import { CONCURRENT_MODIFICATION, LINE_ERRORS, PERIOD_CLOSED } from './error-docs.ts';
 import { linesInput } from './reports.ts';
-import { FLAGGED_EXAMPLE, FLAGS_EXAMPLE, REVIEW_ANSWER_EXAMPLE, flagsSchema, reportLineSchema, reportStatus, reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
+import { breakSourceFields, FLAGGED_EXAMPLE, FLAGS_EXAMPLE, REVIEW_ANSWER_EXAMPLE, flagsSchema, reportLineSchema, reportStatus, reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
 
 /** The `:reportId` of a report route. */
 export const reportIdParams = z.object({ reportId: z.string().meta({ title: '报工单编号' }) });
@@ -39,6 +39,8 @@ export const reportItem = z.object({
   reviewedBy: z.string().nullable().describe('审核人手机号'),
   reviewedAt: instant.nullable(),
   rejectReason: z.string().nullable(),
+  // issue #24 part B: where the break came from
+  ...breakSourceFields,
 });
 
 /** An example of `reportItem`. */
@@ -59,6 +61,8 @@ export const REPORT_ITEM_EXAMPLE = {
   reviewedBy: null,
   reviewedAt: null,
   rejectReason: null,
+  breakSource: 'shift',
+  shiftName: '白班',
 };
 
 const PAGE_EXAMPLE = { items: [REPORT_ITEM_EXAMPLE], page: 1, pageSize: 20, total: 1 };
