@@ -31,6 +31,9 @@ export const access = {
   periodClose: ['manager'],
   /** a worker's own wage statement (issue #22) */
   ownWages: ['worker'],
+  // ---- issue #24 part S ----
+  /** setting a person's scope (workshops, teams): managers; nobody sets their own (a reviewer never widens it) */
+  scopes: ['manager'],
 } as const satisfies Record<string, readonly Role[]>;
 
 /** Type guard: true when `v` is one of the stored role values `worker`, `admin`, `manager`. */

@@ -193,6 +193,7 @@ export class CachingRepository implements Repository {
    * or undefined.
    */
   cachedFacts(query: FactQuery): Facts | undefined {
+    if (query.reportInScope !== undefined) return undefined; // a scope is read fresh (issue #24 part S)
     const personName = query.person ? this.people.get(personKey(query.person)) : undefined;
     if (query.person && personName === undefined) return undefined;
     const products: ProductSnapshot[] = [];
@@ -201,7 +202,7 @@ export class CachingRepository implements Repository {
       if (!p) return undefined;
       products.push(p);
     }
-    return { personName, deviceInUse: true, products, closedMonths: [] };
+    return { personName, deviceInUse: true, products, closedMonths: [], reportInScope: true };
   }
 
   private keepFacts(query: FactQuery, facts: Facts): void {

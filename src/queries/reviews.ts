@@ -5,6 +5,7 @@
  *   false only unflagged ones.
  * - `myReviews`: the reports an administrator approved or rejected, newest decision first, optionally only
  *   those decided between two local dates (inclusive, in APP_TIMEZONE).
+ * Both see only the reports in the reader's scope (issue #24 part S, domain/scope.ts: the one rule).
  * Times ISO 8601 with the factory's offset; dates YYYY-MM-DD; effective working time in seconds
  * (clock-out − clock-in − breakMinutes × 60, decisions.md "Calculations").
  */
@@ -13,6 +14,7 @@ import type { ReportLine } from '../domain/report-line.ts';
 import { withMessage, type PlausibilityFlag } from '../domain/plausibility.ts';
 import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
 import { toZonedIso } from '../time.ts';
+import { scopeAndFilter, WHOLE_FACTORY, type Scope } from '../domain/scope.ts';
 
 export interface ReportItem {
   reportId: string;
@@ -63,10 +65,14 @@ export function toItem(r: any, timeZone: string): ReportItem {
   };
 }
 
-/** Pending reports, oldest submission first; `flagged` true: only those with flags, false: only those without. */
-export function pendingReviews(q: Queryable, page: PageQuery, timeZone: string, flagged?: boolean): Promise<Page<ReportItem>> {
-  const where = `r.status = 'pending' AND ($1::boolean IS NULL OR (r.flags <> '[]'::jsonb) = $1)`;
-  return reportsPage(q, where, [flagged ?? null], 'r.submitted_at, r.report_id', page, timeZone);
+/**
+ * Pending reports in `scope`, oldest submission first; `flagged` true: only those with flags, false: only those
+ * without.
+ */
+export function pendingReviews(q: Queryable, page: PageQuery, timeZone: string, flagged?: boolean, scope: Scope = WHOLE_FACTORY): Promise<Page<ReportItem>> {
+  const args: unknown[] = [flagged ?? null];
+  const where = `r.status = 'pending' AND ($1::boolean IS NULL OR (r.flags <> '[]'::jsonb) = $1) AND ${scopeAndFilter('r.workshop_code', 'r.team_code', scope, {}, args)}`;
+  return reportsPage(q, where, args, 'r.submitted_at, r.report_id', page, timeZone);
 }
 
 /**
@@ -88,8 +94,8 @@ export async function reportsPage(q: Queryable, where: string, args: unknown[], 
 }
 
 /**
- * Reports decided by `reviewerPhone`, newest decision first; with `range`, only those decided on a local date
- * from startDate to endDate inclusive.
+ * Reports decided by `reviewerPhone` (and in `scope` now: a narrowed scope hides what was decided before),
+ * newest decision first; with `range`, only those decided on a local date from startDate to endDate inclusive.
  */
 export async function myReviews(
   q: Queryable,
@@ -97,10 +103,12 @@ export async function myReviews(
   range: { startDate?: string; endDate?: string },
   page: PageQuery,
   timeZone: string,
+  scope: Scope = WHOLE_FACTORY,
 ): Promise<Page<ReportItem>> {
-  const where = `r.reviewed_by = $1 AND r.status IN ('approved', 'rejected')
+  const where0 = `r.reviewed_by = $1 AND r.status IN ('approved', 'rejected')
     AND ($2::date IS NULL OR (r.reviewed_at AT TIME ZONE $4) >= $2::date)
     AND ($3::date IS NULL OR (r.reviewed_at AT TIME ZONE $4) < $3::date + 1)`;
-  const args = [reviewerPhone, range.startDate ?? null, range.endDate ?? null, timeZone];
+  const args: unknown[] = [reviewerPhone, range.startDate ?? null, range.endDate ?? null, timeZone];
+  const where = `${where0} AND ${scopeAndFilter('r.workshop_code', 'r.team_code', scope, {}, args)}`;
   return reportsPage(q, where, args, 'r.reviewed_at DESC, r.report_id', page, timeZone);
 }

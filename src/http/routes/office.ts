@@ -16,7 +16,7 @@ import { dashboardSummary } from '../../queries/dashboard-summary.ts';
 import { browseReports, reportById } from '../../queries/report-browse.ts';
 import { localDate, optionalLocalDate } from '../dates.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
-import { defineRoute } from '../route.ts';
+import { defineRoute, scopeOf } from '../route.ts';
 import { RANGE_ERROR, rangeQuery } from './dashboard.ts';
 import { REPORT_ITEM_EXAMPLE, REPORT_NOT_FOUND, reportItem } from './reviews.ts';
 import { reportStatus } from './review-schemas.ts';
@@ -40,10 +40,10 @@ export const reportListRoute = defineRoute({
     query: { startDate: '2026-03-01', endDate: '2026-03-31', employee: '张', status: 'pending', page: '1', pageSize: '20' },
     response: { items: [REPORT_ITEM_EXAMPLE], page: 1, pageSize: 20, total: 1 },
   },
-  async handler({ query }, ctx) {
+  async handler({ query, user }, ctx) {
     const { page, pageSize, ...filter } = query;
     if (filter.startDate && filter.endDate && filter.endDate < filter.startDate) throw unprocessable('INVALID_DATE_RANGE', '结束日期不能早于开始日期');
-    return browseReports(ctx.db.pool, filter, { page, pageSize }, ctx.config.timeZone);
+    return browseReports(ctx.db.pool, filter, { page, pageSize }, ctx.config.timeZone, scopeOf(user));
   },
 });
 
@@ -57,7 +57,7 @@ export const reportDetailRoute = defineRoute({
   response: reportItem,
   errors: [REPORT_NOT_FOUND],
   example: { params: { reportId: REPORT_ITEM_EXAMPLE.reportId }, response: REPORT_ITEM_EXAMPLE },
-  handler: ({ params }, ctx) => reportById(ctx.db.pool, params.reportId, ctx.config.timeZone),
+  handler: ({ params, user }, ctx) => reportById(ctx.db.pool, params.reportId, ctx.config.timeZone, scopeOf(user)),
 });
 
 const cycle = z.number().nullable().describe('秒；没有产出时为 null');
