@@ -91,3 +91,16 @@ export function normalScope(scope: { workshops: readonly string[]; teams: readon
   const clean = (xs: readonly string[]) => [...new Set(xs.map((x) => x.trim()).filter((x) => x !== ''))].sort();
   return { workshops: clean(scope.workshops), teams: clean(scope.teams) };
 }
+
+/** Who reads, for readings that take filters (dashboard, wages): the reader's scope and the filters given. */
+export interface Reader {
+  readonly scope: Scope;
+  readonly filter: ReportFilter;
+}
+
+/** The whole factory without filters. */
+export const WHOLE_READER: Reader = Object.freeze({ scope: WHOLE_FACTORY, filter: Object.freeze({}) });
+
+/** True when `reader` sees everything (the whole factory, no filter): readings may use whole-factory sums. */
+export const readsEverything = (reader: Reader): boolean =>
+  isWholeFactory(reader.scope) && reader.filter.workshop === undefined && reader.filter.team === undefined;
