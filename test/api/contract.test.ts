@@ -214,6 +214,14 @@ async function tour(): Promise<void> {
   await expectStatus(call('GET', '/api/reports/8a6e0804-2bd0-4672-b79d-d97358571dd8', manager), 404, 'REPORT_NOT_FOUND');
   await expectStatus(call('GET', '/api/dashboard/summary?startDate=2026-03-01&endDate=2026-03-31', manager), 200);
   await consoleSignIn(admin, manager);
+
+  // Issue #24 part S: scopes (set by a manager, never one's own) and the filters.
+  await expectStatus(call('PUT', '/api/people/13800000001/scope', manager, { role: 'admin', workshops: [], teams: [] }), 200);
+  await expectStatus(call('PUT', '/api/people/13800000002/scope', manager, { role: 'manager', workshops: [] }), 403, 'OWN_SCOPE');
+  await expectStatus(call('PUT', '/api/people/13900000011/scope', manager, { role: 'admin' }), 404, 'SCOPE_PERSON_NOT_FOUND');
+  await expectStatus(call('PUT', '/api/people/13800000001/scope', manager, { role: 'admin', workshops: ['NO-SUCH'] }), 422, 'UNKNOWN_SCOPE_CODES');
+  await expectStatus(call('GET', '/api/dashboard/reports?startDate=2026-03-01&endDate=2026-03-31&workshop=W1&team=T1', manager), 200);
+  await expectStatus(call('GET', '/api/wages?month=2026-03&workshop=W1', admin), 200);
 }
 
 it('every answer of the working day and the tour conforms to the document: zero deviations', () => {

@@ -38,6 +38,8 @@ describe('role matrix over every route', () => {
     for (const n of ['POST /api/auth/platform-login', 'GET /api/auth/me', 'POST /api/auth/switch-role', 'POST /api/devices/:deviceNo/qrcode', 'POST /api/devices/qrcodes']) {
       expect(names).toContain(n);
     }
+    // issue #24 part S: a person's scope (managers only)
+    expect(names).toContain('PUT /api/people/:phone/scope');
   });
 
   it('answers 401 for bad tokens on every non-public route, and never 401/403 on public ones', async () => {
