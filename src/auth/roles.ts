@@ -31,6 +31,9 @@ export const access = {
   periodClose: ['manager'],
   /** a worker's own wage statement (issue #22) */
   ownWages: ['worker'],
+  // issue #24 organization (part A)
+  /** workshops, teams, memberships, devices' workshops: maintaining and reading them (issue #24) */
+  organization: ['admin', 'manager'],
   // ---- issue #24 part S ----
   /** setting a person's scope (workshops, teams): managers; nobody sets their own (a reviewer never widens it) */
   scopes: ['manager'],

@@ -16,10 +16,17 @@
  * facts that changed meanwhile (read from the per-process cache, or changed by another request) writes nothing.
  * Each fact's SQL is written here once, next to its type: the shape of a statement follows from which facts it
  * has, with nothing to keep in step by convention.
+ *
+ * Organization facts (issue #24 part A): which of some workshops and teams exist, the roles of some phones in
+ * personnel (a team's leaders, a member), and the placement of a worker on a local date (the team covering that date
+ * in `team_memberships` and that team's workshop, queries/organization.ts rules): a submission records it, and its
+ * guard (the same team and workshop still cover the date) keeps a racing move from slipping past. They are read by
+ * the same one statement as the others (the worker's submission adds no round trip).
  */
 import type { GuardedWrite } from '../db/guarded-write.ts';
 import type { Queryable } from '../db/transaction.ts';
 import type { ProductSnapshot } from '../domain/report-line.ts';
+import { NO_PLACEMENT, type Placement } from '../domain/placement.ts';
 import { snapshotJson, snapshotsHold } from '../products/snapshot.ts';
 import { storedScopeSql } from '../domain/scope.ts';
 
@@ -33,7 +40,17 @@ export interface FactQuery {
   readonly productIds?: readonly number[];
   /** The months (`YYYY-MM`) the command writes into; each must be open. */
   readonly months?: readonly string[];
-  /** A report (UUID) the person acts on: is it in the person's scope? Needs `person` (issue #24 part S). */
+  // ---- issue #24 organization (part A) ----
+  /** Workshop codes whose existence the command relies on. */
+  readonly workshopCodes?: readonly string[];
+  /** Team codes whose existence the command relies on. */
+  readonly teamCodes?: readonly string[];
+  /** Phones whose roles in personnel the command relies on (a team's leaders, a member). */
+  readonly people?: readonly string[];
+  /** The worker's team and workshop on a local date `YYYY-MM-DD` (a submission's report date). */
+  readonly placementOf?: { readonly phone: string; readonly date: string };
+  // ---- issue #24 part S ----
+  /** A report (UUID) the person acts on: is it in the person's scope? Needs `person`. */
   readonly reportInScope?: string;
 }
 
@@ -47,35 +64,84 @@ export interface Facts {
   readonly products: readonly ProductSnapshot[];
   /** The asked months that are closed. */
   readonly closedMonths: readonly string[];
+  // ---- issue #24 organization (part A) ----
+  /** The asked workshop codes that exist (absent: none asked). */
+  readonly workshops?: readonly string[];
+  /** The asked team codes that exist (absent: none asked). */
+  readonly teams?: readonly string[];
+  /** The asked phones that are in personnel, with their roles (absent: none asked). */
+  readonly people?: readonly { readonly phone: string; readonly roles: readonly string[] }[];
+  /** The placement asked by `placementOf` (NO_PLACEMENT: in no team that day; absent: not asked). */
+  readonly placement?: Placement;
+  // ---- issue #24 part S ----
   /** Whether the asked report exists and is in the person's scope (true when none was asked). */
   readonly reportInScope: boolean;
 }
 
 export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [], reportInScope: true };
 
-/** The report $6 is in the scope of person $1 in role $2 (domain/scope.ts). */
+/** The report `report` is in the scope of person `phone` in role `role` (domain/scope.ts; issue #24 part S). */
 const IN_SCOPE_SQL = (report: string, phone: string, role: string) =>
   `EXISTS (SELECT 1 FROM reports r WHERE r.report_id = ${report}::uuid AND ${storedScopeSql('r.workshop_code', 'r.team_code', phone, role)})`;
 
-/** $1 phone, $2 role, $3 device number, $4 product ids, $5 months, $6 report in scope; null parameters ask nothing. */
+/**
+ * The team covering local date `date` for `phone` and its workshop, as one JSON object `{teamCode, workshopCode}`
+ * or NULL (SQL expressions as arguments; issue #24 part A).
+ */
+const placementSql = (phone: string, date: string) =>
+  `(SELECT json_build_object('teamCode', m.team_code, 'workshopCode', t.workshop_code)
+      FROM team_memberships m JOIN teams t ON t.code = m.team_code
+     WHERE m.phone = ${phone} AND m.valid_from <= ${date} AND (m.valid_to IS NULL OR m.valid_to >= ${date})
+     ORDER BY m.valid_from DESC LIMIT 1)`;
+
+/**
+ * $1 phone, $2 role, $3 device number, $4 product ids, $5 months; null parameters ask nothing. Issue #24 part A:
+ * $6 workshop codes, $7 team codes, $8 phones, $9 placement phone, $10 placement date. Issue #24 part S: $11 a
+ * report id whose scope is asked.
+ */
 const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role = $2) AS person_name,
        ($3::text IS NULL OR EXISTS (SELECT 1 FROM products WHERE device_no = $3)) AS device_in_use,
        (SELECT json_agg(${snapshotJson('p')}) FROM products p WHERE p.id = ANY($4::bigint[])) AS products,
        (SELECT array_agg(month ORDER BY month) FROM periods WHERE month = ANY($5::text[]) AND status = 'closed') AS closed_months,
-       ($6::uuid IS NULL OR ${IN_SCOPE_SQL('$6', '$1', '$2')}) AS report_in_scope`;
+       (SELECT array_agg(code) FROM workshops WHERE code = ANY($6::text[])) AS workshops,
+       (SELECT array_agg(code) FROM teams WHERE code = ANY($7::text[])) AS teams,
+       (SELECT json_agg(x) FROM (SELECT phone, array_agg(role ORDER BY role) AS roles FROM personnel WHERE phone = ANY($8::text[]) GROUP BY phone) x) AS people,
+       ${placementSql('$9::text', '$10::date')} AS placement,
+       ($11::uuid IS NULL OR ${IN_SCOPE_SQL('$11', '$1', '$2')}) AS report_in_scope`;
+
+const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.length > 0;
 
 /** Reads the facts `query` asks, in one statement through `q` (the pool, or a transaction's client). */
 export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> {
-  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && query.reportInScope === undefined) return NO_FACTS;
+  const org = asked(query.workshopCodes) || asked(query.teamCodes) || asked(query.people) || query.placementOf !== undefined;
+  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && query.reportInScope === undefined) return NO_FACTS;
   const ids = [...new Set(query.productIds ?? [])];
   const months = [...new Set(query.months ?? [])];
-  const r = (await q.query(FACTS_SQL, [query.person?.phone ?? null, query.person?.role ?? null, query.deviceNo ?? null, ids, months, query.reportInScope ?? null])).rows[0];
+  const r = (
+    await q.query(FACTS_SQL, [
+      query.person?.phone ?? null,
+      query.person?.role ?? null,
+      query.deviceNo ?? null,
+      ids,
+      months,
+      [...new Set(query.workshopCodes ?? [])],
+      [...new Set(query.teamCodes ?? [])],
+      [...new Set(query.people ?? [])],
+      query.placementOf?.phone ?? null,
+      query.placementOf?.date ?? null,
+      query.reportInScope ?? null,
+    ])
+  ).rows[0];
   return {
     personName: r.person_name ?? undefined,
     deviceInUse: r.device_in_use,
     products: r.products ?? [],
     closedMonths: r.closed_months ?? [],
     reportInScope: r.report_in_scope,
+    ...(query.workshopCodes ? { workshops: r.workshops ?? [] } : {}),
+    ...(query.teamCodes ? { teams: r.teams ?? [] } : {}),
+    ...(query.people ? { people: r.people ?? [] } : {}),
+    ...(query.placementOf ? { placement: r.placement ?? NO_PLACEMENT } : {}),
   };
 }
 
@@ -95,6 +161,18 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
   const asked = new Set(query.productIds ?? []);
   const used = facts.products.filter((p) => asked.has(p.productId));
   if (used.length) checks.push(snapshotsHold(w.param(JSON.stringify(used))));
+  // issue #24 part A: workshops and teams are never removed (existence read once holds); the people's roles and the
+  // placement may change, so the append checks they are still as read.
+  for (const p of facts.people ?? []) {
+    if (!query.people?.includes(p.phone)) continue;
+    checks.push(`(SELECT array_agg(role ORDER BY role) FROM personnel WHERE phone = ${w.param(p.phone)}) = ${w.param(p.roles)}::text[]`);
+  }
+  if (query.placementOf) {
+    const placed = facts.placement ?? NO_PLACEMENT;
+    const now = placementSql(w.param(query.placementOf.phone), `${w.param(query.placementOf.date)}::date`);
+    checks.push(`${now}::jsonb IS NOT DISTINCT FROM ${w.param(placed.teamCode === null ? null : JSON.stringify({ teamCode: placed.teamCode, workshopCode: placed.workshopCode }))}::jsonb`);
+  }
+  // issue #24 part S: the report is still in the person's scope.
   if (query.reportInScope !== undefined && query.person && facts.reportInScope) {
     checks.push(IN_SCOPE_SQL(w.param(query.reportInScope), w.param(query.person.phone), w.param(query.person.role)));
   }

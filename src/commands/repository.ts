@@ -5,13 +5,14 @@
  * (facts.ts).
  * - `StreamRepository` reads them from the database every time.
  * - `CachingRepository` keeps, per process, the section each kept stream's last command ended with (the worker
- *   streams: StreamQuery.keep), the person names and the product snapshots it read (each bounded, least recently used forgotten first), so that a worker's next
+ *   streams: StreamQuery.keep), the person names, the product snapshots and the workers' placements on a date (issue #24) it read (each bounded, least recently used forgotten first), so that a worker's next
  *   command usually reads nothing. What comes from the cache is a hint, never trusted alone: the append checks it
  *   (the expected version, the facts guard), and command.ts confirms refusals and no-ops on a fresh load. Several
  *   API instances may therefore each cache the same stream.
  */
 import type { Queryable } from '../db/transaction.ts';
 import type { ProductSnapshot } from '../domain/report-line.ts';
+import type { Placement } from '../domain/placement.ts';
 import type { EventStore, SectionStart } from '../events/store.ts';
 import { overlay, rowsOf, type KnownRows } from '../projections/inline.ts';
 import type { ProjectedEvent, Projection } from '../projections/projection.ts';
@@ -145,6 +146,8 @@ class Lru<K, V> {
 }
 
 const personKey = (p: { phone: string; role: string }) => `${p.phone} ${p.role}`;
+/** Issue #24 part A: a worker's placement on a local date. */
+const placementKey = (p: { phone: string; date: string }) => `${p.phone} ${p.date}`;
 
 /** A StreamRepository with a per-process cache in front (module docstring). */
 export class CachingRepository implements Repository {
@@ -152,12 +155,15 @@ export class CachingRepository implements Repository {
   private readonly sections: Lru<string, Section<unknown>>;
   private readonly people: Lru<string, string>;
   private readonly products: Lru<number, ProductSnapshot>;
+  /** Issue #24 part A: the placements read (phone and date → team and workshop), checked by every append's guard. */
+  private readonly placements: Lru<string, Placement>;
 
   constructor(store: EventStore, inline: readonly Projection[], limits = { sections: 20_000, people: 20_000, products: 50_000 }) {
     this.fromDatabase = new StreamRepository(store, inline);
     this.sections = new Lru(limits.sections);
     this.people = new Lru(limits.people);
     this.products = new Lru(limits.products);
+    this.placements = new Lru(limits.people);
   }
 
   async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean): Promise<Loaded<S>> {
@@ -181,6 +187,7 @@ export class CachingRepository implements Repository {
     this.sections.delete(stream.streamId);
     if (query.person) this.people.delete(personKey(query.person));
     for (const id of query.productIds ?? []) this.products.delete(id);
+    if (query.placementOf) this.placements.delete(placementKey(query.placementOf));
   }
 
   /** What the cache holds for `streamId` (for inspection). */
@@ -202,11 +209,16 @@ export class CachingRepository implements Repository {
       if (!p) return undefined;
       products.push(p);
     }
-    return { personName, deviceInUse: true, products, closedMonths: [], reportInScope: true };
+    // Issue #24 part A: the organization's other facts are never cached (their commands keep no section).
+    if (query.workshopCodes?.length || query.teamCodes?.length || query.people?.length) return undefined;
+    const placement = query.placementOf ? this.placements.get(placementKey(query.placementOf)) : undefined;
+    if (query.placementOf && !placement) return undefined;
+    return { personName, deviceInUse: true, products, closedMonths: [], reportInScope: true, ...(placement ? { placement } : {}) };
   }
 
   private keepFacts(query: FactQuery, facts: Facts): void {
     if (query.person && facts.personName !== undefined) this.people.set(personKey(query.person), facts.personName);
     for (const p of facts.products) this.products.set(p.productId, p);
+    if (query.placementOf && facts.placement) this.placements.set(placementKey(query.placementOf), facts.placement);
   }
 }

@@ -80,6 +80,23 @@ export interface DomainErrorCatalog {
   PERIOD_ALREADY_CLOSED: { details: { month: string; version: number }; context: never };
   /** A reopen of a month that is not closed. */
   PERIOD_NOT_CLOSED: { details: { month: string }; context: never };
+  // ---- issue #24 organization (part A) ----
+  /** A workshop with this code exists already (codes are unique and never reused). */
+  WORKSHOP_EXISTS: { details: { code: string }; context: never };
+  /** No workshop with this code (a path names it, or a team or device refers to it). */
+  WORKSHOP_NOT_FOUND: { details: { code: string }; context: never };
+  /** A team with this code exists already. */
+  TEAM_EXISTS: { details: { code: string }; context: never };
+  /** No team with this code. */
+  TEAM_NOT_FOUND: { details: { code: string }; context: never };
+  /** A team leader's phone is not a person in personnel. */
+  LEADER_NOT_FOUND: { details: { phone: string }; context: never };
+  /** A member must be a person with the worker role. */
+  NOT_A_WORKER: { details: { phone: string }; context: never };
+  /** A membership date that would rewrite the history: the earliest date allowed is `earliest`. */
+  MEMBERSHIP_DATE_TOO_EARLY: { details: { earliest: string }; context: { action: 'join' | 'end' } };
+  /** Ending a membership when the worker is in no team (or the open one ended already). */
+  NO_OPEN_MEMBERSHIP: { details: { phone: string }; context: never };
   // ---- issue #24 part S: scoped review ----
   /** Nobody reviews (approves, corrects, rejects) or changes the break of their own report. */
   SELF_REVIEW: { details: never; context: { write: 'review' | 'breakChange' } };

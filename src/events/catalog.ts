@@ -11,6 +11,9 @@
  *   same date (`replaced`), with the rate in force on that date before (old → new).
  * - `period-<YYYY-MM>`: a month's closes and reopens (issue #22). PeriodClosed with the figures and the rates the
  *   close priced the month at, PeriodReopened with the reason.
+ * - Organization (issue #24): `workshop-<code>` (WorkshopDefined, WorkshopRenamed), `team-<code>` (TeamDefined,
+ *   TeamChanged), `member-<phone>` (MembershipStarted, MembershipEnded: one worker's membership history, the
+ *   consistency boundary of "one team at any date"), `device-<deviceNo>` (DeviceWorkshopSet).
  * - `scope-<phone>` (issue #24 part S): ScopeSet, an administrator's or manager's scope in one role
  *   (domain/scope.ts). The review events carry the report's placement (workshopCode, teamCode) besides.
  *
@@ -41,6 +44,11 @@ export const streams = {
   report: (reportId: string) => `report-${reportId}`,
   product: (productId: number) => `product-${productId}`,
   period: (month: string) => `period-${month}`,
+  // issue #24 organization (part A)
+  workshop: (code: string) => `workshop-${code}`,
+  team: (code: string) => `team-${code}`,
+  member: (phone: string) => `member-${phone}`,
+  device: (deviceNo: string) => `device-${deviceNo}`,
   // issue #24 part S
   scope: (phone: string) => `scope-${phone}`,
 };
@@ -199,6 +207,54 @@ export const PeriodReopened = defineEvent({
   schema: z.object({ month, version: z.number().int().min(1), amountFen: fen, reason: z.string().min(1).max(200), at: instant }),
 });
 
+// ---- organization streams (issue #24 part A: workshops, teams, memberships, device workshops) --------------
+/** A workshop's or team's code: letters, digits, `-`, `_`; 1–20 characters; immutable (it names the stream). */
+const orgCode = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,19}$/);
+const orgName = z.string().min(1).max(50);
+
+/** Stream `workshop-<code>`: a workshop (车间) defined. */
+export const WorkshopDefined = defineEvent({
+  type: 'WorkshopDefined',
+  schema: z.object({ code: orgCode, name: orgName, at: instant }),
+});
+/** Stream `workshop-<code>`: a workshop renamed (old → new). */
+export const WorkshopRenamed = defineEvent({
+  type: 'WorkshopRenamed',
+  schema: z.object({ code: orgCode, name: orgName, before: orgName, at: instant }),
+});
+/** Stream `team-<code>`: a team (班组) defined in a workshop, with its leaders (phones of people in personnel). */
+export const TeamDefined = defineEvent({
+  type: 'TeamDefined',
+  schema: z.object({ code: orgCode, name: orgName, workshopCode: orgCode, leaders: z.array(phone).min(1), at: instant }),
+});
+/** Stream `team-<code>`: a team's name, workshop or leaders changed; the whole team after, and before. */
+export const TeamChanged = defineEvent({
+  type: 'TeamChanged',
+  schema: z.object({
+    code: orgCode,
+    name: orgName,
+    workshopCode: orgCode,
+    leaders: z.array(phone).min(1),
+    before: z.object({ name: orgName, workshopCode: orgCode, leaders: z.array(phone) }),
+    at: instant,
+  }),
+});
+/** Stream `member-<phone>`: the worker belongs to the team from `validFrom` (local date) on, open-ended. */
+export const MembershipStarted = defineEvent({
+  type: 'MembershipStarted',
+  schema: z.object({ phone, teamCode: orgCode, validFrom: localDate, at: instant }),
+});
+/** Stream `member-<phone>`: the membership that began on `validFrom` ends with `validTo` (its last day, inclusive). */
+export const MembershipEnded = defineEvent({
+  type: 'MembershipEnded',
+  schema: z.object({ phone, teamCode: orgCode, validFrom: localDate, validTo: localDate, at: instant }),
+});
+/** Stream `device-<deviceNo>`: the device's workshop set (null: in no workshop), with the one before. */
+export const DeviceWorkshopSet = defineEvent({
+  type: 'DeviceWorkshopSet',
+  schema: z.object({ deviceNo: z.string().min(1), workshopCode: orgCode.nullable(), before: orgCode.nullable(), at: instant }),
+});
+// ---- end of the organization streams -------------------------------------------------------------------------
 // ---- scope stream (issue #24 part S) -------------------------------------------------------------------
 /**
  * A person's scope in one role (stream `scope-<phone>`; domain/scope.ts): the workshops and teams whose reports the
@@ -228,6 +284,14 @@ export const eventDefinitions = [
   RateSet,
   PeriodClosed,
   PeriodReopened,
+  // issue #24 organization (part A)
+  WorkshopDefined,
+  WorkshopRenamed,
+  TeamDefined,
+  TeamChanged,
+  MembershipStarted,
+  MembershipEnded,
+  DeviceWorkshopSet,
   // issue #24 part S
   ScopeSet,
 ] as const;
@@ -240,4 +304,9 @@ export type WorkerEvent = Extract<DomainEvent, { type: 'ClockedIn' | 'DeviceSwit
 export type ReportEvent = Extract<DomainEvent, { type: 'ReportSubmitted' | 'ReportApproved' | 'ReportRejected' | 'BreakChanged' }>;
 export type ProductEvent = Extract<DomainEvent, { type: 'RateSet' }>;
 export type PeriodEvent = Extract<DomainEvent, { type: 'PeriodClosed' | 'PeriodReopened' }>;
+// issue #24 organization (part A)
+export type WorkshopEvent = Extract<DomainEvent, { type: 'WorkshopDefined' | 'WorkshopRenamed' }>;
+export type TeamEvent = Extract<DomainEvent, { type: 'TeamDefined' | 'TeamChanged' }>;
+export type MemberEvent = Extract<DomainEvent, { type: 'MembershipStarted' | 'MembershipEnded' }>;
+export type DeviceEvent = Extract<DomainEvent, { type: 'DeviceWorkshopSet' }>;
 export type ScopeEvent = Extract<DomainEvent, { type: 'ScopeSet' }>;

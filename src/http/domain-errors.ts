@@ -106,6 +106,21 @@ const ANSWERS: { readonly [C in DomainErrorCode]: Entry<C> } = {
   PERIOD_HAS_UNPRICED: { status: 409, message: closeBlocked },
   PERIOD_ALREADY_CLOSED: { status: 409, message: (d) => `${monthLabel(d.month)}已经结账（第 ${d.version} 次），不能重复结账` },
   PERIOD_NOT_CLOSED: { status: 409, message: (d) => `${monthLabel(d.month)}没有结账，不需要反结账` },
+  // ---- issue #24 organization (part A) ----
+  WORKSHOP_EXISTS: { status: 409, message: (d) => `车间编号「${d.code}」已存在，请换一个编号，或修改已有车间的名称` },
+  WORKSHOP_NOT_FOUND: { status: 404, message: (d) => `没有编号为「${d.code}」的车间，请先在“车间班组”中新建车间` },
+  TEAM_EXISTS: { status: 409, message: (d) => `班组编号「${d.code}」已存在，请换一个编号，或修改已有班组` },
+  TEAM_NOT_FOUND: { status: 404, message: (d) => `没有编号为「${d.code}」的班组，请先在“车间班组”中新建班组` },
+  LEADER_NOT_FOUND: { status: 422, message: (d) => `班组长 ${d.phone} 不在人员清单中，请先在“人员”中添加此人` },
+  NOT_A_WORKER: { status: 422, message: (d) => `${d.phone} 不是员工，只有人员清单中角色为员工的人才能加入班组` },
+  MEMBERSHIP_DATE_TOO_EARLY: {
+    status: 409,
+    message: (d, c) =>
+      c.action === 'join'
+        ? `班组记录不能改写过去：加入或调动的生效日期最早为 ${d.earliest}，请改选这天或之后的日期`
+        : `班组记录不能改写过去：离开日期最早为 ${d.earliest}（当前班组的加入日期），请改选这天或之后的日期`,
+  },
+  NO_OPEN_MEMBERSHIP: { status: 409, message: (d) => `${d.phone} 当前不在任何班组，不需要离开班组` },
   // ---- issue #24 part S: scoped review ----
   SELF_REVIEW: {
     status: 403,

@@ -187,6 +187,8 @@ const TAGS: Record<string, string> = {
   people: '人员（管理员、经理）',
   devices: '设备与设备码（管理员、经理）',
   wages: '计件单价、计件工资与月结（单价与工资：管理员、经理；结账：经理；我的工资：员工）',
+  // issue #24 organization (part A)
+  organization: '车间、班组、组员与设备所属车间（管理员、经理）',
 };
 
 /**

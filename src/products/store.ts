@@ -171,6 +171,9 @@ export interface DeviceSummary {
   productCount: number;
   /** A mini-program code is stored for the device. */
   hasCode: boolean;
+  /** The device's workshop (issue #24 part A, `device_workshops`); null: none set. */
+  workshopCode: string | null;
+  workshopName: string | null;
 }
 
 /**
@@ -180,13 +183,24 @@ export interface DeviceSummary {
 export async function listDevices(q: Queryable, page: PageQuery): Promise<{ items: DeviceSummary[]; total: number }> {
   const { limit, offset } = limitOffset(page);
   const total = await q.query<{ n: number }>(`SELECT count(DISTINCT device_no)::int AS n FROM products`);
-  const rows = await q.query<{ device_no: string; n: number; has_code: boolean }>(
-    `SELECT device_no, count(*)::int AS n, EXISTS (SELECT 1 FROM device_codes c WHERE c.device_no = p.device_no) AS has_code
-       FROM products p GROUP BY device_no ORDER BY device_no LIMIT $1 OFFSET $2`,
+  const rows = await q.query<{ device_no: string; n: number; has_code: boolean; workshop_code: string | null; workshop_name: string | null }>(
+    `SELECT d.device_no, d.n, d.has_code, dw.workshop_code, w.name AS workshop_name
+       FROM (SELECT device_no, count(*)::int AS n, EXISTS (SELECT 1 FROM device_codes c WHERE c.device_no = p.device_no) AS has_code
+               FROM products p GROUP BY device_no ORDER BY device_no LIMIT $1 OFFSET $2) d
+       LEFT JOIN device_workshops dw ON dw.device_no = d.device_no
+       LEFT JOIN workshops w ON w.code = dw.workshop_code
+      ORDER BY d.device_no`,
     [limit, offset],
   );
   return {
-    items: rows.rows.map((r) => ({ deviceNo: r.device_no, deviceKey: deviceKeyOf(r.device_no), productCount: r.n, hasCode: r.has_code })),
+    items: rows.rows.map((r) => ({
+      deviceNo: r.device_no,
+      deviceKey: deviceKeyOf(r.device_no),
+      productCount: r.n,
+      hasCode: r.has_code,
+      workshopCode: r.workshop_code,
+      workshopName: r.workshop_name,
+    })),
     total: total.rows[0].n,
   };
 }

@@ -10,6 +10,7 @@ import { dashboardProjection } from './dashboard.ts';
 import { productRatesProjection } from './product-rates.ts';
 import { periodsProjection } from './periods.ts';
 import { wagesProjection } from './wages.ts';
+import { organizationProjection } from './organization.ts';
 import { scopesProjection } from './scopes.ts';
 
 export const projections: Projection[] = [
@@ -20,6 +21,8 @@ export const projections: Projection[] = [
   productRatesProjection,
   periodsProjection,
   wagesProjection,
+  // issue #24 organization (part A)
+  organizationProjection,
   // issue #24 part S
   scopesProjection,
 ];

@@ -215,6 +215,27 @@ async function tour(): Promise<void> {
   await expectStatus(call('GET', '/api/dashboard/summary?startDate=2026-03-01&endDate=2026-03-31', manager), 200);
   await consoleSignIn(admin, manager);
 
+  // Issue #24 organization (part A): workshops, teams, memberships, devices' workshops, and their refusals.
+  await expectStatus(call('POST', '/api/workshops', manager, { code: 'T1', name: '测试车间' }), 201);
+  await expectStatus(call('POST', '/api/workshops', manager, { code: 'T1', name: '测试车间' }), 409, 'WORKSHOP_EXISTS');
+  await expectStatus(call('PUT', '/api/workshops/T1', admin, { name: '测试一车间' }), 200);
+  await expectStatus(call('PUT', '/api/workshops/T9', admin, { name: 'x' }), 404, 'WORKSHOP_NOT_FOUND');
+  await expectStatus(call('POST', '/api/teams', manager, { code: 'T1-A', name: '测试一班', workshopCode: 'T1', leaders: ['13800000002'] }), 201);
+  await expectStatus(call('POST', '/api/teams', manager, { code: 'T1-A', name: '测试一班', workshopCode: 'T1', leaders: ['13800000002'] }), 409, 'TEAM_EXISTS');
+  await expectStatus(call('POST', '/api/teams', manager, { code: 'T1-B', name: '测试二班', workshopCode: 'T1', leaders: ['13999999990'] }), 422, 'LEADER_NOT_FOUND');
+  await expectStatus(call('PUT', '/api/teams/T1-A', manager, { name: '测试甲班', workshopCode: 'T1', leaders: ['13800000002'] }), 200);
+  await expectStatus(call('PUT', '/api/teams/T1-Z', manager, { name: '测试甲班', workshopCode: 'T1', leaders: ['13800000002'] }), 404, 'TEAM_NOT_FOUND');
+  await expectStatus(call('POST', '/api/memberships', manager, { phone: '13900000011', teamCode: 'T1-A', validFrom: '2026-04-01' }), 200);
+  await expectStatus(call('POST', '/api/memberships', manager, { phone: '13900000011', teamCode: 'T1-A', validFrom: '2026-03-01' }), 409, 'MEMBERSHIP_DATE_TOO_EARLY');
+  await expectStatus(call('POST', '/api/memberships', manager, { phone: '13800000002', teamCode: 'T1-A' }), 422, 'NOT_A_WORKER');
+  await expectStatus(call('POST', '/api/memberships/end', manager, { phone: '13900000011', validTo: '2026-04-30' }), 200);
+  await expectStatus(call('POST', '/api/memberships/end', manager, { phone: '13900000011' }), 409, 'NO_OPEN_MEMBERSHIP');
+  await expectStatus(call('GET', '/api/workshops?date=2026-04-01', manager), 200);
+  await expectStatus(call('GET', '/api/teams/T1-A/members?date=2026-04-01', admin), 200);
+  await expectStatus(call('GET', '/api/people/13900000011/memberships', admin), 200);
+  await expectStatus(call('PUT', `/api/devices/${encodeURIComponent('2号 压机')}/workshop`, manager, { workshopCode: 'T1' }), 200);
+  await expectStatus(call('PUT', '/api/devices/NO-SUCH/workshop', manager, { workshopCode: 'T1' }), 404, 'DEVICE_NOT_FOUND');
+  await expectStatus(call('GET', '/api/workshops', worker), 403, 'FORBIDDEN');
   // Issue #24 part S: scopes (set by a manager, never one's own) and the filters.
   await expectStatus(call('PUT', '/api/people/13800000001/scope', manager, { role: 'admin', workshops: [], teams: [] }), 200);
   await expectStatus(call('PUT', '/api/people/13800000002/scope', manager, { role: 'manager', workshops: [] }), 403, 'OWN_SCOPE');

@@ -38,6 +38,10 @@ describe('role matrix over every route', () => {
     for (const n of ['POST /api/auth/platform-login', 'GET /api/auth/me', 'POST /api/auth/switch-role', 'POST /api/devices/:deviceNo/qrcode', 'POST /api/devices/qrcodes']) {
       expect(names).toContain(n);
     }
+    // issue #24 organization (part A)
+    for (const n of ['GET /api/workshops', 'POST /api/workshops', 'PUT /api/workshops/:code', 'POST /api/teams', 'PUT /api/teams/:code', 'GET /api/teams/:code/members', 'GET /api/people/:phone/memberships', 'POST /api/memberships', 'POST /api/memberships/end', 'PUT /api/devices/:deviceNo/workshop']) {
+      expect(names).toContain(n);
+    }
     // issue #24 part S: a person's scope (managers only)
     expect(names).toContain('PUT /api/people/:phone/scope');
   });

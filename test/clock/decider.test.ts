@@ -2,6 +2,7 @@
  * The worker decider in given-when-then form (no database): every row of the table of spec 3.1, every rule
  * under it, and the submission rules of decisions.md "Reports and review".
  */
+import { NO_PLACEMENT } from '../../src/domain/placement.ts';
 import { describe, expect, it } from 'vitest';
 import { workerDecider, type WorkerCommand, type WorkerDecision } from '../../src/commands/clock/decider.ts';
 import { labelAt, LABELS, openOrNone, type ClockLabel } from '../../src/domain/clock.ts';
@@ -55,6 +56,7 @@ const submit = (now: string, lines: any[], sessionId = S1, closedMonths: string[
   lines,
   products,
   closedMonths,
+  placement: NO_PLACEMENT,
 });
 const goodLines = [{ productId: 1, finishedQty: 100, defectiveQty: 3 }];
 
@@ -224,10 +226,19 @@ describe('rule 2 and the submission (decisions.md "Reports and review")', () => 
             { ...products[1], finishedQty: 5, defectiveQty: 0, outputQty: 5 },
           ],
           flags: [],
+          workshopCode: null,
+          teamCode: null,
+          breakSource: 'default',
+          shift: null,
           at: now,
         },
       },
     ]);
+  });
+
+  it('issue #24: the placement fact (team and workshop on the report date) is recorded in ReportSubmitted', () => {
+    const placed = { ...submit(t(545), goodLines), placement: { workshopCode: 'C1', teamCode: 'C1-A' } } as WorkerCommand;
+    expect((worker.given(given).when(placed).events![1] as any).data).toMatchObject({ workshopCode: 'C1', teamCode: 'C1-A' });
   });
 
   it('at 30:01: 409 REPORT_WINDOW_EXPIRED naming 重新报工; after 重新报工 it is accepted with the new clock-out time', () => {

@@ -11,9 +11,9 @@
  * - SwitchDevice {deviceNo}: active session without the device → DeviceSwitched; repeating the last switch → nothing.
  * - Finish {deviceNo}: active session with the device → ClockedOut; window still open → nothing (the same
  *   window answers); window expired → ClockedOut `reopened` (重新报工: new clock-out time, new window).
- * - Submit {sessionId, reportId, lines, products, closedMonths}: reporting session within its window →
+ * - Submit {sessionId, reportId, lines, products, closedMonths, placement}: reporting session within its window →
  *   SessionReported and ReportSubmitted (for stream `report-<reportId>`), report date = the local date of `now` in
- *   the time zone, with the report's plausibility flags (domain/plausibility.ts, under `settings.plausibility`;
+ *   the time zone, with the worker's team and workshop on that date (`placement`, a fact: issue #24), with the report's plausibility flags (domain/plausibility.ts, under `settings.plausibility`;
  *   issue #21); PERIOD_CLOSED when that date's month is closed (issue #22: only a submission racing the close at
  *   the month's end, or on a clock behind the closer's, can meet it; the session stays open, so nothing is lost).
  * - Abandon {sessionId}: the job's command; an over-age open session → SessionAbandoned, else nothing.
@@ -41,7 +41,7 @@ import {
   type Session,
 } from '../../domain/clock.ts';
 import type { LineInput, ProductSnapshot } from '../../domain/report-line.ts';
-import { NO_PLACEMENT } from '../../domain/placement.ts';
+import type { Placement } from '../../domain/placement.ts';
 import { plausibilityFlags } from '../../domain/plausibility.ts';
 import { buildReportLines } from '../report-lines.ts';
 
@@ -55,7 +55,16 @@ export type WorkerCommand =
   | (Base & { type: 'Start'; deviceNo: string; sessionId: string })
   | (Base & { type: 'SwitchDevice'; deviceNo: string })
   | (Base & { type: 'Finish'; deviceNo: string })
-  | (Base & { type: 'Submit'; sessionId: string; reportId: string; lines: LineInput[]; products: ProductSnapshot[]; closedMonths: readonly string[] })
+  | (Base & {
+      type: 'Submit';
+      sessionId: string;
+      reportId: string;
+      lines: LineInput[];
+      products: ProductSnapshot[];
+      closedMonths: readonly string[];
+      /** The worker's team and workshop on the report date (a fact; issue #24 part A). */
+      placement: Placement;
+    })
   | (Base & { type: 'Abandon'; sessionId: string; reason: string });
 
 type ReportSubmittedEvent = { type: 'ReportSubmitted'; data: EventData<'ReportSubmitted'> };
@@ -212,7 +221,8 @@ function submit(cmd: Extract<WorkerCommand, { type: 'Submit' }>, state: WorkerSt
         devices: [...s.devices],
         lines,
         flags: plausibilityFlags({ clockInAt, clockOutAt, breakMinutes, lines }, settings.plausibility),
-        ...NO_PLACEMENT,
+        workshopCode: cmd.placement.workshopCode,
+        teamCode: cmd.placement.teamCode,
         breakSource: 'default',
         shift: null,
         at,

@@ -8,7 +8,8 @@
  *   state) answers as the first did.
  * - `submitReport`: appends SessionReported to the worker stream and ReportSubmitted to the new stream
  *   `report-<reportId>` (expected version 0), with the products' fields copied into the lines (the products
- *   named are facts of the decision, and so is the month of the report date: it must be open, issue #22).
+ *   named are facts of the decision, and so is the month of the report date: it must be open, issue #22; and the
+ *   worker's team and workshop on the report date, recorded in ReportSubmitted, issue #24).
  * - `abandonSession`: the abandonment job's command, as the system, inside the job's transaction.
  */
 import { randomUUID } from 'node:crypto';
@@ -17,6 +18,7 @@ import type { LineInput } from '../../domain/report-line.ts';
 import { scannedDeviceNo, type DeviceRef } from '../../devices/device.ts';
 import { streams } from '../../events/catalog.ts';
 import { monthOf } from '../../domain/period.ts';
+import { NO_PLACEMENT } from '../../domain/placement.ts';
 import { localDate } from '../../time.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { runCommand, SYSTEM, type CommandDeps } from '../command.ts';
@@ -133,6 +135,8 @@ export async function submitReport(deps: ClockDeps, actor: Actor, input: { sessi
     facts: (now) => ({
       productIds: input.lines.map((l) => l.productId).filter((id) => Number.isSafeInteger(id)),
       months: [monthOf(localDate(now, deps.clockSettings.timeZone))],
+      // Issue #24 part A: the team and workshop on the report date (the decider's reportDate: the same instant).
+      placementOf: { phone: actor.phone, date: localDate(now, deps.clockSettings.timeZone) },
     }),
     command: (facts, now): WorkerCommand => ({
       type: 'Submit',
@@ -143,6 +147,7 @@ export async function submitReport(deps: ClockDeps, actor: Actor, input: { sessi
       lines: input.lines,
       products: [...facts.products],
       closedMonths: facts.closedMonths,
+      placement: facts.placement ?? NO_PLACEMENT,
     }),
     newStreamOf: (e) => (e.type === 'ReportSubmitted' ? streams.report(e.data.reportId) : undefined),
     answer: (_, events) => {

@@ -14,7 +14,7 @@ export const deviceListRoute = defineRoute({
   method: 'get',
   path: '/api/devices',
   tag: 'devices',
-  summary: '设备列表（产品中出现的设备编号、产品数、设备短码 deviceKey、是否已生成小程序码；分页，按编号排序）',
+  summary: '设备列表（产品中出现的设备编号、产品数、设备短码 deviceKey、是否已生成小程序码、所属车间；分页，按编号排序）',
   access: access.masterData,
   query: pageQuery,
   response: pageOf(
@@ -23,11 +23,13 @@ export const deviceListRoute = defineRoute({
       deviceKey: z.string().describe('设备短码'),
       productCount: z.number().int().describe('使用这台设备的产品数'),
       hasCode: z.boolean().describe('已生成小程序码'),
+      workshopCode: z.string().nullable().describe('所属车间编号（issue #24）；null：未设置'),
+      workshopName: z.string().nullable().describe('所属车间名称'),
     }),
   ),
   example: {
     query: { page: '1', pageSize: '50' },
-    response: { items: [{ deviceNo: '冲床 01', deviceKey: 'Qm7x2LpA0c', productCount: 3, hasCode: true }], page: 1, pageSize: 50, total: 1 },
+    response: { items: [{ deviceNo: '冲床 01', deviceKey: 'Qm7x2LpA0c', productCount: 3, hasCode: true, workshopCode: 'C1', workshopName: '冲压车间' }], page: 1, pageSize: 50, total: 1 },
   },
   async handler({ query }, ctx) {
     const { items, total } = await listDevices(ctx.db.pool, query);

@@ -18,6 +18,7 @@ import { officeRoutes } from './office.ts';
 import { rateRoutes } from './rates.ts';
 import { wageRoutes } from './wages.ts';
 import { periodRoutes } from './periods.ts';
+import { organizationRoutes } from './organization.ts';
 
 export const routes: AnyRoute[] = [
   healthRoute,
@@ -37,4 +38,6 @@ export const routes: AnyRoute[] = [
   ...rateRoutes,
   ...wageRoutes,
   ...periodRoutes,
+  // issue #24 organization (part A)
+  ...organizationRoutes,
 ];

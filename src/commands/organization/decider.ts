@@ -1,0 +1,162 @@
+/**
+ * The organization deciders (issue #24 part A "Workshops and teams"), pure. Local dates are `YYYY-MM-DD` in
+ * APP_TIMEZONE; `at` is the ISO 8601 instant of the decision. Facts (what exists besides the stream) come in the
+ * command, read by commands/facts.ts and guarded in the append.
+ *
+ * - `workshopDecider`, stream `workshop-<code>`: DefineWorkshop → WorkshopDefined (WORKSHOP_EXISTS when the code is
+ *   taken: codes are unique because each names its stream); RenameWorkshop → WorkshopRenamed (WORKSHOP_NOT_FOUND;
+ *   the same name again decides nothing).
+ * - `teamDecider`, stream `team-<code>`: DefineTeam → TeamDefined (TEAM_EXISTS); ChangeTeam → TeamChanged
+ *   (TEAM_NOT_FOUND; nothing when unchanged). The team's workshop must exist (WORKSHOP_NOT_FOUND, a fact) and every
+ *   leader must be a person in personnel (LEADER_NOT_FOUND, a fact); leaders are kept once each, in the order given.
+ * - `memberDecider`, stream `member-<phone>` (the worker's whole membership history: the consistency boundary of
+ *   "at most one team at any date"): StartMembership (join or move) → MembershipStarted, preceded by MembershipEnded
+ *   of the open membership the day before `validFrom` when the worker is in another team. The member must be a
+ *   person with the worker role (NOT_A_WORKER, a fact), the team must exist (TEAM_NOT_FOUND, a fact); `validFrom`
+ *   before `earliestStart` (domain/membership.ts) would rewrite history (MEMBERSHIP_DATE_TOO_EARLY with the
+ *   earliest date); the team the worker is in already (open membership) decides nothing. EndMembership →
+ *   MembershipEnded of the open membership (NO_OPEN_MEMBERSHIP; `validTo` before its first day:
+ *   MEMBERSHIP_DATE_TOO_EARLY).
+ * - `deviceDecider`, stream `device-<deviceNo>`: SetDeviceWorkshop → DeviceWorkshopSet (the device must be in use,
+ *   checked by the command path's device fact; the workshop must exist unless null; unchanged: nothing).
+ */
+import type { Decider } from '../decider.ts';
+import type { DeviceEvent, MemberEvent, TeamEvent, WorkshopEvent } from '../../events/catalog.ts';
+import { domainError } from '../../domain/errors.ts';
+import { addDays, earliestEnd, earliestStart, openMembership, type Membership } from '../../domain/membership.ts';
+
+// ---- workshops --------------------------------------------------------------------------------------------
+export interface WorkshopState {
+  /** The workshop's name; undefined while the code is not defined. */
+  readonly name?: string;
+}
+export type WorkshopCommand =
+  | { readonly type: 'DefineWorkshop'; readonly code: string; readonly name: string; readonly at: string }
+  | { readonly type: 'RenameWorkshop'; readonly code: string; readonly name: string; readonly at: string };
+
+export const workshopDecider: Decider<WorkshopCommand, WorkshopState, WorkshopEvent> = {
+  initialState: {},
+  decide(c, state) {
+    if (c.type === 'DefineWorkshop') {
+      if (state.name !== undefined) throw domainError('WORKSHOP_EXISTS', { code: c.code });
+      return [{ type: 'WorkshopDefined', data: { code: c.code, name: c.name, at: c.at } }];
+    }
+    if (state.name === undefined) throw domainError('WORKSHOP_NOT_FOUND', { code: c.code });
+    if (state.name === c.name) return [];
+    return [{ type: 'WorkshopRenamed', data: { code: c.code, name: c.name, before: state.name, at: c.at } }];
+  },
+  evolve: (_, e) => ({ name: e.data.name }),
+};
+
+// ---- teams ------------------------------------------------------------------------------------------------
+export interface TeamFields {
+  readonly name: string;
+  readonly workshopCode: string;
+  /** Phones of the team's leaders (班组长), in order. */
+  readonly leaders: readonly string[];
+}
+export interface TeamState {
+  readonly team?: TeamFields;
+}
+export type TeamCommand = TeamFields & {
+  readonly type: 'DefineTeam' | 'ChangeTeam';
+  readonly code: string;
+  readonly at: string;
+  /** Whether the workshop `workshopCode` exists (a fact). */
+  readonly workshopExists: boolean;
+  /** Which of the leaders' phones are people in personnel (a fact). */
+  readonly knownPeople: readonly string[];
+};
+
+const sameTeam = (a: TeamFields, b: TeamFields) =>
+  a.name === b.name && a.workshopCode === b.workshopCode && a.leaders.length === b.leaders.length && a.leaders.every((p, i) => p === b.leaders[i]);
+
+export const teamDecider: Decider<TeamCommand, TeamState, TeamEvent> = {
+  initialState: {},
+  decide(c, state) {
+    if (c.type === 'DefineTeam' && state.team) throw domainError('TEAM_EXISTS', { code: c.code });
+    if (c.type === 'ChangeTeam' && !state.team) throw domainError('TEAM_NOT_FOUND', { code: c.code });
+    if (!c.workshopExists) throw domainError('WORKSHOP_NOT_FOUND', { code: c.workshopCode });
+    const leaders = [...new Set(c.leaders)];
+    const unknown = leaders.find((p) => !c.knownPeople.includes(p));
+    if (unknown !== undefined) throw domainError('LEADER_NOT_FOUND', { phone: unknown });
+    const fields = { name: c.name, workshopCode: c.workshopCode, leaders };
+    if (!state.team) return [{ type: 'TeamDefined', data: { code: c.code, ...fields, at: c.at } }];
+    if (sameTeam(state.team, fields)) return [];
+    const before = { name: state.team.name, workshopCode: state.team.workshopCode, leaders: [...state.team.leaders] };
+    return [{ type: 'TeamChanged', data: { code: c.code, ...fields, before, at: c.at } }];
+  },
+  evolve: (_, e) => ({ team: { name: e.data.name, workshopCode: e.data.workshopCode, leaders: e.data.leaders } }),
+};
+
+// ---- memberships ------------------------------------------------------------------------------------------
+export interface MemberState {
+  /** The worker's memberships, oldest first; never overlapping. */
+  readonly history: readonly Membership[];
+}
+export type MemberCommand =
+  | {
+      readonly type: 'StartMembership';
+      readonly phone: string;
+      readonly teamCode: string;
+      /** First day in the team (local date). */
+      readonly validFrom: string;
+      readonly at: string;
+      /** Whether the team exists (a fact). */
+      readonly teamExists: boolean;
+      /** Whether the phone is a person with the worker role (a fact). */
+      readonly isWorker: boolean;
+    }
+  | { readonly type: 'EndMembership'; readonly phone: string; /** Last day in the team (local date). */ readonly validTo: string; readonly at: string };
+
+export const memberDecider: Decider<MemberCommand, MemberState, MemberEvent> = {
+  initialState: { history: [] },
+  decide(c, state) {
+    const open = openMembership(state.history);
+    if (c.type === 'EndMembership') {
+      if (!open) throw domainError('NO_OPEN_MEMBERSHIP', { phone: c.phone });
+      if (c.validTo < earliestEnd(open)) throw domainError('MEMBERSHIP_DATE_TOO_EARLY', { earliest: earliestEnd(open) }, { action: 'end' });
+      return [{ type: 'MembershipEnded', data: { phone: c.phone, teamCode: open.teamCode, validFrom: open.validFrom, validTo: c.validTo, at: c.at } }];
+    }
+    if (!c.isWorker) throw domainError('NOT_A_WORKER', { phone: c.phone });
+    if (!c.teamExists) throw domainError('TEAM_NOT_FOUND', { code: c.teamCode });
+    if (open?.teamCode === c.teamCode && c.validFrom >= open.validFrom) return [];
+    const earliest = earliestStart(state.history);
+    if (earliest !== undefined && c.validFrom < earliest) throw domainError('MEMBERSHIP_DATE_TOO_EARLY', { earliest }, { action: 'join' });
+    const started: MemberEvent = { type: 'MembershipStarted', data: { phone: c.phone, teamCode: c.teamCode, validFrom: c.validFrom, at: c.at } };
+    if (!open) return [started];
+    const ended: MemberEvent = {
+      type: 'MembershipEnded',
+      data: { phone: c.phone, teamCode: open.teamCode, validFrom: open.validFrom, validTo: addDays(c.validFrom, -1), at: c.at },
+    };
+    return [ended, started];
+  },
+  evolve(state, e) {
+    if (e.type === 'MembershipStarted') return { history: [...state.history, { teamCode: e.data.teamCode, validFrom: e.data.validFrom, validTo: null }] };
+    return { history: state.history.map((m) => (m.validFrom === e.data.validFrom ? { ...m, validTo: e.data.validTo } : m)) };
+  },
+};
+
+// ---- device workshops -------------------------------------------------------------------------------------
+export interface DeviceState {
+  /** The device's workshop; null: none. */
+  readonly workshopCode: string | null;
+}
+export interface SetDeviceWorkshop {
+  readonly type: 'SetDeviceWorkshop';
+  readonly deviceNo: string;
+  readonly workshopCode: string | null;
+  readonly at: string;
+  /** Whether the workshop exists (a fact; true when null is set). */
+  readonly workshopExists: boolean;
+}
+
+export const deviceDecider: Decider<SetDeviceWorkshop, DeviceState, DeviceEvent> = {
+  initialState: { workshopCode: null },
+  decide(c, state) {
+    if (c.workshopCode !== null && !c.workshopExists) throw domainError('WORKSHOP_NOT_FOUND', { code: c.workshopCode });
+    if (state.workshopCode === c.workshopCode) return [];
+    return [{ type: 'DeviceWorkshopSet', data: { deviceNo: c.deviceNo, workshopCode: c.workshopCode, before: state.workshopCode, at: c.at } }];
+  },
+  evolve: (_, e) => ({ workshopCode: e.data.workshopCode }),
+};

@@ -1,0 +1,145 @@
+/**
+ * The organization as the office reads it (issue #24 part A "Workshops and teams"), from the read model of
+ * migrations/013_organization.sql. Local dates are `YYYY-MM-DD` in APP_TIMEZONE.
+ *
+ * For the other parts of issue #24 (shifts, scopes) and the read side:
+ * - `teamOnDateSql(phone, date)`: an SQL scalar subquery giving the team code of `phone` on `date` (NULL: in no
+ *   team), for SQL expressions `phone` (text) and `date` (a `date`, e.g. `r.report_date` or `$2::date`). The rule:
+ *   the membership with valid_from <= date and (valid_to IS NULL OR valid_to >= date); at most one exists.
+ * - `placementJoinSql(alias, phone, date)`: a `LEFT JOIN LATERAL` giving `alias.team_code`, `alias.team_name`,
+ *   `alias.workshop_code`, `alias.workshop_name` (all NULL when in no team), same rule.
+ * - `placementOn(q, phone, date)`: the same in one query → Placed | null.
+ * Reports record their own placement (reports.workshop_code / team_code, from ReportSubmitted): filters of reports
+ * use those columns, never today's memberships.
+ */
+import type { Queryable } from '../db/transaction.ts';
+import { domainError } from '../domain/errors.ts';
+
+/** SQL scalar subquery: the team code of `phone` on `date` (module docstring). */
+export const teamOnDateSql = (phone: string, date: string): string =>
+  `(SELECT m.team_code FROM team_memberships m
+     WHERE m.phone = ${phone} AND m.valid_from <= ${date} AND (m.valid_to IS NULL OR m.valid_to >= ${date})
+     ORDER BY m.valid_from DESC LIMIT 1)`;
+
+/** SQL `LEFT JOIN LATERAL … alias ON true` with the team and workshop of `phone` on `date` (module docstring). */
+export const placementJoinSql = (alias: string, phone: string, date: string): string =>
+  `LEFT JOIN LATERAL (
+     SELECT m.team_code, t.name AS team_name, t.workshop_code, w.name AS workshop_name
+       FROM team_memberships m JOIN teams t ON t.code = m.team_code LEFT JOIN workshops w ON w.code = t.workshop_code
+      WHERE m.phone = ${phone} AND m.valid_from <= ${date} AND (m.valid_to IS NULL OR m.valid_to >= ${date})
+      ORDER BY m.valid_from DESC LIMIT 1) ${alias} ON true`;
+
+/** A worker's team and workshop with their names. */
+export interface Placed {
+  teamCode: string;
+  teamName: string;
+  workshopCode: string;
+  workshopName: string | null;
+}
+
+/** The team and workshop of `phone` on local date `date`, or null (in no team that day). */
+export async function placementOn(q: Queryable, phone: string, date: string): Promise<Placed | null> {
+  const r = await q.query(`SELECT p.* FROM (SELECT 1) one ${placementJoinSql('p', '$1::text', '$2::date')}`, [phone, date]);
+  const x = r.rows[0];
+  return x?.team_code ? { teamCode: x.team_code, teamName: x.team_name, workshopCode: x.workshop_code, workshopName: x.workshop_name } : null;
+}
+
+export interface PersonRef {
+  phone: string;
+  /** The person's name in personnel; null when no longer there. */
+  name: string | null;
+}
+
+export interface TeamItem {
+  code: string;
+  name: string;
+  workshopCode: string;
+  leaders: PersonRef[];
+  /** Members on the date asked. */
+  memberCount: number;
+}
+
+export interface WorkshopItem {
+  code: string;
+  name: string;
+  teams: TeamItem[];
+}
+
+/** The name of a phone in personnel (any role), as SQL. */
+const nameOf = (phone: string) => `(SELECT min(name) FROM personnel WHERE phone = ${phone})`;
+
+/** Every workshop by code, with its teams by code, their leaders and their member counts on `date`. */
+export async function listWorkshops(q: Queryable, date: string): Promise<WorkshopItem[]> {
+  const r = await q.query(
+    `SELECT w.code, w.name,
+            COALESCE((SELECT json_agg(json_build_object(
+                        'code', t.code, 'name', t.name, 'workshopCode', t.workshop_code,
+                        'leaders', (SELECT COALESCE(json_agg(json_build_object('phone', l.phone, 'name', ${nameOf('l.phone')}) ORDER BY l.i), '[]')
+                                      FROM unnest(t.leaders) WITH ORDINALITY AS l(phone, i)),
+                        'memberCount', (SELECT count(*)::int FROM team_memberships m
+                                         WHERE m.team_code = t.code AND m.valid_from <= $1::date AND (m.valid_to IS NULL OR m.valid_to >= $1::date)))
+                        ORDER BY t.code)
+                        FROM teams t WHERE t.workshop_code = w.code), '[]') AS teams
+       FROM workshops w ORDER BY w.code`,
+    [date],
+  );
+  return r.rows.map((x) => ({ code: x.code, name: x.name, teams: x.teams }));
+}
+
+export interface MemberItem {
+  phone: string;
+  name: string | null;
+  validFrom: string;
+  validTo: string | null;
+}
+
+/** The members of team `code` on `date`, by name then phone. Throws TEAM_NOT_FOUND. */
+export async function teamMembers(q: Queryable, code: string, date: string): Promise<{ team: { code: string; name: string; workshopCode: string }; items: MemberItem[] }> {
+  const r = await q.query(
+    `SELECT (SELECT json_build_object('code', code, 'name', name, 'workshopCode', workshop_code) FROM teams WHERE code = $1) AS team,
+            (SELECT json_agg(x ORDER BY x.name NULLS LAST, x.phone) FROM (
+               SELECT m.phone, ${nameOf('m.phone')} AS name, m.valid_from::text AS valid_from, m.valid_to::text AS valid_to
+                 FROM team_memberships m
+                WHERE m.team_code = $1 AND m.valid_from <= $2::date AND (m.valid_to IS NULL OR m.valid_to >= $2::date)) x) AS items`,
+    [code, date],
+  );
+  const row = r.rows[0];
+  if (!row.team) throw domainError('TEAM_NOT_FOUND', { code });
+  return {
+    team: row.team,
+    items: ((row.items ?? []) as any[]).map((x) => ({ phone: x.phone, name: x.name, validFrom: x.valid_from, validTo: x.valid_to })),
+  };
+}
+
+export interface MembershipItem {
+  teamCode: string;
+  teamName: string | null;
+  workshopCode: string | null;
+  workshopName: string | null;
+  validFrom: string;
+  validTo: string | null;
+}
+
+/** The whole membership history of `phone`, newest first (names as they are now). */
+export async function membershipHistory(q: Queryable, phone: string): Promise<MembershipItem[]> {
+  const r = await q.query(
+    `SELECT m.team_code, t.name AS team_name, t.workshop_code, w.name AS workshop_name, m.valid_from::text AS valid_from, m.valid_to::text AS valid_to
+       FROM team_memberships m LEFT JOIN teams t ON t.code = m.team_code LEFT JOIN workshops w ON w.code = t.workshop_code
+      WHERE m.phone = $1 ORDER BY m.valid_from DESC`,
+    [phone],
+  );
+  return r.rows.map((x) => ({
+    teamCode: x.team_code,
+    teamName: x.team_name,
+    workshopCode: x.workshop_code,
+    workshopName: x.workshop_name,
+    validFrom: x.valid_from,
+    validTo: x.valid_to,
+  }));
+}
+
+/** The name of workshop `code`, or null (no such workshop, or `code` null). */
+export async function workshopNameOf(q: Queryable, code: string | null): Promise<string | null> {
+  if (code === null) return null;
+  return (await q.query(`SELECT name FROM workshops WHERE code = $1`, [code])).rows[0]?.name ?? null;
+}
