@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/auth/roles.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { submitReport } from './fixtures.ts';
+import { replayProjection } from '../../src/projections/replay.ts';
+import { dashboardProjection } from '../../src/projections/dashboard.ts';
+import { wagesProjection } from '../../src/projections/wages.ts';
 
 let app: TestApp;
 
@@ -243,5 +246,45 @@ describe('nobody reviews their own report (issue #24)', () => {
     expect(scopeOf(PEOPLE['admin W1'].phone)).toEqual([{ role: 'admin', workshops: ['W1'], teams: [] }]);
     expect(scopeOf(PEOPLE['manager W2'].phone)).toEqual([{ role: 'manager', workshops: ['W2'], teams: [] }]);
     expect(scopeOf(PEOPLE['admin*'].phone)).toEqual([{ role: 'admin', workshops: [], teams: [] }]);
+  });
+});
+
+describe('sums by placement: replay equals the incremental result', () => {
+  it('the dashboard and wage tables rebuilt from the events are the same rows, keyed by workshop and team', async () => {
+    const pool = app.service.ctx.db.pool;
+    // A break change after approval and a report of the W1 worker moved to T2 on the same day: two rows that day.
+    const moved = (await submitReport(app.service.ctx, { phone: WORKER['W1/T1'], reportDate: '2026-02-20', ...PLACEMENT['W2/T2'] })).reportId;
+    expect((await app.request('POST', `/api/reviews/${moved}/approve`, { token: tokens['admin*'], body: {} })).status).toBe(200);
+    const boss = await app.login('13900000009', 'manager', '厂长');
+    expect((await app.request('PATCH', `/api/reports/${approved['W1/T1']}/break-minutes`, { token: boss, body: { breakMinutes: 30 } })).status).toBe(200);
+    await app.catchUpAll();
+    const snapshot = async () => ({
+      daily: (await pool.query(`SELECT * FROM dashboard_daily ORDER BY report_date, employee_phone, workshop_key, team_key`)).rows,
+      days: (await pool.query(`SELECT * FROM dashboard_days ORDER BY report_date, workshop_key, team_key`)).rows,
+      contributions: (await pool.query(`SELECT * FROM dashboard_report_contributions ORDER BY report_id`)).rows,
+      wages: (await pool.query(`SELECT * FROM wage_lines ORDER BY report_id, line_no`)).rows,
+    });
+    const before = await snapshot();
+    const feb = before.daily.filter((r: any) => r.employee_phone === WORKER['W1/T1'] && r.report_date === '2026-02-20').map((r: any) => [r.workshop_key, r.team_key, r.report_count]);
+    expect(feb).toEqual([
+      ['W1', 'T1', 1],
+      ['W2', 'T2', 1],
+    ]);
+    expect(before.days.filter((d: any) => d.report_date === '2026-02-20').map((d: any) => [d.workshop_key, d.team_key, d.row_count])).toEqual([
+      ['', '', 1],
+      ['W1', 'T1', 1],
+      ['W2', 'T2', 2],
+    ]);
+    await replayProjection(pool, app.service.ctx.store, dashboardProjection);
+    await replayProjection(pool, app.service.ctx.store, wagesProjection);
+    await app.catchUpAll();
+    expect(await snapshot()).toEqual(before);
+    // The W2 reviewer's dashboard: the W1 worker's T2 row only.
+    const d = await get('manager W2', '/api/dashboard/reports?startDate=2026-02-01&endDate=2026-02-28');
+    expect(d.body.items.map((i: any) => [i.employeePhone, i.teamCode])).toEqual([
+      [WORKER['W1/T1'], 'T2'],
+      [WORKER['W2/T2'], 'T2'],
+    ]);
+    expect(d.body.total).toBe(2);
   });
 });
