@@ -50,7 +50,10 @@ const scopeSchema = z.object({
   teams: z.array(z.string()).describe('班组编码'),
 });
 const codes = (title: string) =>
-  z.array(z.string().trim().min(1).max(40).meta({ title: `${title}编码` })).max(100).meta({ title, description: `${title}编码，最多 100 个；不填或为空：不按${title}限定` });
+  z
+    .array(z.string().max(40).meta({ title: `${title}编码` }))
+    .max(100)
+    .meta({ title, description: `${title}编码，最多 100 个（首尾空白去掉，空的忽略）；不填或为空：不按${title}限定` });
 
 export const personScopeRoute = defineRoute({
   method: 'put',
