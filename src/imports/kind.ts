@@ -8,11 +8,16 @@ import type pg from 'pg';
 import type { CommandActor, CommandDeps } from '../commands/command.ts';
 import type { Queryable } from '../db/transaction.ts';
 import type { ErrorRow } from './problems.ts';
+import type { OrganizationCatalog } from '../queries/organization.ts';
 
-/** What a classification may rely on besides the stored records: today (APP_TIMEZONE) and the closed months. */
+/**
+ * What a classification may rely on besides the stored records: today (APP_TIMEZONE), the closed months, and the
+ * organization's workshops and teams (issue #24: a personnel list's 车间 and 班组 columns).
+ */
 export interface ClassifyContext {
   readonly today: string;
   readonly closedMonths: readonly string[];
+  readonly organization?: OrganizationCatalog;
 }
 
 /** Who confirms, for what a write records as events (a product's rates): the command path and the actor. */

@@ -28,6 +28,7 @@ import type { CommandActor } from '../commands/command.ts';
 import { localDate } from '../time.ts';
 import type { ErrorRow } from './problems.ts';
 import { MAX_IMPORT_ROWS, PREVIEW_RETENTION_MS, PREVIEW_TTL_MS } from './limits.ts';
+import { organizationCatalog } from '../queries/organization.ts';
 
 export interface ImportCounts {
   create: number;
@@ -110,10 +111,13 @@ async function fingerprint<TRow extends { row: number }, TStored>(
   return { stored, hash: h.digest('hex') };
 }
 
-/** Today and the closed months (issue #22: a rate may not start in a closed month). */
+/**
+ * Today, the closed months (issue #22: a rate may not start in a closed month) and the organization (issue #24: a
+ * personnel list's 车间 and 班组).
+ */
 async function classifyContext(q: Queryable, today: string): Promise<ClassifyContext> {
   const r = await q.query(`SELECT month FROM periods WHERE status = 'closed' ORDER BY month`);
-  return { today, closedMonths: r.rows.map((x) => x.month) };
+  return { today, closedMonths: r.rows.map((x) => x.month), organization: await organizationCatalog(q) };
 }
 
 /**
@@ -131,8 +135,11 @@ export async function previewImport<TRow extends { row: number }, TStored>(
   const parsed = await kind.parse(file.buffer, MAX_IMPORT_ROWS);
   const tz = ctx.config.timeZone;
   const now = ctx.clock.now();
-  const { stored, hash } = await fingerprint(ctx.db.pool, kind, parsed.valid, tz);
+  const { stored, hash: hashOfAll } = await fingerprint(ctx.db.pool, kind, parsed.valid, tz);
   const c = kind.classify(parsed.valid, stored, await classifyContext(ctx.db.pool, localDate(now, tz)));
+  // The confirmation fingerprints the rows it keeps (create, update, unchanged): when the classification refused rows
+  // that have stored records, the preview's fingerprint is of the kept rows too, or every such preview were stale.
+  const hash = c.errors.length ? (await fingerprint(ctx.db.pool, kind, [...c.create, ...c.update, ...c.unchanged], tz)).hash : hashOfAll;
   const errors = [...parsed.errors, ...c.errors].sort((a, b) => a.row - b.row);
   const counts: ImportCounts = { create: c.create.length, update: c.update.length, unchanged: c.unchanged.length, errors: errors.length };
   const expiresAt = new Date(now.getTime() + PREVIEW_TTL_MS);

@@ -5,22 +5,36 @@
  * Within the sheet the first row of a phone fixes its name: a later row giving the phone another name is an
  * error row (`phone_bound_to_other_name`) naming that first row; a later row repeating a phone + role already
  * given is an error row (`duplicate_key`). A phone may hold several roles (several rows, or several roles in one
- * cell).
+ * cell). Issue #24: the optional columns 车间 and 班组 (codes or names) are carried as written; whether they name a
+ * team, and the membership change they make, is decided against the stored organization (people/import.ts).
  */
 import type { Role } from '../auth/roles.ts';
 import { readTable, type SheetRow } from '../spreadsheet/table.ts';
-import type { CellValue } from '../spreadsheet/cells.ts';
+import { cellText, type CellValue } from '../spreadsheet/cells.ts';
 import type { ColumnSpec } from '../spreadsheet/headers.ts';
-import { rowError, type ErrorRow } from '../imports/problems.ts';
+import { cellProblem, rowError, type ErrorRow } from '../imports/problems.ts';
 import { checkPerson } from './rules.ts';
 
-export type PersonField = 'phone' | 'name' | 'role';
+export type PersonField = 'phone' | 'name' | 'role' | 'workshop' | 'team';
 
 export const PERSON_COLUMNS: readonly ColumnSpec<PersonField>[] = [
   { key: 'phone', header: '手机号', required: true },
   { key: 'name', header: '姓名', required: true },
   { key: 'role', header: '角色', required: true },
+  // issue #24 part A: optional; codes or names (people/import.ts resolves them against the organization)
+  { key: 'workshop', header: '车间', required: false },
+  { key: 'team', header: '班组', required: false },
 ];
+
+/**
+ * A membership change the import makes for a worker (issue #24 part A), shown in the preview: 加入 (join: in no team
+ * now) or 调动 (move: from the open membership's team), effective from the day of the confirmation.
+ */
+export interface MembershipChange {
+  action: 'join' | 'move';
+  from: { teamCode: string; teamName: string; workshopCode: string; workshopName: string | null } | null;
+  to: { teamCode: string; teamName: string; workshopCode: string; workshopName: string | null };
+}
 
 /** One personnel record of the sheet. */
 export interface PersonRecordRow {
@@ -29,6 +43,11 @@ export interface PersonRecordRow {
   phone: string;
   name: string;
   role: Role;
+  /** The 车间 and 班组 cells as written (codes or names; issue #24), absent when blank. */
+  workshop?: string;
+  team?: string;
+  /** The membership change of this worker record (classified against the organization, people/import.ts). */
+  membership?: MembershipChange;
 }
 
 /** The cells of a personnel row by Chinese column name (手机号, 姓名, 角色), for error rows. */
@@ -36,6 +55,8 @@ export const personValues = (cells: Readonly<Record<PersonField, CellValue>>): R
   手机号: cells.phone,
   姓名: cells.name,
   角色: cells.role,
+  ...(cellText(cells.workshop ?? null) !== null ? { 车间: cells.workshop } : {}),
+  ...(cellText(cells.team ?? null) !== null ? { 班组: cells.team } : {}),
 });
 
 /**
@@ -49,8 +70,10 @@ export function peopleFromSheet(rows: readonly SheetRow<PersonField>[]): { valid
   const rowOfRecord = new Map<string, number>();
   for (const r of rows) {
     const c = checkPerson(r.cells);
-    if (!c.ok) {
-      errors.push(rowError(r.row, c.problems, personValues(r.cells)));
+    // issue #24: the optional 车间 and 班组 cells must be readable text too.
+    const orgProblems = [cellProblem('车间', 'workshop', r.cells.workshop ?? null), cellProblem('班组', 'team', r.cells.team ?? null)].filter((p) => p !== undefined);
+    if (!c.ok || orgProblems.length) {
+      errors.push(rowError(r.row, [...(c.ok ? [] : c.problems), ...orgProblems], personValues(r.cells)));
       continue;
     }
     const first = firstOfPhone.get(c.phone);
@@ -72,9 +95,11 @@ export function peopleFromSheet(rows: readonly SheetRow<PersonField>[]): { valid
       continue;
     }
     if (!first) firstOfPhone.set(c.phone, { row: r.row, name: c.name });
+    const workshop = cellText(r.cells.workshop ?? null) ?? undefined;
+    const team = cellText(r.cells.team ?? null) ?? undefined;
     for (const role of c.roles) {
       rowOfRecord.set(`${c.phone}|${role}`, r.row);
-      valid.push({ row: r.row, phone: c.phone, name: c.name, role });
+      valid.push({ row: r.row, phone: c.phone, name: c.name, role, ...(workshop ? { workshop } : {}), ...(team ? { team } : {}) });
     }
   }
   return { valid, errors };

@@ -143,3 +143,42 @@ export async function workshopNameOf(q: Queryable, code: string | null): Promise
   if (code === null) return null;
   return (await q.query(`SELECT name FROM workshops WHERE code = $1`, [code])).rows[0]?.name ?? null;
 }
+
+/** The organization as a personnel import resolves 车间 and 班组 cells against it (issue #24 part A). */
+export interface OrganizationCatalog {
+  workshops: { code: string; name: string }[];
+  teams: { code: string; name: string; workshopCode: string; workshopName: string | null }[];
+}
+
+/** Every workshop and team (codes and names), by code. */
+export async function organizationCatalog(q: Queryable): Promise<OrganizationCatalog> {
+  const r = await q.query(
+    `SELECT (SELECT COALESCE(json_agg(json_build_object('code', code, 'name', name) ORDER BY code), '[]') FROM workshops) AS workshops,
+            (SELECT COALESCE(json_agg(json_build_object('code', t.code, 'name', t.name, 'workshopCode', t.workshop_code, 'workshopName', w.name) ORDER BY t.code), '[]')
+               FROM teams t LEFT JOIN workshops w ON w.code = t.workshop_code) AS teams`,
+  );
+  return { workshops: r.rows[0].workshops, teams: r.rows[0].teams };
+}
+
+/** A worker's open membership (validTo null) with names. */
+export interface OpenMembership {
+  teamCode: string;
+  teamName: string;
+  workshopCode: string;
+  workshopName: string | null;
+  validFrom: string;
+}
+
+/** The open membership of each of `phones` that has one. */
+export async function openMemberships(q: Queryable, phones: readonly string[]): Promise<Map<string, OpenMembership>> {
+  if (phones.length === 0) return new Map();
+  const r = await q.query(
+    `SELECT m.phone, m.team_code, t.name AS team_name, t.workshop_code, w.name AS workshop_name, m.valid_from::text AS valid_from
+       FROM team_memberships m JOIN teams t ON t.code = m.team_code LEFT JOIN workshops w ON w.code = t.workshop_code
+      WHERE m.phone = ANY($1::text[]) AND m.valid_to IS NULL`,
+    [[...new Set(phones)]],
+  );
+  return new Map(
+    r.rows.map((x) => [x.phone, { teamCode: x.team_code, teamName: x.team_name, workshopCode: x.workshop_code, workshopName: x.workshop_name, validFrom: x.valid_from }]),
+  );
+}

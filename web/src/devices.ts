@@ -81,7 +81,8 @@ export async function captionedPng(d: DeviceWithProducts, version = ''): Promise
   ctx.textAlign = 'center';
   ctx.font = `bold 44px ${font}`;
   let y = pad + (W - 2 * pad) + 56;
-  ctx.fillText(d.deviceNo, W / 2, y);
+  // Issue #24: the device's workshop follows its number.
+  ctx.fillText(d.workshopName ? `${d.deviceNo} · ${d.workshopName}` : d.deviceNo, W / 2, y, W - 2 * pad);
   ctx.font = `28px ${font}`;
   for (const l of lines) ctx.fillText(l, W / 2, (y += 38));
   return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('无法生成图片'))), 'image/png'));

@@ -35,6 +35,8 @@ const routes: RouteRecordRaw[] = [
       page('/products', '产品', () => import('./pages/ProductsPage.vue')),
       page('/people', '人员', () => import('./pages/PeoplePage.vue')),
       page('/devices', '设备码', () => import('./pages/DevicesPage.vue')),
+      // issue #24 organization (part A)
+      page('/organization', '车间班组', () => import('./pages/OrganizationPage.vue')),
     ],
   },
   { path: '/:rest(.*)*', redirect: '/' },

@@ -25,6 +25,8 @@ export const PAGES: PageEntry[] = [
   { path: '/products', title: '产品', roles: ['admin', 'manager'] },
   { path: '/people', title: '人员', roles: ['admin', 'manager'] },
   { path: '/devices', title: '设备码', roles: ['admin', 'manager'] },
+  // issue #24 organization (part A)
+  { path: '/organization', title: '车间班组', roles: ['admin', 'manager'] },
 ];
 
 export const CONSOLE_ROLES: Role[] = ['admin', 'manager'];

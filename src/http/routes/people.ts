@@ -25,16 +25,43 @@ const personSchema = z.object({
   roles: z.array(role).describe('该手机号拥有的全部角色'),
 });
 
-const previewRow = z.object({ row: z.number().int().describe('表格中的行号'), phone: z.string(), name: z.string(), role });
+/** Issue #24: a team as a preview row's membership change names it. */
+const teamRef = z.object({ teamCode: z.string(), teamName: z.string(), workshopCode: z.string(), workshopName: z.string().nullable() });
+const previewRow = z.object({
+  row: z.number().int().describe('表格中的行号'),
+  phone: z.string(),
+  name: z.string(),
+  role,
+  workshop: z.string().optional().describe('表中「车间」列（编号或名称），未填时没有'),
+  team: z.string().optional().describe('表中「班组」列（编号或名称），未填时没有'),
+  membership: z
+    .object({
+      action: z.enum(['join', 'move']).describe('join 加入（当前不在班组）、move 调动'),
+      from: teamRef.nullable().describe('调动前的班组；加入时为 null'),
+      to: teamRef,
+    })
+    .optional()
+    .describe('确认导入后的班组变化，从确认当天起生效；没有变化时没有'),
+});
 
 export const [peopleImportRoute, peopleImportConfirmRoute] = importRoutes({
   base: '/api/people',
   tag: 'people',
   kind: peopleImport,
   title: '人员清单',
-  description: 'multipart/form-data，文件放在字段 file。角色可填 员工/工人/操作工、管理员/审核员、经理/主管/管理者 或 worker/admin/manager。',
+  description:
+    'multipart/form-data，文件放在字段 file。角色可填 员工/工人/操作工、管理员/审核员、经理/主管/管理者 或 worker/admin/manager。' +
+    '可选列「车间」「班组」（编号或名称；班组名称重复时须填编号或同时填车间）：员工加入或调动到该班组，从确认导入当天起生效，预览的 membership 列出每个变化；班组为空时不改变班组。',
   previewRow,
-  exampleRow: { row: 3, phone: '13800138000', name: '张三', role: 'worker' },
+  exampleRow: {
+    row: 3,
+    phone: '13800138000',
+    name: '张三',
+    role: 'worker',
+    workshop: '冲压车间',
+    team: '冲压一班',
+    membership: { action: 'join', from: null, to: { teamCode: 'C1-A', teamName: '冲压一班', workshopCode: 'C1', workshopName: '冲压车间' } },
+  },
   exampleError: { row: 4, code: 'bad_phone', reason: '手机号「1380013」不是 11 位手机号码，请检查是否多写或漏写了数字', values: { 手机号: '1380013', 姓名: '李四', 角色: '员工' } },
 });
 

@@ -31,3 +31,7 @@ export type WorkerWage = Item<WageSummary>;
 export type WageStatement = Answer<'/api/wages/{phone}', 'get'>;
 export type Period = Item<Answer<'/api/periods', 'get'>>;
 export type CloseAnswer = Answer<'/api/periods/{month}/close', 'post'>;
+// issue #24 organization (part A)
+export type Workshop = Item<Answer<'/api/workshops', 'get'>>;
+export type TeamMember = Item<Answer<'/api/teams/{code}/members', 'get'>>;
+export type Membership = Item<Answer<'/api/people/{phone}/memberships', 'get'>>;
