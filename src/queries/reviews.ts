@@ -34,12 +34,20 @@ export interface ReportItem {
   reviewedBy: string | null;
   reviewedAt: string | null;
   rejectReason: string | null;
+  /** Where the report is counted (issue #24): its workshop and team as of its date, with their current names. */
+  workshopCode: string | null;
+  workshopName: string | null;
+  teamCode: string | null;
+  teamName: string | null;
 }
 
 /** The columns `toItem` reads, from `reports r` (also used by report-browse.ts). */
 export const COLUMNS = `r.report_id, r.employee_phone, r.report_date, r.status, r.devices, r.clock_in_at, r.clock_out_at,
   r.break_minutes, r.lines, r.flags, r.submitted_at, r.reviewed_by, r.reviewed_at, r.reject_reason,
-  (SELECT p.name FROM personnel p WHERE p.phone = r.employee_phone LIMIT 1) AS employee_name`;
+  (SELECT p.name FROM personnel p WHERE p.phone = r.employee_phone LIMIT 1) AS employee_name,
+  r.workshop_code, r.team_code,
+  (SELECT w.name FROM workshops w WHERE w.code = r.workshop_code) AS workshop_name,
+  (SELECT t.name FROM teams t WHERE t.code = r.team_code) AS team_name`;
 
 /** A `reports` row selected with COLUMNS as the answer's item, times in `timeZone`. */
 export function toItem(r: any, timeZone: string): ReportItem {
@@ -62,6 +70,10 @@ export function toItem(r: any, timeZone: string): ReportItem {
     reviewedBy: r.reviewed_by ?? null,
     reviewedAt: r.reviewed_at ? toZonedIso(new Date(r.reviewed_at), timeZone) : null,
     rejectReason: r.reject_reason ?? null,
+    workshopCode: r.workshop_code ?? null,
+    workshopName: r.workshop_name ?? null,
+    teamCode: r.team_code ?? null,
+    teamName: r.team_name ?? null,
   };
 }
 

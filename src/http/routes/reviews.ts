@@ -39,6 +39,11 @@ export const reportItem = z.object({
   reviewedBy: z.string().nullable().describe('审核人手机号'),
   reviewedAt: instant.nullable(),
   rejectReason: z.string().nullable(),
+  // issue #24 part S: where the report is counted
+  workshopCode: z.string().nullable().describe('车间编码（报工日期当天员工所在班组的车间）；不属于任何班组为 null'),
+  workshopName: z.string().nullable().describe('车间名称'),
+  teamCode: z.string().nullable().describe('班组编码；不属于任何班组为 null'),
+  teamName: z.string().nullable().describe('班组名称'),
 });
 
 /** An example of `reportItem`. */
@@ -59,6 +64,10 @@ export const REPORT_ITEM_EXAMPLE = {
   reviewedBy: null,
   reviewedAt: null,
   rejectReason: null,
+  workshopCode: 'W1',
+  workshopName: '冲压车间',
+  teamCode: 'T1',
+  teamName: '冲压一班',
 };
 
 const PAGE_EXAMPLE = { items: [REPORT_ITEM_EXAMPLE], page: 1, pageSize: 20, total: 1 };
