@@ -3,7 +3,7 @@
  * (worker w in team w mod 20), 30 days of reports per worker — the last 3 days pending, the rest approved
  * (ReportSubmitted version 3 with the placement, ReportApproved carrying it; ~114,000 events written straight into
  * the events table, then the `reports` and dashboard projections rebuilt from them). Then, in the same run and on
- * the same data, p50/p95 of
+ * the same data (the readers taking turns sample by sample, so the machine's load falls on each alike), p50/p95 of
  * - the pending queue (queries/reviews.ts `pendingReviews`, page 1 of 20) of an unscoped reviewer, of one scoped to
  *   a workshop (a quarter of the reports) and of one scoped to a team (a twentieth);
  * - the dashboard (queries/dashboard.ts `dashboardPage`, a 1-month range, page 1 and page 10) and its summary
@@ -19,7 +19,7 @@ import { dashboardPage, type DashboardReader } from '../src/queries/dashboard.ts
 import { dashboardSummary } from '../src/queries/dashboard-summary.ts';
 import { pendingReviews } from '../src/queries/reviews.ts';
 import { WHOLE_FACTORY, type Scope } from '../src/domain/scope.ts';
-import { fmt, ms, openBenchPool, percentile, samples, timed, withBenchDatabase } from './db.ts';
+import { fmt, ms, openBenchPool, percentile, timed, withBenchDatabase } from './db.ts';
 import type { BenchSuite } from './suites.ts';
 
 const WORKERS = Number(process.env.BENCH_SCOPE_WORKERS || 2_000);
@@ -87,18 +87,25 @@ async function run(): Promise<void> {
 
     const range = { startDate: FIRST_DAY, endDate: addDays(FIRST_DAY, DAYS - 1) };
     const p95: Record<string, Record<string, number>> = {};
-    const measure = async (what: string, reader: string, fn: (i: number) => Promise<unknown>) => {
-      await samples(10, fn); // warm
-      const t = await samples(200, fn);
-      (p95[what] ??= {})[reader] = percentile(t, 95);
-      console.log(`${what.padEnd(26)} ${reader.padEnd(12)} p50 ${ms(percentile(t, 50))}, p95 ${ms(percentile(t, 95))}`);
-    };
-    for (const [name, scope] of READERS) {
-      const reader: DashboardReader = { scope, filter: {} };
-      await measure('pending queue (page 1)', name, () => pendingReviews(pool, { page: 1, pageSize: 20 }, 'Asia/Shanghai', undefined, scope));
-      await measure('dashboard 1 month, page 1', name, () => dashboardPage(pool, range, { page: 1, pageSize: 20 }, reader));
-      await measure('dashboard 1 month, page 10', name, () => dashboardPage(pool, range, { page: 10, pageSize: 20 }, reader));
-      await measure('dashboard summary', name, () => dashboardSummary(pool, range, reader));
+    const READINGS: [string, (scope: Scope) => Promise<unknown>][] = [
+      ['pending queue (page 1)', (scope) => pendingReviews(pool, { page: 1, pageSize: 20 }, 'Asia/Shanghai', undefined, scope)],
+      ['dashboard 1 month, page 1', (scope) => dashboardPage(pool, range, { page: 1, pageSize: 20 }, { scope, filter: {} } as DashboardReader)],
+      ['dashboard 1 month, page 10', (scope) => dashboardPage(pool, range, { page: 10, pageSize: 20 }, { scope, filter: {} } as DashboardReader)],
+      ['dashboard summary', (scope) => dashboardSummary(pool, range, { scope, filter: {} })],
+    ];
+    // The readers take turns sample by sample, so that the machine's load falls on each of them alike.
+    for (const [what, read] of READINGS) {
+      const times = READERS.map((): number[] => []);
+      for (let i = 0; i < 210; i++) {
+        for (const [k, [, scope]] of READERS.entries()) {
+          const t = (await timed(() => read(scope))) * 1000;
+          if (i >= 10) times[k].push(t); // the first 10 warm up
+        }
+      }
+      for (const [k, [name]] of READERS.entries()) {
+        (p95[what] ??= {})[name] = percentile(times[k], 95);
+        console.log(`${what.padEnd(26)} ${name.padEnd(12)} p50 ${ms(percentile(times[k], 50))}, p95 ${ms(percentile(times[k], 95))}`);
+      }
     }
     for (const [what, byReader] of Object.entries(p95)) {
       const base = byReader.unscoped;
