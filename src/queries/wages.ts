@@ -85,17 +85,18 @@ const scoped = (alias: string, reader: Reader, args: unknown[]): string =>
     : `EXISTS (SELECT 1 FROM reports r WHERE r.report_id = ${alias}.report_id AND ${scopeAndFilter('r.workshop_code', 'r.team_code', reader.scope, reader.filter, args)})`;
 
 /**
- * The placement of worker `w.employee_phone`'s latest approved report in [$first, $last] that `reader` sees, as
- * columns workshop_code, workshop_name, team_code, team_name (values pushed onto `args`).
+ * Columns workshop_code, workshop_name, team_code, team_name — the placement of worker `w.employee_phone`'s latest
+ * approved report in [$first, $last] that `reader` sees — and the FROM clause over the rows `rows` (SQL, aliased
+ * `w`) that gives them (values pushed onto `args`).
  */
-function placementColumns(reader: Reader, first: string, last: string, args: unknown[]): string {
+function withPlacement(rows: string, reader: Reader, first: string, last: string, args: unknown[]): string {
   args.push(first, last);
   const [f, l] = [`$${args.length - 1}`, `$${args.length}`];
   const cond = scopeAndFilter('x.workshop_code', 'x.team_code', reader.scope, reader.filter, args);
   return `pl.workshop_code, pl.team_code,
     (SELECT ws.name FROM workshops ws WHERE ws.code = pl.workshop_code) AS workshop_name,
     (SELECT t.name FROM teams t WHERE t.code = pl.team_code) AS team_name
-    FROM (SELECT 1) one_row LEFT JOIN LATERAL (
+    FROM (${rows}) w LEFT JOIN LATERAL (
       SELECT x.workshop_code, x.team_code FROM reports x
        WHERE x.employee_phone = w.employee_phone AND x.status = 'approved' AND x.report_date BETWEEN ${f}::date AND ${l}::date AND ${cond}
        ORDER BY x.report_date DESC, x.submitted_at DESC LIMIT 1) pl ON true`;
@@ -202,7 +203,7 @@ function workersQuery(month: string, reader: Reader, limit: number | null, offse
         GROUP BY l.employee_phone ORDER BY l.employee_phone LIMIT $2 OFFSET $3`;
   const sql = `SELECT w.employee_phone, ${nameOf('w.employee_phone')} AS employee_name, w.reports, w.finished_qty, w.defective_qty,
          w.amount_fen::text AS amount_fen, w.unpriced_lines, w.previous_amount_fen::text AS previous_amount_fen,
-         ${placementColumns(reader, first, last, args).replace('FROM (SELECT 1) one_row', `FROM (${rows}) w`)}
+         ${withPlacement(rows, reader, first, last, args)}
    ORDER BY w.employee_phone`;
   return { sql, args };
 }
