@@ -288,3 +288,37 @@ describe('sums by placement: replay equals the incremental result', () => {
     expect(d.body.total).toBe(2);
   });
 });
+
+describe('the scope is a guarded fact of a review (commands/facts.ts reportInScope)', () => {
+  it('a scope narrowed between the decision and the append writes nothing: the append is refused, the retry reads the new scope → REPORT_NOT_FOUND', async () => {
+    const ctx = app.service.ctx;
+    const phone = '13900000006';
+    await app.login(phone, 'admin', '并发审核员');
+    const id = (await submitReport(ctx, { phone: WORKER['W1/T1'], reportDate: '2026-03-06', ...PLACEMENT['W1/T1'] })).reportId;
+    let loads = 0;
+    const repository = ctx.commands.repository;
+    const racing = {
+      ...repository,
+      load: async (...args: Parameters<typeof repository.load>) => {
+        const loaded = await repository.load(...args);
+        // Right after the first load (the decision is made on it), another manager narrows the scope to W2.
+        if (++loads === 1) {
+          await ctx.db.pool.query(
+            `INSERT INTO scopes (phone, role, workshops, teams, set_at) VALUES ($1, 'admin', '{W2}', '{}', now())
+             ON CONFLICT (phone, role) DO UPDATE SET workshops = '{W2}'`,
+            [phone],
+          );
+        }
+        return loaded;
+      },
+      remember: repository.remember.bind(repository),
+      forget: repository.forget.bind(repository),
+    };
+    const { approveReport } = await import('../../src/commands/review/handlers.ts');
+    const deps = { commands: { ...ctx.commands, repository: racing }, clockSettings: ctx.clockSettings };
+    await expect(approveReport(deps, { phone, role: 'admin' }, id, undefined)).rejects.toMatchObject({ code: 'REPORT_NOT_FOUND' });
+    expect(loads).toBe(2); // the first decision's append was refused by its guard; the second load saw the scope
+    const events = await ctx.db.pool.query(`SELECT count(*)::int AS n FROM events WHERE stream_id = $1`, [`report-${id}`]);
+    expect(events.rows[0].n).toBe(1);
+  });
+});
