@@ -14,6 +14,9 @@ import { submitReport } from './fixtures.ts';
 import { replayProjection } from '../../src/projections/replay.ts';
 import { dashboardProjection } from '../../src/projections/dashboard.ts';
 import { wagesProjection } from '../../src/projections/wages.ts';
+import type { Repository, StreamQuery } from '../../src/commands/repository.ts';
+import type { FactQuery } from '../../src/commands/facts.ts';
+import type { Queryable } from '../../src/db/transaction.ts';
 
 let app: TestApp;
 
@@ -297,10 +300,9 @@ describe('the scope is a guarded fact of a review (commands/facts.ts reportInSco
     const id = (await submitReport(ctx, { phone: WORKER['W1/T1'], reportDate: '2026-03-06', ...PLACEMENT['W1/T1'] })).reportId;
     let loads = 0;
     const repository = ctx.commands.repository;
-    const racing = {
-      ...repository,
-      load: async (...args: Parameters<typeof repository.load>) => {
-        const loaded = await repository.load(...args);
+    const racing: Repository = {
+      async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean) {
+        const loaded = await repository.load(q, stream, query, fresh);
         // Right after the first load (the decision is made on it), another manager narrows the scope to W2.
         if (++loads === 1) {
           await ctx.db.pool.query(
