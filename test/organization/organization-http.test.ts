@@ -132,6 +132,30 @@ describe('memberships', () => {
   });
 });
 
+describe('racing membership commands on one worker', () => {
+  it('eight moves at once: each is decided on the history before it (lost races decide again), and the history never overlaps', async () => {
+    const W3 = '13900000003';
+    await app.login(W3, 'worker', '孙三');
+    const moves = Array.from({ length: 8 }, (_, i) => ({ teamCode: i % 2 ? 'C1-A' : 'Z2-A', validFrom: `2026-04-${String(10 + i).padStart(2, '0')}` }));
+    const answers = await Promise.all(moves.map((m) => app.request('POST', '/api/memberships', { token: manager, body: { phone: W3, ...m } })));
+    // A move dated before one that won the race is refused (history is never rewritten); the rest are applied (a
+    // request that lost every one of its attempts is 409 CONCURRENT_MODIFICATION and wrote nothing).
+    for (const a of answers) expect([200, 409]).toContain(a.status);
+    for (const a of answers.filter((x) => x.status === 409)) expect(['MEMBERSHIP_DATE_TOO_EARLY', 'CONCURRENT_MODIFICATION']).toContain(a.body.error.code);
+    const history = [...(await app.request('GET', `/api/people/${W3}/memberships`, { token: manager })).body.items].reverse();
+    expect(history.length).toBeGreaterThanOrEqual(1);
+    for (let i = 1; i < history.length; i++) {
+      expect(history[i - 1].validTo, 'each membership but the last ends the day before the next').toBe(
+        new Date(Date.parse(`${history[i].validFrom}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10),
+      );
+      expect(history[i].teamCode).not.toBe(history[i - 1].teamCode);
+    }
+    expect(history[history.length - 1].validTo).toBeNull();
+    const open = await rows(`SELECT count(*)::int AS n FROM team_memberships WHERE phone = $1 AND valid_to IS NULL`, [W3]);
+    expect(open).toEqual([{ n: 1 }]);
+  });
+});
+
 describe('devices belong to a workshop', () => {
   it('PUT sets it, the device list shows it; null clears; an unknown device or workshop → 404', async () => {
     await addProduct(app, '冲床 01');
