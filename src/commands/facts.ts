@@ -8,6 +8,9 @@
  *   each month's lock SHARED and then reads the months' status with a fresh snapshot (migrations/011
  *   `months_open`), so a close, which takes the lock EXCLUSIVE, either waits for this write to commit and counts
  *   it, or has committed first and this write is refused: never a write after the close and outside its figures.
+ * - the report's scope (issue #24 part S): the report is in the acting person's scope, by the one rule
+ *   (domain/scope.ts) against the scope stored for the person and role (`scopes`); the guard checks it again, so a
+ *   scope narrowed between the decision and the append writes nothing.
  * `FactQuery` says which a command needs, `loadFacts` reads them in one statement, and `guardFacts` turns the
  * facts a decision used into one guard of the command's append (db/guarded-write.ts), so that a decision made on
  * facts that changed meanwhile (read from the per-process cache, or changed by another request) writes nothing.
@@ -32,6 +35,7 @@ import { NO_PLACEMENT, type Placement } from '../domain/placement.ts';
 import { snapshotJson, snapshotsHold } from '../products/snapshot.ts';
 import type { ShiftDay } from '../domain/shift-breaks.ts';
 import { shiftDaysSql } from '../shifts/sql.ts';
+import { storedScopeSql } from '../domain/scope.ts';
 
 /** The facts a command needs (each optional). */
 export interface FactQuery {
@@ -60,6 +64,9 @@ export interface FactQuery {
    * and after, the worker's team that day and the team's shift (a submission's break, domain/shift-breaks.ts).
    */
   readonly shiftsOf?: { readonly phone: string; readonly date: string };
+  // ---- issue #24 part S ----
+  /** A report (UUID) the person acts on: is it in the person's scope? Needs `person`. */
+  readonly reportInScope?: string;
 }
 
 /** The facts as read (or cached). */
@@ -86,9 +93,16 @@ export interface Facts {
   readonly knownShiftIds?: readonly string[];
   /** The calendar asked by `shiftsOf`, three days in date order (absent: not asked). */
   readonly shiftDays?: readonly ShiftDay[];
+  // ---- issue #24 part S ----
+  /** Whether the asked report exists and is in the person's scope (true when none was asked). */
+  readonly reportInScope: boolean;
 }
 
-export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [] };
+export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [], reportInScope: true };
+
+/** The report `report` is in the scope of person `phone` in role `role` (domain/scope.ts; issue #24 part S). */
+const IN_SCOPE_SQL = (report: string, phone: string, role: string) =>
+  `EXISTS (SELECT 1 FROM reports r WHERE r.report_id = ${report}::uuid AND ${storedScopeSql('r.workshop_code', 'r.team_code', phone, role)})`;
 
 /**
  * The team covering local date `date` for `phone` and its workshop, as one JSON object `{teamCode, workshopCode}`
@@ -103,7 +117,7 @@ const placementSql = (phone: string, date: string) =>
 /**
  * $1 phone, $2 role, $3 device number, $4 product ids, $5 months; null parameters ask nothing. Issue #24 part A:
  * $6 workshop codes, $7 team codes, $8 phones, $9 placement phone, $10 placement date. Issue #24 part B: $11 shift
- * ids, $12 phone and $13 clock-in date of the shift calendar (src/shifts/sql.ts).
+ * ids, $12 phone and $13 clock-in date of the shift calendar  (src/shifts/sql.ts). Issue #24 part S: $14 a report id whose scope is asked.
  */
 const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role = $2) AS person_name,
        ($3::text IS NULL OR EXISTS (SELECT 1 FROM products WHERE device_no = $3)) AS device_in_use,
@@ -114,7 +128,8 @@ const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role 
        (SELECT json_agg(x) FROM (SELECT phone, array_agg(role ORDER BY role) AS roles FROM personnel WHERE phone = ANY($8::text[]) GROUP BY phone) x) AS people,
        ${placementSql('$9::text', '$10::date')} AS placement,
        (SELECT array_agg(shift_id) FROM shifts WHERE shift_id = ANY($11::text[])) AS known_shift_ids,
-       CASE WHEN $12::text IS NULL THEN NULL ELSE ${shiftDaysSql('$12::text', '$13::date')} END AS shift_days`;
+       CASE WHEN $12::text IS NULL THEN NULL ELSE ${shiftDaysSql('$12::text', '$13::date')} END AS shift_days,
+       ($14::uuid IS NULL OR ${IN_SCOPE_SQL('$14', '$1', '$2')}) AS report_in_scope`;
 
 const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.length > 0;
 
@@ -122,7 +137,7 @@ const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.len
 export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> {
   const org = asked(query.workshopCodes) || asked(query.teamCodes) || asked(query.people) || query.placementOf !== undefined;
   const shifts = asked(query.shiftIds) || query.shiftsOf !== undefined; // issue #24 part B
-  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts) return NO_FACTS;
+  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined) return NO_FACTS;
   const ids = [...new Set(query.productIds ?? [])];
   const months = [...new Set(query.months ?? [])];
   const r = (
@@ -140,6 +155,7 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
       [...new Set(query.shiftIds ?? [])],
       query.shiftsOf?.phone ?? null,
       query.shiftsOf?.date ?? null,
+      query.reportInScope ?? null,
     ])
   ).rows[0];
   return {
@@ -147,6 +163,7 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
     deviceInUse: r.device_in_use,
     products: r.products ?? [],
     closedMonths: r.closed_months ?? [],
+    reportInScope: r.report_in_scope,
     ...(query.workshopCodes ? { workshops: r.workshops ?? [] } : {}),
     ...(query.teamCodes ? { teams: r.teams ?? [] } : {}),
     ...(query.people ? { people: r.people ?? [] } : {}),
@@ -187,6 +204,10 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
   if (query.shiftsOf) {
     const now = shiftDaysSql(w.param(query.shiftsOf.phone), `${w.param(query.shiftsOf.date)}::date`);
     checks.push(`${now}::jsonb IS NOT DISTINCT FROM ${w.param(JSON.stringify(facts.shiftDays ?? []))}::jsonb`);
+  }
+  // issue #24 part S: the report is still in the person's scope.
+  if (query.reportInScope !== undefined && query.person && facts.reportInScope) {
+    checks.push(IN_SCOPE_SQL(w.param(query.reportInScope), w.param(query.person.phone), w.param(query.person.role)));
   }
   if (checks.length) w.guard('facts', checks.join(' AND '));
   const months = [...new Set(query.months ?? [])].sort();

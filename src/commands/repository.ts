@@ -221,6 +221,7 @@ export class CachingRepository implements Repository {
    */
   cachedFacts(query: FactQuery): Facts | undefined {
     if (query.shiftIds?.length) return undefined; // issue #24 part B: never cached (the shift commands are rare)
+    if (query.reportInScope !== undefined) return undefined; // a scope is read fresh (issue #24 part S)
     const personName = query.person ? this.people.get(personKey(query.person)) : undefined;
     if (query.person && personName === undefined) return undefined;
     const products: ProductSnapshot[] = [];
@@ -235,7 +236,7 @@ export class CachingRepository implements Repository {
     if (query.placementOf && !placement) return undefined;
     const shiftDays = query.shiftsOf ? this.shiftDays.get(shiftDaysKey(query.shiftsOf)) : undefined;
     if (query.shiftsOf && !shiftDays) return undefined;
-    return { personName, deviceInUse: true, products, closedMonths: [], ...(placement ? { placement } : {}), ...(shiftDays ? { shiftDays } : {}) };
+    return { personName, deviceInUse: true, products, closedMonths: [], reportInScope: true, ...(placement ? { placement } : {}), ...(shiftDays ? { shiftDays } : {}) };
   }
 
   private keepFacts(query: FactQuery, facts: Facts): void {

@@ -107,6 +107,17 @@ export interface DomainErrorCatalog {
   UNKNOWN_SHIFT: { details: { shiftId: string }; context: never };
   /** A rotation out of its rules: 1–max elements, each lasting 1–max days (domain/shift-schedule.ts). */
   INVALID_ROTATION: { details: { field: 'rotation' | 'daysEach'; max: number }; context: never };
+  // ---- issue #24 part S: scoped review ----
+  /** Nobody reviews (approves, corrects, rejects) or changes the break of their own report. */
+  SELF_REVIEW: { details: never; context: { write: 'review' | 'breakChange' } };
+  /** Nobody sets their own scope (a reviewer never widens it). */
+  OWN_SCOPE: { details: never; context: never };
+  /** The person does not hold the role whose scope is set (administrator or manager). */
+  SCOPE_PERSON_NOT_FOUND: { details: never; context: { role: 'admin' | 'manager' } };
+  /** A scope names workshops or teams that do not exist. */
+  UNKNOWN_SCOPE_CODES: { details: { workshops: string[]; teams: string[] }; context: never };
+  /** Only a manager of the whole factory closes or reopens a month (its figures are the whole factory's). */
+  CLOSE_NEEDS_WHOLE_FACTORY: { details: never; context: never };
 }
 
 export type DomainErrorCode = keyof DomainErrorCatalog;

@@ -14,6 +14,8 @@
  * - Organization (issue #24): `workshop-<code>` (WorkshopDefined, WorkshopRenamed), `team-<code>` (TeamDefined,
  *   TeamChanged), `member-<phone>` (MembershipStarted, MembershipEnded: one worker's membership history, the
  *   consistency boundary of "one team at any date"), `device-<deviceNo>` (DeviceWorkshopSet).
+ * - `scope-<phone>` (issue #24 part S): ScopeSet, an administrator's or manager's scope in one role
+ *   (domain/scope.ts). The review events carry the report's placement (workshopCode, teamCode) besides.
  *
  * Instants are ISO 8601 strings in UTC; local dates `YYYY-MM-DD` in APP_TIMEZONE; quantities whole pieces;
  * standard cycle times seconds (up to 3 decimals); standard workload pieces per 8-hour day; rates integers of
@@ -50,6 +52,8 @@ export const streams = {
   // issue #24 part B: shifts
   shift: (shiftId: string) => `shift-${shiftId}`,
   teamShifts: (teamCode: string) => `team-shifts-${teamCode}`,
+  // issue #24 part S
+  scope: (phone: string) => `scope-${phone}`,
 };
 
 // ---- worker stream ---------------------------------------------------------------------------------
@@ -90,6 +94,12 @@ export const SessionReported = defineEvent({
 const reportLine = reportLineSchema;
 
 const reportRef = { reportId: z.string().uuid(), employeePhone: phone, reportDate: localDate };
+/**
+ * The report's placement (its ReportSubmitted's workshop and team) repeated on the review events (issue #24 part S),
+ * so that projections keyed by team (the dashboard's sums) find their row from the event alone. Absent in events
+ * written before: those reports were in no team (ReportSubmitted v2 upcasts to no placement).
+ */
+const placementRef = { workshopCode: z.string().nullable().optional(), teamCode: z.string().nullable().optional() };
 /** The plausibility flags of the report's figures after the event. */
 const flags = z.array(plausibilityFlagSchema);
 /** Version 1 → 2: a payload written before plausibility flags existed has none. */
@@ -129,6 +139,7 @@ export const ReportApproved = defineEvent({
   upcasters: noFlagsYet,
   schema: z.object({
     ...reportRef,
+    ...placementRef,
     /** Present when the administrator corrected lines: the lines before and after. */
     correction: z.object({ before: z.array(reportLine), after: z.array(reportLine).min(1) }).optional(),
     /** The flags of the approved figures (recomputed after a correction): approved knowing them. */
@@ -138,12 +149,13 @@ export const ReportApproved = defineEvent({
 });
 export const ReportRejected = defineEvent({
   type: 'ReportRejected',
-  schema: z.object({ ...reportRef, reason: z.string().min(1).max(200), at: instant }),
+  schema: z.object({ ...reportRef, ...placementRef, reason: z.string().min(1).max(200), at: instant }),
 });
 export const BreakChanged = defineEvent({
   type: 'BreakChanged',
   schema: z.object({
     ...reportRef,
+    ...placementRef,
     before: z.number().int().min(0),
     after: z.number().int().min(0),
     reason: z.string().max(200).optional(),
@@ -287,6 +299,21 @@ export const ShiftOverrideRemoved = defineEvent({
   type: 'ShiftOverrideRemoved',
   schema: z.object({ teamCode: z.string().min(1), date: localDate, at: instant }),
 });
+// ---- scope stream (issue #24 part S) -------------------------------------------------------------------
+/**
+ * A person's scope in one role (stream `scope-<phone>`; domain/scope.ts): the workshops and teams whose reports the
+ * administrator or manager sees and acts on; both empty = the whole factory. Codes sorted, without repeats.
+ */
+export const ScopeSet = defineEvent({
+  type: 'ScopeSet',
+  schema: z.object({
+    phone,
+    role: z.enum(['admin', 'manager']),
+    workshops: z.array(z.string().min(1)),
+    teams: z.array(z.string().min(1)),
+    at: instant,
+  }),
+});
 
 export const eventDefinitions = [
   ClockedIn,
@@ -315,6 +342,8 @@ export const eventDefinitions = [
   ShiftAssigned,
   ShiftOverridden,
   ShiftOverrideRemoved,
+  // issue #24 part S
+  ScopeSet,
 ] as const;
 
 /** Any domain event as `{type, data}`, discriminated by `type`. */
@@ -332,3 +361,4 @@ export type MemberEvent = Extract<DomainEvent, { type: 'MembershipStarted' | 'Me
 export type DeviceEvent = Extract<DomainEvent, { type: 'DeviceWorkshopSet' }>;
 export type ShiftEvent = Extract<DomainEvent, { type: 'ShiftDefined' | 'ShiftChanged' }>;
 export type TeamShiftEvent = Extract<DomainEvent, { type: 'ShiftAssigned' | 'ShiftOverridden' | 'ShiftOverrideRemoved' }>;
+export type ScopeEvent = Extract<DomainEvent, { type: 'ScopeSet' }>;

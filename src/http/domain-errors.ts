@@ -8,7 +8,7 @@ import type { ClockAttempt, CloseBlockers, ContextOf, DetailsOf, DomainError, Do
 import { monthLabel } from '../domain/period.ts';
 
 type Entry<C extends DomainErrorCode> = {
-  readonly status: 401 | 404 | 409 | 422;
+  readonly status: 401 | 403 | 404 | 409 | 422;
   message(details: DetailsOf<C>, context: ContextOf<C>): string;
 };
 
@@ -150,6 +150,20 @@ const ANSWERS: { readonly [C in DomainErrorCode]: Entry<C> } = {
     status: 422,
     message: (d) => (d.field === 'rotation' ? `轮班顺序请填写 1–${d.max} 个班次（休息日也算一个）` : `每个班次连续的天数必须是 1–${d.max} 之间的整数`),
   },
+  // ---- issue #24 part S: scoped review ----
+  SELF_REVIEW: {
+    status: 403,
+    message: (_, c) =>
+      c.write === 'review' ? '这是您自己的报工单，不能由您审核，请交给其他管理员审核' : '这是您自己的报工单，不能由您修改休息时间，请让其他经理修改',
+  },
+  OWN_SCOPE: { status: 403, message: () => '不能设置自己的审核范围，请让其他经理设置' },
+  SCOPE_PERSON_NOT_FOUND: { status: 404, message: (_, c) => `这个手机号没有「${c.role === 'admin' ? '管理员' : '经理'}」角色，请先在人员中添加该角色` },
+  UNKNOWN_SCOPE_CODES: {
+    status: 422,
+    message: (d) =>
+      `审核范围中有不存在的${[d.workshops.length ? `车间：${d.workshops.join('、')}` : '', d.teams.length ? `班组：${d.teams.join('、')}` : ''].filter(Boolean).join('；')}，请检查编码`,
+  },
+  CLOSE_NEEDS_WHOLE_FACTORY: { status: 403, message: () => '您的审核范围只是部分车间或班组，月结和反结账须由负责全厂的经理操作' },
 };
 
 /** The status and sentence of domain error `err` (module docstring). */

@@ -61,7 +61,11 @@ export const GUIDE_HTML = `<h2 id="guide">接入指南（小程序开发者先�
 <code>reports</code> 列出每张报工单和每行的成品、不良、<code>pieceRate</code>、<code>defectRate</code>（四位小数的文本）与 <code>amount</code>；
 没有单价的行 <code>amount</code> 为 <code>null</code>，计入 <code>unpricedLines</code>。<code>status</code> 为 <code>closed</code> 时该月已结账，金额不再变化；
 反结账后再次结账时 <code>previousAmount</code> 是上一次结账时的金额。</p>
-<h3>7. 开发环境的模拟器</h3>
+<h3>7. 审核范围（管理员、经理）</h3>
+<p>管理员和经理可以被限定在部分车间、班组（<code>PUT /api/people/{phone}/scope</code>，由经理设置）。范围外的报工单在待审核、报工单、看板和工资中都不出现；
+单独打开或操作一张范围外的报工单得到 404 <code>REPORT_NOT_FOUND</code>（与不存在的报工单相同），页面按“没有这份报工单”处理即可。
+任何人都不能审核或修改自己的报工单：403 <code>SELF_REVIEW</code>，请显示返回的中文提示（请其他管理员或经理处理）。</p>
+<h3>8. 开发环境的模拟器</h3>
 <p>服务没有配置 <code>WX_APPID</code> 时使用内置的微信模拟器：登录 <code>code</code> 用 <code>sim:&lt;任意文字&gt;</code>（同一文字得到同一 openid），
 <code>phoneCode</code> 用 <code>sim:&lt;11 位手机号&gt;</code>。凭证只能用一次，反复登录时加后缀 <code>#&lt;序号&gt;</code>，例如
 <code>sim:13800138000#2</code>。生产环境（<code>NODE_ENV=production</code>）不能使用模拟器。</p>`;

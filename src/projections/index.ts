@@ -13,6 +13,7 @@ import { wagesProjection } from './wages.ts';
 import { organizationProjection } from './organization.ts';
 // issue #24 part B: shifts
 import { shiftsProjection } from './shifts.ts';
+import { scopesProjection } from './scopes.ts';
 
 export const projections: Projection[] = [
   sessionsProjection,
@@ -26,4 +27,6 @@ export const projections: Projection[] = [
   organizationProjection,
   // issue #24 part B: shifts
   shiftsProjection,
+  // issue #24 part S
+  scopesProjection,
 ];

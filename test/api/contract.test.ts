@@ -250,6 +250,13 @@ async function tour(): Promise<void> {
   await expectStatus(call('GET', `/api/teams/${SHIFT_TEAM}/shift-calendar?month=2026-04`, admin), 200);
   await expectStatus(call('GET', '/api/teams/NO-TEAM/shift-calendar?month=2026-04', admin), 404, 'TEAM_NOT_FOUND');
   await expectStatus(call('PUT', '/api/teams/NO-TEAM/shift-overrides/2026-04-04', manager, { shiftId: null }), 404, 'TEAM_NOT_FOUND');
+  // Issue #24 part S: scopes (set by a manager, never one's own) and the filters.
+  await expectStatus(call('PUT', '/api/people/13800000001/scope', manager, { role: 'admin', workshops: [], teams: [] }), 200);
+  await expectStatus(call('PUT', '/api/people/13800000002/scope', manager, { role: 'manager', workshops: [] }), 403, 'OWN_SCOPE');
+  await expectStatus(call('PUT', '/api/people/13900000011/scope', manager, { role: 'admin' }), 404, 'SCOPE_PERSON_NOT_FOUND');
+  await expectStatus(call('PUT', '/api/people/13800000001/scope', manager, { role: 'admin', workshops: ['NO-SUCH'] }), 422, 'UNKNOWN_SCOPE_CODES');
+  await expectStatus(call('GET', '/api/dashboard/reports?startDate=2026-03-01&endDate=2026-03-31&workshop=W1&team=T1', manager), 200);
+  await expectStatus(call('GET', '/api/wages?month=2026-03&workshop=W1', admin), 200);
 }
 
 /** The team of the shift calendar's calls (issue #24 part B). */
