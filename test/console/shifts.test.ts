@@ -2,8 +2,8 @@
  * Issue #24 part B in the browser: a manager reads the 班次 page (each shift with its windows on a 24-hour bar),
  * creates a night shift through the dialog, assigns a team its shift from a date, sets a day off on the month
  * calendar; a report whose break came from the shift says so on the report page (来自班次「白班」), and 经理修改
- * after a manager's change. Asserted at 1366×768 and 390×844 (nothing to scroll sideways, the key elements inside
- * the viewport); axe-core finds no serious violation; no page logs an error.
+ * after a manager's change; the report page and the review screen show the report's 班组 (甲班（冲压车间）).
+ * Asserted at 1366×768 and 390×844 (nothing to scroll sideways, the key elements inside the viewport); axe-core finds no serious violation; no page logs an error.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { axeViolations, DESKTOP, launchBrowser, openConsole, PHONE, shoot, signI
 
 const MANAGER = '13900000003';
 const WORKER = '13700000001';
+const ADMIN = '13800000001';
 let app: TestApp;
 let browser: Browser;
 let page: Page;
@@ -128,15 +129,35 @@ describe.skipIf(skipBrowserTests('shifts.test.ts'))('班次 in the console', () 
     await fitsBothWidths(page, [day('2026-03-21'), day('2026-03-29'), page.getByTestId('assign-save')]);
   });
 
-  it('the report page says where the break came from: 来自班次「白班」, then 经理修改', async () => {
+  it('the report page says where the break came from: 来自班次「白班」, then 经理修改; and the report’s 班组', async () => {
     await page.goto(`${app.url}/console/reports/${reportId}`);
     const source = page.getByTestId('break-source');
     await source.waitFor();
     expect(await shown(page.getByTestId('report-facts'))).toContain('60 分钟 来自班次「白班」');
+    // issue #24: the report's 班组 as of its date (甲班 of 冲压车间), in the facts.
+    expect(await shown(page.getByTestId('report-team'))).toBe('甲班（冲压车间）');
+    expect(await shown(page.getByTestId('report-facts'))).toContain('报工日期2026-03-19班组甲班（冲压车间）');
     expect((await call('PATCH', `/api/reports/${reportId}/break-minutes`, { breakMinutes: 45 })).status).toBe(200);
     await page.reload();
     await expect.poll(() => shown(page.getByTestId('break-source'))).toBe('经理修改');
     expect(await shown(page.getByTestId('report-facts'))).toContain('45 分钟 经理修改');
-    await fitsBothWidths(page, [page.getByTestId('break-source')]);
+    await fitsBothWidths(page, [page.getByTestId('break-source'), page.getByTestId('report-team')]);
+  });
+
+  it('the review screen shows the report’s 班组 (team and workshop) beside where its break came from', async () => {
+    await app.login(ADMIN, 'admin', '王管理');
+    const c = await openConsole(browser, app);
+    pageErrors.push(c.errors);
+    const admin = c.page;
+    await signIn(admin, ADMIN);
+    await admin.goto(`${app.url}/console/review`);
+    await admin.getByTestId('pending-table').getByText('张三').click();
+    const drawer = admin.getByTestId('review-drawer');
+    await drawer.getByTestId('report-team').waitFor();
+    expect(await shown(drawer.getByTestId('report-team'))).toBe('甲班（冲压车间）');
+    expect(await shown(drawer.getByTestId('report-facts'))).toContain('45 分钟 经理修改');
+    expect(await axeViolations(admin)).toEqual([]);
+    await fitsBothWidths(admin, [drawer.getByTestId('report-team'), drawer.getByTestId('break-source')]);
+    await admin.context().close();
   });
 });

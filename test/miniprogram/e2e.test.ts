@@ -11,6 +11,9 @@
  * sentence in the reviewer's queue and detail (issue #21); 我的工资 (issue #22's `GET /api/wages/mine`) with rates
  * set, the amounts worked out by hand in the test, the month closed (已结账), reopened and closed again (the previous
  * close's amount beside the new one).
+ * Issue #24: a team with a day shift 08:00–17:00 and lunch 12:00–13:00 made through the API; its worker clocks
+ * 08:00–17:00 and the 报工单 shows 60 分钟 按班次「白班」的休息时段计算 (8 h effective), 我的报工 says the same, and
+ * the reviewer's queue and detail show the report's 班组.
  */
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -381,6 +384,63 @@ it('我的工资: rates set, the approved report priced as worked out by hand; t
   expect(again.texts('#month-status')).toEqual(['已结账（第 2 次结账，4月1日 10:00 李经理结账）']);
   expect(again.texts('#previous')).toEqual(['上次结账时 ¥280.98，现在 ¥290.98（多 ¥10.00）']);
   expect(again.texts('.line-amount')).toEqual(['¥157.47', '¥133.51']);
+});
+
+// Issue #24: the break computed from the worker's team's shift, said on the 报工单, in 我的报工 and on the 审核 detail.
+it('a team with a day shift 08:00–17:00 and lunch 12:00–13:00: clocked 08:00–17:00, the 报工单 shows 60 分钟 按班次「白班」; the reviewer sees the 班组', async () => {
+  const WORKER3 = '13700000003';
+  setTime('2026-04-02T07:30:00+08:00');
+  const manager = await app.login(MANAGER, 'manager');
+  await app.login(WORKER3, 'worker', '王五');
+  const ok = async (method: string, path: string, body: unknown) => {
+    const r = await app.request(method, path, { token: manager, body });
+    expect([200, 201], `${method} ${path}: ${JSON.stringify(r.body)}`).toContain(r.status);
+    return r.body;
+  };
+  await ok('POST', '/api/workshops', { code: 'W1', name: '冲压车间' });
+  await ok('POST', '/api/teams', { code: 'T1', name: '冲压一班', workshopCode: 'W1', leaders: [MANAGER] });
+  await ok('POST', '/api/memberships', { phone: WORKER3, teamCode: 'T1', validFrom: '2026-04-01' });
+  const shift = await ok('POST', '/api/shifts', { name: '白班', start: '08:00', end: '17:00', breaks: [{ start: '12:00', end: '13:00' }] });
+  await ok('POST', '/api/teams/T1/shift-assignments', { validFrom: '2026-04-01', rotation: [shift.shiftId], daysEach: 1 });
+
+  const wx = new ScriptedWx();
+  const forward = forwardTo(app.url);
+  wx.answer = (call) => {
+    clientCalls.push(`${call.method} ${new URL(call.url).pathname}`);
+    return forward(call);
+  };
+  phones[WORKER3] = wx;
+  setTime('2026-04-02T08:00:00+08:00');
+  await logIn(WORKER3);
+  const k12 = await open(WORKER3, scanned('K-12'));
+  k12.tap('#action');
+  await k12.waitFor('已开始上班（08:00 上班，设备：K-12）');
+  setTime('2026-04-02T17:00:00+08:00');
+  k12.tap('#action');
+  await until(() => wx.lastUrl!.startsWith('/pages/report/report'), 'the report');
+  const report = await follow(WORKER3);
+  // 08:00–17:00 is 9 h of presence; the unpaid window 12:00–13:00 lies inside it: 60 minutes, 8 h effective.
+  expect(report.texts('#break')).toEqual(['60 分钟']);
+  expect(report.texts('#break-source')).toEqual(['按班次「白班」的休息时段计算']);
+  expect(report.texts('#effective')).toEqual(['8 小时 00 分']);
+  report.input('.finished', '900', 0);
+  report.tap('#submit');
+  await until(() => wx.lastUrl!.startsWith('/pages/mine/mine'), 'my reports');
+  report.close();
+  const mine = await follow(WORKER3);
+  expect(mine.texts('.break-source')).toEqual(['休息：按班次「白班」的休息时段计算']);
+
+  await logIn(ADMIN);
+  const queue = await open(ADMIN, '/pages/review/review');
+  const row = queue.texts('.review-row').findIndex((t) => t.startsWith('王五 2026-04-02'));
+  expect(row).toBeGreaterThanOrEqual(0);
+  expect(queue.texts('.review-row')[row]).toContain('班组：冲压一班（冲压车间）');
+  queue.tap('.review-row', row);
+  await queue.settle();
+  const detail = await follow(ADMIN);
+  expect(detail.texts('#team')).toEqual(['班组：冲压一班（冲压车间）']);
+  expect(detail.texts('#break-source')).toEqual(['休息：按班次「白班」的休息时段计算']);
+  expect(detail.text()).toContain('08:00–17:00，休息 60 分钟');
 });
 
 it('every request the mini-program made is one the API document describes, answered as it says', async () => {

@@ -50,3 +50,12 @@ export function breakSourceLabel(source: 'shift' | 'default' | 'manager', shiftN
   if (source === 'shift') return shiftName ? `来自班次「${shiftName}」` : '来自班次';
   return source === 'manager' ? '经理修改' : '默认';
 }
+
+/**
+ * A report's 班组 (issue #24, the report's team and workshop as of its date): 冲压一班（冲压车间）, the team alone
+ * without a workshop name, '' when the report has no team (the worker belonged to none that day).
+ */
+export function teamLabel(teamName: string | null | undefined, workshopName: string | null | undefined): string {
+  if (!teamName) return '';
+  return workshopName ? `${teamName}（${workshopName}）` : teamName;
+}

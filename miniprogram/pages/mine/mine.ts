@@ -1,12 +1,13 @@
 /**
  * 我的报工 (issue #23 page 4; spec 4.6 `GET /api/reports/mine`): the worker's reports, newest first, 20 a page with
- * 加载更多: date, status, times, effective working time, devices and lines; a rejection's reason; an approval's
- * corrected lines as before → after when this phone submitted the report (core/corrections.ts). Opened after a
+ * 加载更多: date, status, times, where the break came from (issue #24, core/placement.ts), effective working time,
+ * devices and lines; a rejection's reason; an approval's corrected lines as before → after when this phone submitted the report (core/corrections.ts). Opened after a
  * submission with `submitted=<reportId>`, it says so first.
  */
 import type { MyReport } from '../../api/types';
 import { withCorrections, type LineView } from '../../core/corrections';
 import { STATUS_NAMES } from '../../core/login';
+import { breakSourceText } from '../../core/placement';
 import { clockTime, duration } from '../../core/time';
 import { sessionOrLogin } from '../../platform/guard';
 import { go } from '../../platform/nav';
@@ -19,6 +20,8 @@ interface Item {
   status: string;
   statusName: string;
   times: string;
+  /** Where the break came from (issue #24): 按班次「白班」的休息时段计算, 默认休息时间 or 经理已修改. */
+  breakSource: string;
   effective: string;
   devices: string;
   lines: LineView[];
@@ -35,6 +38,7 @@ function itemOf(r: MyReport): Item {
     status: r.status,
     statusName: STATUS_NAMES[r.status],
     times: `${clockTime(r.clockInAt)}–${clockTime(r.clockOutAt)}，休息 ${r.breakMinutes} 分钟`,
+    breakSource: breakSourceText(r.breakSource, r.shiftName),
     effective: duration(r.effectiveSeconds),
     devices: r.devices.join('、'),
     lines,

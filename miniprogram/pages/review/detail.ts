@@ -3,7 +3,8 @@
  * break, effective working time and lines with their standard cycle time and workload (`GET
  * /api/reports/:reportId`); 通过; 修正后通过 (the quantities edited in place, a line set to 0 and 0 is removed; the
  * same rules as the submission, core/draft.ts); 驳回 with a reason of 1–200 characters. A decided report shows its
- * status only. Another reviewer deciding first: the service's 409 is shown and the report reloaded.
+ * status only. Issue #24: where the break came from (按班次「白班」的休息时段计算, 默认休息时间, 经理已修改) and the
+ * report's 班组 (team and workshop as of the report's date) when it has one. Another reviewer deciding first: the service's 409 is shown and the report reloaded.
  * A report whose figures cannot be true shows its plausibility flags above the lines (issue #21: 异常报工, each the
  * service's sentence with its numbers, and what to do: check, correct or reject; approving stays possible, as
  * 核对无误，通过, and the service records the approval with 已知异常).
@@ -11,6 +12,7 @@
 import type { Flag, ReportItem, ReviewAnswer } from '../../api/types';
 import { checkForm, type QuantityRow } from '../../core/draft';
 import { STATUS_NAMES } from '../../core/login';
+import { breakSourceText, teamText } from '../../core/placement';
 import { reasonProblem } from '../../core/review';
 import { clockTime, duration } from '../../core/time';
 import { stepOf } from '../../platform/failure';
@@ -36,6 +38,10 @@ Component({
     who: '',
     date: '',
     times: '',
+    /** Where the break came from (issue #24, core/placement.ts). */
+    breakSource: '',
+    /** The report's 班组 as of its date: 冲压一班（冲压车间）, '' when none (issue #24). */
+    team: '',
     effective: '',
     devices: '',
     status: '',
@@ -65,6 +71,8 @@ Component({
           who: `${r.employeeName ?? ''} ${r.employeePhone}`,
           date: r.reportDate,
           times: `${clockTime(r.clockInAt)}–${clockTime(r.clockOutAt)}，休息 ${r.breakMinutes} 分钟`,
+          breakSource: breakSourceText(r.breakSource, r.shiftName),
+          team: teamText(r.teamName, r.workshopName),
           effective: duration(r.effectiveSeconds),
           devices: r.devices.join('、'),
           status: r.status,

@@ -3,10 +3,11 @@
  * (`GET /api/reviews/mine`, newest first), 20 a page with 加载更多; a report opens its detail (review/detail).
  * A report whose figures cannot be true carries the service's plausibility flags (issue #21): its row is marked
  * 异常 with the number of flags and the first flag's sentence as the service writes it; 只看异常 lists only those
- * (`flagged=true`).
+ * (`flagged=true`). A report of a team shows its 班组 (team and workshop as of the report's date, issue #24).
  */
 import type { ReportItem } from '../../api/types';
 import { STATUS_NAMES } from '../../core/login';
+import { teamText } from '../../core/placement';
 import { dayAndTime } from '../../core/time';
 import { sessionOrLogin } from '../../platform/guard';
 import { go } from '../../platform/nav';
@@ -20,6 +21,8 @@ interface Row {
   who: string;
   when: string;
   output: number;
+  /** The report's 班组 (issue #24): 冲压一班（冲压车间）, '' when none. */
+  team: string;
   status: string;
   statusName: string;
   /** How many plausibility flags (0: none). */
@@ -33,6 +36,7 @@ const rowOf = (r: ReportItem): Row => ({
   who: `${r.employeeName ?? r.employeePhone}　${r.reportDate}`,
   when: `提交于 ${dayAndTime(r.submittedAt)}，设备 ${r.devices.join('、')}`,
   output: r.lines.reduce((s, l) => s + l.outputQty, 0),
+  team: teamText(r.teamName, r.workshopName),
   status: r.status,
   statusName: STATUS_NAMES[r.status],
   flags: r.flags.length,
