@@ -66,6 +66,11 @@ export interface Facts {
   readonly people?: readonly { readonly phone: string; readonly roles: readonly string[] }[];
   /** The placement asked by `placementOf` (NO_PLACEMENT: in no team that day; absent: not asked). */
   readonly placement?: Placement;
+  /**
+   * The dates the placement holds for (the covering membership's `validFrom`…`validTo`, `to` null: open; in no team:
+   * the date asked only), so that a cache may answer for another date of the span (the guard still checks it).
+   */
+  readonly placementSpan?: { readonly from: string; readonly to: string | null };
 }
 
 export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [] };
@@ -74,8 +79,8 @@ export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: 
  * The team covering local date `date` for `phone` and its workshop, as one JSON object `{teamCode, workshopCode}`
  * or NULL (SQL expressions as arguments; issue #24 part A).
  */
-const placementSql = (phone: string, date: string) =>
-  `(SELECT json_build_object('teamCode', m.team_code, 'workshopCode', t.workshop_code)
+const placementSql = (phone: string, date: string, span = false) =>
+  `(SELECT json_build_object('teamCode', m.team_code, 'workshopCode', t.workshop_code${span ? `, 'from', m.valid_from, 'to', m.valid_to` : ''})
       FROM team_memberships m JOIN teams t ON t.code = m.team_code
      WHERE m.phone = ${phone} AND m.valid_from <= ${date} AND (m.valid_to IS NULL OR m.valid_to >= ${date})
      ORDER BY m.valid_from DESC LIMIT 1)`;
@@ -91,7 +96,7 @@ const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role 
        (SELECT array_agg(code) FROM workshops WHERE code = ANY($6::text[])) AS workshops,
        (SELECT array_agg(code) FROM teams WHERE code = ANY($7::text[])) AS teams,
        (SELECT json_agg(x) FROM (SELECT phone, array_agg(role ORDER BY role) AS roles FROM personnel WHERE phone = ANY($8::text[]) GROUP BY phone) x) AS people,
-       ${placementSql('$9::text', '$10::date')} AS placement`;
+       ${placementSql('$9::text', '$10::date', true)} AS placement`;
 
 const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.length > 0;
 
@@ -123,7 +128,11 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
     ...(query.workshopCodes ? { workshops: r.workshops ?? [] } : {}),
     ...(query.teamCodes ? { teams: r.teams ?? [] } : {}),
     ...(query.people ? { people: r.people ?? [] } : {}),
-    ...(query.placementOf ? { placement: r.placement ?? NO_PLACEMENT } : {}),
+    ...(query.placementOf
+      ? r.placement
+        ? { placement: { teamCode: r.placement.teamCode, workshopCode: r.placement.workshopCode }, placementSpan: { from: r.placement.from, to: r.placement.to } }
+        : { placement: NO_PLACEMENT, placementSpan: { from: query.placementOf.date, to: query.placementOf.date } }
+      : {}),
   };
 }
 
