@@ -239,6 +239,36 @@ export async function measured(url: string, server: ChildProcess, phase: () => P
   }
 }
 
+/**
+ * Issue #24 part B: every worker in one of 20 teams of 2 workshops, each team on a day shift with lunch (a 24-hour
+ * shift for every third team, so that sessions at any hour overlap a window), from 2000-01-01: the submission's
+ * shift calendar is then a real look-up. Written straight into the read models (a bench shortcut, no events), and
+ * only when this checkout's migrations made them.
+ */
+async function seedTeamsAndShifts(pool: pg.Pool, phones: string[]): Promise<void> {
+  if (!(await pool.query(`SELECT to_regclass('team_shift_assignments') IS NOT NULL AS ok`)).rows[0].ok) return;
+  await pool.query(`INSERT INTO workshops (code, name, updated_at) VALUES ('W1', '一车间', now()), ('W2', '二车间', now())`);
+  await pool.query(
+    `INSERT INTO teams (code, name, workshop_code, leaders, updated_at)
+     SELECT 'T' || t, '班组' || t, CASE WHEN t <= 10 THEN 'W1' ELSE 'W2' END, ARRAY[$1::text], now() FROM generate_series(1, 20) t`,
+    [phones[0]],
+  );
+  await pool.query(
+    `INSERT INTO team_memberships (phone, valid_from, team_code, valid_to)
+     SELECT p, DATE '2000-01-01', 'T' || (1 + (i % 20)), NULL FROM unnest($1::text[]) WITH ORDINALITY AS x(p, i)`,
+    [phones],
+  );
+  await pool.query(
+    `INSERT INTO shifts (shift_id, name, start_time, end_time, breaks, version, defined_at, changed_at) VALUES
+       ('day', '白班', '08:00', '17:00', '[{"start":"12:00","end":"13:00"}]', 1, now(), now()),
+       ('all', '全天', '00:00', '00:00', '[{"start":"12:00","end":"13:00"},{"start":"00:00","end":"00:30"}]', 1, now(), now())`,
+  );
+  await pool.query(
+    `INSERT INTO team_shift_assignments (team_code, valid_from, rotation, days_each, assigned_at)
+     SELECT 'T' || t, DATE '2000-01-01', CASE WHEN t % 3 = 0 THEN '["all"]' ELSE '["day"]' END::jsonb, 1, now() FROM generate_series(1, 20) t`,
+  );
+}
+
 export async function seed(url: string): Promise<string[]> {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   await runMigrations(pool);
@@ -249,6 +279,7 @@ export async function seed(url: string): Promise<string[]> {
      SELECT 'P-' || d, '产品' || k, '冲床 ' || lpad(d::text, 2, '0'), '冲压', 10 + k, floor(28800 / (10 + k))
        FROM generate_series(1, ${DEVICES}) d, generate_series(1, 3) k`,
   );
+  await seedTeamsAndShifts(pool, phones);
   await pool.end();
   return phones;
 }

@@ -1,7 +1,7 @@
 /**
  * Speed pieces (issue #15, item 7): what each of the group commit, the lean dispatcher, the facts cache,
  * typed-parameter appends and per-connection prepared statements brings, measured in one run with the service
- * whole and with each piece turned off (SPEED_PIECES_OFF, src/config.ts); with `BENCH_COMPARE=<dir>` (a checkout
+ * whole and with each piece turned off (SPEED_PIECES_OFF, src/config.ts); with `BENCH_COMPARE=<dir>[,<dir>…]` (a checkout
  * of another commit with its node_modules, e.g. `git worktree add /tmp/before d510a85`), that checkout's service
  * beside them.
  *
@@ -69,7 +69,11 @@ async function run(): Promise<void> {
   const variants: Variant[] = [
     { name: 'whole service' },
     ...SPEED_PIECES.filter((p) => !only || only.includes(p)).map((p) => ({ name: `without ${p}`, env: { SPEED_PIECES_OFF: p } })),
-    ...(process.env.BENCH_COMPARE ? [{ name: `checkout ${process.env.BENCH_COMPARE}`, dir: process.env.BENCH_COMPARE }] : []),
+    // Several checkouts, comma-separated (issue #24 part B: the commit before the issue and part A's alone).
+    ...(process.env.BENCH_COMPARE ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((dir) => ({ name: `checkout ${dir}`, dir })),
   ];
   const samples = new Map<string, Sample[]>(variants.map((v) => [v.name, []]));
   for (let round = 1; round <= ROUNDS; round++) {

@@ -13,6 +13,7 @@ import { speedPiecesBench } from './speed-pieces.ts';
 import { memoryBench } from './memory.ts';
 import { consoleBench } from './console.ts';
 import { wagesBench } from './wages.ts';
+import { scopeBench } from './scope.ts';
 
 export const suites: BenchSuite[] = [
   eventStoreBench,
@@ -24,4 +25,6 @@ export const suites: BenchSuite[] = [
   memoryBench,
   consoleBench,
   wagesBench,
+  // issue #24 part S
+  scopeBench,
 ];

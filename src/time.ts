@@ -76,3 +76,41 @@ export function isLocalDate(s: string): boolean {
 export function daysBetween(a: string, b: string): number {
   return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
 }
+
+/** The local date `days` days after `date` (`YYYY-MM-DD`; negative days go back). */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The instant at which the wall clock of `timeZone` shows local time `time` (`HH:mm`) on local date `date` (issue
+ * #24 "Shifts and breaks"). On a day the zone's offset changes it resolves as ECMAScript Temporal's `compatible`
+ * disambiguation: a time inside the skipped hour (spring forward, e.g. 02:30 in Europe/Berlin on 2026-03-29) moves
+ * forward by the gap (03:30 CEST), a time the clock shows twice (autumn, 02:30 on 2026-10-25) is its first
+ * occurrence (02:30 CEST). `date` must be a valid local date and `time` a valid `HH:mm`.
+ */
+export function localInstant(date: string, time: string, timeZone: string): Date {
+  const key = `${timeZone} ${date} ${time}`;
+  let at = instants.get(key);
+  if (at === undefined) {
+    if (instants.size >= 4096) instants.clear();
+    instants.set(key, (at = resolveLocal(date, time, timeZone)));
+  }
+  return new Date(at);
+}
+
+/** localInstant's answers by zone, date and time, in ms (the same few shift times are asked for every session). */
+const instants = new Map<string, number>();
+
+function resolveLocal(date: string, time: string, timeZone: string): number {
+  const wall = Date.parse(`${date}T${time}:00Z`);
+  const before = offsetMinutes(new Date(wall - 86_400_000), timeZone);
+  const after = offsetMinutes(new Date(wall + 86_400_000), timeZone);
+  const fits = (off: number) => {
+    const at = wall - off * 60_000;
+    return at + offsetMinutes(new Date(at), timeZone) * 60_000 === wall ? at : undefined;
+  };
+  const candidates = [fits(before), fits(after)].filter((t): t is number => t !== undefined);
+  // A skipped time: the offset before the change, which lands after the gap.
+  return candidates.length ? Math.min(...candidates) : wall - before * 60_000;
+}

@@ -32,8 +32,11 @@ export const access = {
   /** a worker's own wage statement (issue #22) */
   ownWages: ['worker'],
   // issue #24 organization (part A)
-  /** workshops, teams, memberships, devices' workshops: maintaining and reading them (issue #24) */
+  /** workshops, teams, memberships, devices' workshops (and part B: shifts): maintaining and reading them (issue #24) */
   organization: ['admin', 'manager'],
+  // ---- issue #24 part S ----
+  /** setting a person's scope (workshops, teams): managers; nobody sets their own (a reviewer never widens it) */
+  scopes: ['manager'],
 } as const satisfies Record<string, readonly Role[]>;
 
 /** Type guard: true when `v` is one of the stored role values `worker`, `admin`, `manager`. */

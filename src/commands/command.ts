@@ -80,6 +80,11 @@ export interface CommandRun<C, S, E extends DomainEvent, R> {
    * decision giving them (a submission writes into the month of that instant).
    */
   readonly facts?: Omit<FactQuery, 'person'> | ((now: Date) => Omit<FactQuery, 'person'>);
+  /**
+   * Facts that depend on the loaded section's state (issue #24 part B: the shifts around a submitted session's
+   * clock-in date), added to `facts`; the repository asks them after it has the section.
+   */
+  readonly factsOf?: (state: S, now: Date) => Omit<FactQuery, 'person'>;
   /** The command, given the facts and the instant of the decision (the service clock's, also the events' time). */
   command(facts: Facts, now: Date): C;
   /** The stream of an event that does not belong to `stream`: it starts that stream (expected version 0). */
@@ -103,7 +108,7 @@ const metadataOf = (actor: CommandActor, facts: Facts): EventMetadata =>
     : { actorPhone: actor.phone, actorName: facts.personName, role: actor.role, ...(actor.requestId ? { requestId: actor.requestId } : {}) };
 
 /** The appends of `events` decided on a section at `version` (module docstring of CommandRun.newStreamOf). */
-function appendsOf<E extends DomainEvent>(run: CommandRun<unknown, unknown, E, unknown>, version: number, events: readonly E[]): StreamAppend[] {
+function appendsOf<E extends DomainEvent>(run: Pick<CommandRun<unknown, unknown, E, unknown>, 'newStreamOf' | 'stream'>, version: number, events: readonly E[]): StreamAppend[] {
   const own: E[] = [];
   const others: StreamAppend[] = [];
   for (const e of events) {
@@ -136,10 +141,12 @@ export async function runCommand<C, S, E extends DomainEvent, R>(
   for (let attempt = 1; ; attempt++) {
     // The instant of the decision (also the events' time), taken first: the facts may depend on it.
     const now = deps.clock.now();
-    const query: FactQuery = { ...(typeof run.facts === 'function' ? run.facts(now) : run.facts), ...person };
+    const asked: FactQuery = { ...(typeof run.facts === 'function' ? run.facts(now) : run.facts), ...person };
+    const factsOf = run.factsOf;
     // 1. Load.
-    const loaded = await deps.repository.load(deps.reads, run.stream, query, attempt > 1);
+    const loaded = await deps.repository.load(deps.reads, run.stream, asked, attempt > 1, factsOf && ((state: S) => ({ ...asked, ...factsOf(state, now) })));
     const { section, facts } = loaded;
+    const query = loaded.query ?? asked;
     // Only what was read fresh says "missing" (the cache keeps no absent person, and assumes the device in use).
     if (query.person && facts.personName === undefined) throw domainError('ROLE_REVOKED');
     if (!section) throw run.missing?.() ?? new Error(`no section of ${run.stream.streamId}`);

@@ -8,6 +8,9 @@
  *   each month's lock SHARED and then reads the months' status with a fresh snapshot (migrations/011
  *   `months_open`), so a close, which takes the lock EXCLUSIVE, either waits for this write to commit and counts
  *   it, or has committed first and this write is refused: never a write after the close and outside its figures.
+ * - the report's scope (issue #24 part S): the report is in the acting person's scope, by the one rule
+ *   (domain/scope.ts) against the scope stored for the person and role (`scopes`); the guard checks it again, so a
+ *   scope narrowed between the decision and the append writes nothing.
  * `FactQuery` says which a command needs, `loadFacts` reads them in one statement, and `guardFacts` turns the
  * facts a decision used into one guard of the command's append (db/guarded-write.ts), so that a decision made on
  * facts that changed meanwhile (read from the per-process cache, or changed by another request) writes nothing.
@@ -19,12 +22,20 @@
  * in `team_memberships` and that team's workshop, queries/organization.ts rules): a submission records it, and its
  * guard (the same team and workshop still cover the date) keeps a racing move from slipping past. They are read by
  * the same one statement as the others (the worker's submission adds no round trip).
+ *
+ * Shift facts (issue #24 part B): which of some shift ids exist (a team's assignment or override names them; shifts
+ * are never deleted, so no guard), and the worker's shift calendar around a session's clock-in date (`shiftsOf`:
+ * src/shifts/sql.ts, three ShiftDays), read by the same one statement, cached per worker and date by the caching
+ * repository, and guarded in the append: the calendar re-read inside the write must equal the one decided on.
  */
 import type { GuardedWrite } from '../db/guarded-write.ts';
 import type { Queryable } from '../db/transaction.ts';
 import type { ProductSnapshot } from '../domain/report-line.ts';
 import { NO_PLACEMENT, type Placement } from '../domain/placement.ts';
 import { snapshotJson, snapshotsHold } from '../products/snapshot.ts';
+import type { ShiftDay } from '../domain/shift-breaks.ts';
+import { shiftDaysSql } from '../shifts/sql.ts';
+import { storedScopeSql } from '../domain/scope.ts';
 
 /** The facts a command needs (each optional). */
 export interface FactQuery {
@@ -45,6 +56,17 @@ export interface FactQuery {
   readonly people?: readonly string[];
   /** The worker's team and workshop on a local date `YYYY-MM-DD` (a submission's report date). */
   readonly placementOf?: { readonly phone: string; readonly date: string };
+  // ---- issue #24 part B: shifts ----
+  /** Shift ids an assignment or override names: which exist (shifts are never deleted, so no guard). */
+  readonly shiftIds?: readonly string[];
+  /**
+   * The worker's calendar around a session's clock-in date (local `YYYY-MM-DD`): for that date and the days before
+   * and after, the worker's team that day and the team's shift (a submission's break, domain/shift-breaks.ts).
+   */
+  readonly shiftsOf?: { readonly phone: string; readonly date: string };
+  // ---- issue #24 part S ----
+  /** A report (UUID) the person acts on: is it in the person's scope? Needs `person`. */
+  readonly reportInScope?: string;
 }
 
 /** The facts as read (or cached). */
@@ -71,9 +93,21 @@ export interface Facts {
    * the date asked only), so that a cache may answer for another date of the span (the guard still checks it).
    */
   readonly placementSpan?: { readonly from: string; readonly to: string | null };
+  // ---- issue #24 part B: shifts ----
+  /** The asked shift ids that exist (absent when none were asked). */
+  readonly knownShiftIds?: readonly string[];
+  /** The calendar asked by `shiftsOf`, three days in date order (absent: not asked). */
+  readonly shiftDays?: readonly ShiftDay[];
+  // ---- issue #24 part S ----
+  /** Whether the asked report exists and is in the person's scope (true when none was asked). */
+  readonly reportInScope: boolean;
 }
 
-export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [] };
+export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [], reportInScope: true };
+
+/** The report `report` is in the scope of person `phone` in role `role` (domain/scope.ts; issue #24 part S). */
+const IN_SCOPE_SQL = (report: string, phone: string, role: string) =>
+  `EXISTS (SELECT 1 FROM reports r WHERE r.report_id = ${report}::uuid AND ${storedScopeSql('r.workshop_code', 'r.team_code', phone, role)})`;
 
 /**
  * The team covering local date `date` for `phone` and its workshop, as one JSON object `{teamCode, workshopCode}`
@@ -87,7 +121,8 @@ const placementSql = (phone: string, date: string, span = false) =>
 
 /**
  * $1 phone, $2 role, $3 device number, $4 product ids, $5 months; null parameters ask nothing. Issue #24 part A:
- * $6 workshop codes, $7 team codes, $8 phones, $9 placement phone, $10 placement date.
+ * $6 workshop codes, $7 team codes, $8 phones, $9 placement phone, $10 placement date. Issue #24 part B: $11 shift
+ * ids, $12 phone and $13 clock-in date of the shift calendar  (src/shifts/sql.ts). Issue #24 part S: $14 a report id whose scope is asked.
  */
 const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role = $2) AS person_name,
        ($3::text IS NULL OR EXISTS (SELECT 1 FROM products WHERE device_no = $3)) AS device_in_use,
@@ -96,14 +131,18 @@ const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role 
        (SELECT array_agg(code) FROM workshops WHERE code = ANY($6::text[])) AS workshops,
        (SELECT array_agg(code) FROM teams WHERE code = ANY($7::text[])) AS teams,
        (SELECT json_agg(x) FROM (SELECT phone, array_agg(role ORDER BY role) AS roles FROM personnel WHERE phone = ANY($8::text[]) GROUP BY phone) x) AS people,
-       ${placementSql('$9::text', '$10::date', true)} AS placement`;
+       ${placementSql('$9::text', '$10::date', true)} AS placement,
+       (SELECT array_agg(shift_id) FROM shifts WHERE shift_id = ANY($11::text[])) AS known_shift_ids,
+       CASE WHEN $12::text IS NULL THEN NULL ELSE ${shiftDaysSql('$12::text', '$13::date')} END AS shift_days,
+       ($14::uuid IS NULL OR ${IN_SCOPE_SQL('$14', '$1', '$2')}) AS report_in_scope`;
 
 const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.length > 0;
 
 /** Reads the facts `query` asks, in one statement through `q` (the pool, or a transaction's client). */
 export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> {
   const org = asked(query.workshopCodes) || asked(query.teamCodes) || asked(query.people) || query.placementOf !== undefined;
-  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org) return NO_FACTS;
+  const shifts = asked(query.shiftIds) || query.shiftsOf !== undefined; // issue #24 part B
+  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined) return NO_FACTS;
   const ids = [...new Set(query.productIds ?? [])];
   const months = [...new Set(query.months ?? [])];
   const r = (
@@ -118,6 +157,10 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
       [...new Set(query.people ?? [])],
       query.placementOf?.phone ?? null,
       query.placementOf?.date ?? null,
+      [...new Set(query.shiftIds ?? [])],
+      query.shiftsOf?.phone ?? null,
+      query.shiftsOf?.date ?? null,
+      query.reportInScope ?? null,
     ])
   ).rows[0];
   return {
@@ -125,6 +168,7 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
     deviceInUse: r.device_in_use,
     products: r.products ?? [],
     closedMonths: r.closed_months ?? [],
+    reportInScope: r.report_in_scope,
     ...(query.workshopCodes ? { workshops: r.workshops ?? [] } : {}),
     ...(query.teamCodes ? { teams: r.teams ?? [] } : {}),
     ...(query.people ? { people: r.people ?? [] } : {}),
@@ -133,6 +177,8 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
         ? { placement: { teamCode: r.placement.teamCode, workshopCode: r.placement.workshopCode }, placementSpan: { from: r.placement.from, to: r.placement.to } }
         : { placement: NO_PLACEMENT, placementSpan: { from: query.placementOf.date, to: query.placementOf.date } }
       : {}),
+    ...(query.shiftIds ? { knownShiftIds: r.known_shift_ids ?? [] } : {}),
+    ...(query.shiftsOf ? { shiftDays: r.shift_days ?? [] } : {}),
   };
 }
 
@@ -162,6 +208,15 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
     const placed = facts.placement ?? NO_PLACEMENT;
     const now = placementSql(w.param(query.placementOf.phone), `${w.param(query.placementOf.date)}::date`);
     checks.push(`${now}::jsonb IS NOT DISTINCT FROM ${w.param(placed.teamCode === null ? null : JSON.stringify({ teamCode: placed.teamCode, workshopCode: placed.workshopCode }))}::jsonb`);
+  }
+  // issue #24 part B: the worker's shift calendar (teams, assignments, overrides, shift versions) still as read.
+  if (query.shiftsOf) {
+    const now = shiftDaysSql(w.param(query.shiftsOf.phone), `${w.param(query.shiftsOf.date)}::date`);
+    checks.push(`${now}::jsonb IS NOT DISTINCT FROM ${w.param(JSON.stringify(facts.shiftDays ?? []))}::jsonb`);
+  }
+  // issue #24 part S: the report is still in the person's scope.
+  if (query.reportInScope !== undefined && query.person && facts.reportInScope) {
+    checks.push(IN_SCOPE_SQL(w.param(query.reportInScope), w.param(query.person.phone), w.param(query.person.role)));
   }
   if (checks.length) w.guard('facts', checks.join(' AND '));
   const months = [...new Set(query.months ?? [])].sort();

@@ -5,7 +5,7 @@
  * (facts.ts).
  * - `StreamRepository` reads them from the database every time.
  * - `CachingRepository` keeps, per process, the section each kept stream's last command ended with (the worker
- *   streams: StreamQuery.keep), the person names, the product snapshots and the workers' placements with the dates they hold for (issue #24) it read (each bounded, least recently used forgotten first), so that a worker's next
+ *   streams: StreamQuery.keep), the person names, the product snapshots, the workers' placements with the dates they hold for (issue #24) and their shift calendars around a clock-in date (issue #24 part B) it read (each bounded, least recently used forgotten first), so that a worker's next
  *   command usually reads nothing. What comes from the cache is a hint, never trusted alone: the append checks it
  *   (the expected version, the facts guard), and command.ts confirms refusals and no-ops on a fresh load. Several
  *   API instances may therefore each cache the same stream.
@@ -13,6 +13,7 @@
 import type { Queryable } from '../db/transaction.ts';
 import type { ProductSnapshot } from '../domain/report-line.ts';
 import type { Placement } from '../domain/placement.ts';
+import type { ShiftDay } from '../domain/shift-breaks.ts';
 import type { EventStore, SectionStart } from '../events/store.ts';
 import { overlay, rowsOf, type KnownRows } from '../projections/inline.ts';
 import type { ProjectedEvent, Projection } from '../projections/projection.ts';
@@ -57,14 +58,20 @@ export interface Loaded<S> {
   /** Undefined when `locate` found no section for this caller. */
   readonly section?: Section<S>;
   readonly facts: Facts;
+  /** The facts' query as asked after the section was loaded (`more`); absent: the query given. */
+  readonly query?: FactQuery;
   /** True when any of it came from the cache. */
   readonly cached: boolean;
 }
 
 /** Loads commands' sections and facts (module docstring). */
 export interface Repository {
-  /** The section of `stream` and the facts of `query`, through `q`; from the database only when `fresh`. */
-  load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean): Promise<Loaded<S>>;
+  /**
+   * The section of `stream` and the facts of `query`, through `q`; from the database only when `fresh`. With
+   * `more`, the facts of `more(section.state)` instead (a query that extends `query` by facts depending on the
+   * state; command.ts CommandRun.factsOf), reported as `Loaded.query`.
+   */
+  load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean, more?: (state: S) => FactQuery): Promise<Loaded<S>>;
   /** Keeps what a command ended with (after its append, or a no-op confirmed on fresh state). */
   remember<S>(stream: StreamQuery<S>, section: Section<S>, query: FactQuery, facts: Facts): void;
   /** Drops what `stream` and `query` cached (a hint proved stale). */
@@ -98,7 +105,13 @@ export class StreamRepository implements Repository {
     private readonly inline: readonly Projection[],
   ) {}
 
-  async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery): Promise<Loaded<S>> {
+  async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, _fresh?: boolean, more?: (state: S) => FactQuery): Promise<Loaded<S>> {
+    if (more) {
+      // The section first: the facts depend on its state.
+      const section = await this.readSection(q, stream);
+      const asked = section ? more(section.state) : query;
+      return { section, facts: await loadFacts(q, asked), query: asked, cached: false };
+    }
     const facts = await loadFacts(q, query);
     return { section: await this.readSection(q, stream), facts, cached: false };
   }
@@ -152,6 +165,8 @@ interface CachedPlacement {
   readonly from: string;
   readonly to: string | null;
 }
+/** Issue #24 part B: a worker's shift calendar around a clock-in date. */
+const shiftDaysKey = (p: { phone: string; date: string }) => `${p.phone} ${p.date}`;
 
 /** A StreamRepository with a per-process cache in front (module docstring). */
 export class CachingRepository implements Repository {
@@ -164,6 +179,8 @@ export class CachingRepository implements Repository {
    * covers every day of the coming weeks); a hint like the rest, checked by every append's guard.
    */
   private readonly placements: Lru<string, CachedPlacement>;
+  /** Issue #24 part B: the shift calendars read (phone and clock-in date → three ShiftDays), checked by the guard. */
+  private readonly shiftDays: Lru<string, readonly ShiftDay[]>;
 
   constructor(store: EventStore, inline: readonly Projection[], limits = { sections: 20_000, people: 20_000, products: 50_000 }) {
     this.fromDatabase = new StreamRepository(store, inline);
@@ -171,17 +188,19 @@ export class CachingRepository implements Repository {
     this.people = new Lru(limits.people);
     this.products = new Lru(limits.products);
     this.placements = new Lru(limits.people);
+    this.shiftDays = new Lru(limits.people);
   }
 
-  async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean): Promise<Loaded<S>> {
+  async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean, more?: (state: S) => FactQuery): Promise<Loaded<S>> {
     const section = fresh ? undefined : (this.sections.get(stream.streamId) as Section<S> | undefined);
     if (section && (!stream.locate || stream.locate.covers(section.state))) {
-      let facts = this.cachedFacts(query);
-      if (!facts) this.keepFacts(query, (facts = await loadFacts(q, query)));
-      return { section, facts, cached: true };
+      const asked = more ? more(section.state) : query;
+      let facts = this.cachedFacts(asked);
+      if (!facts) this.keepFacts(asked, (facts = await loadFacts(q, asked)));
+      return { section, facts, cached: true, ...(more ? { query: asked } : {}) };
     }
-    const loaded = await this.fromDatabase.load(q, stream, query);
-    this.keepFacts(query, loaded.facts);
+    const loaded = await this.fromDatabase.load(q, stream, query, fresh, more);
+    this.keepFacts(loaded.query ?? query, loaded.facts);
     return loaded;
   }
 
@@ -195,6 +214,7 @@ export class CachingRepository implements Repository {
     if (query.person) this.people.delete(personKey(query.person));
     for (const id of query.productIds ?? []) this.products.delete(id);
     if (query.placementOf) this.placements.delete(query.placementOf.phone);
+    if (query.shiftsOf) this.shiftDays.delete(shiftDaysKey(query.shiftsOf));
   }
 
   /** What the cache holds for `streamId` (for inspection). */
@@ -207,6 +227,8 @@ export class CachingRepository implements Repository {
    * or undefined.
    */
   cachedFacts(query: FactQuery): Facts | undefined {
+    if (query.shiftIds?.length) return undefined; // issue #24 part B: never cached (the shift commands are rare)
+    if (query.reportInScope !== undefined) return undefined; // a scope is read fresh (issue #24 part S)
     const personName = query.person ? this.people.get(personKey(query.person)) : undefined;
     if (query.person && personName === undefined) return undefined;
     const products: ProductSnapshot[] = [];
@@ -224,7 +246,9 @@ export class CachingRepository implements Repository {
       if (!c || date < c.from || (c.to !== null && date > c.to)) return undefined;
       placement = c.placement;
     }
-    return { personName, deviceInUse: true, products, closedMonths: [], ...(placement ? { placement } : {}) };
+    const shiftDays = query.shiftsOf ? this.shiftDays.get(shiftDaysKey(query.shiftsOf)) : undefined;
+    if (query.shiftsOf && !shiftDays) return undefined;
+    return { personName, deviceInUse: true, products, closedMonths: [], reportInScope: true, ...(placement ? { placement } : {}), ...(shiftDays ? { shiftDays } : {}) };
   }
 
   private keepFacts(query: FactQuery, facts: Facts): void {
@@ -233,5 +257,6 @@ export class CachingRepository implements Repository {
     if (query.placementOf && facts.placement && facts.placementSpan) {
       this.placements.set(query.placementOf.phone, { placement: facts.placement, ...facts.placementSpan });
     }
+    if (query.shiftsOf && facts.shiftDays) this.shiftDays.set(shiftDaysKey(query.shiftsOf), facts.shiftDays);
   }
 }

@@ -7,6 +7,7 @@
  * `domainError(code, details?, context?)` makes one; `DomainErrorCatalog` lists every code with its shapes.
  */
 import type { ClockLabel } from './labels.ts';
+import type { ShiftProblem } from './shift-breaks.ts';
 
 /** What a worker tried when the clock state refused it (the sentence names it). */
 export type ClockAttempt = 'start' | 'switchDevice' | 'finish' | 'report';
@@ -97,6 +98,26 @@ export interface DomainErrorCatalog {
   MEMBERSHIP_DATE_TOO_EARLY: { details: { earliest: string }; context: { action: 'join' | 'end' } };
   /** Ending a membership when the worker is in no team (or the open one ended already). */
   NO_OPEN_MEMBERSHIP: { details: { phone: string }; context: never };
+  // ---- issue #24 part B: shifts ----
+  /** No such shift (PUT /api/shifts/{shiftId}). */
+  SHIFT_NOT_FOUND: { details: never; context: never };
+  /** A shift's name or times out of their rules (domain/shift-breaks.ts validateShiftTimes). */
+  INVALID_SHIFT: { details: ShiftProblem | { problem: 'name'; max: number }; context: never };
+  /** An assignment or override names a shift that does not exist. */
+  UNKNOWN_SHIFT: { details: { shiftId: string }; context: never };
+  /** A rotation out of its rules: 1–max elements, each lasting 1–max days (domain/shift-schedule.ts). */
+  INVALID_ROTATION: { details: { field: 'rotation' | 'daysEach'; max: number }; context: never };
+  // ---- issue #24 part S: scoped review ----
+  /** Nobody reviews (approves, corrects, rejects) or changes the break of their own report. */
+  SELF_REVIEW: { details: never; context: { write: 'review' | 'breakChange' } };
+  /** Nobody sets their own scope (a reviewer never widens it). */
+  OWN_SCOPE: { details: never; context: never };
+  /** The person does not hold the role whose scope is set (administrator or manager). */
+  SCOPE_PERSON_NOT_FOUND: { details: never; context: { role: 'admin' | 'manager' } };
+  /** A scope names workshops or teams that do not exist. */
+  UNKNOWN_SCOPE_CODES: { details: { workshops: string[]; teams: string[] }; context: never };
+  /** Only a manager of the whole factory closes or reopens a month (its figures are the whole factory's). */
+  CLOSE_NEEDS_WHOLE_FACTORY: { details: never; context: never };
 }
 
 export type DomainErrorCode = keyof DomainErrorCatalog;

@@ -14,6 +14,8 @@
  * - Organization (issue #24): `workshop-<code>` (WorkshopDefined, WorkshopRenamed), `team-<code>` (TeamDefined,
  *   TeamChanged), `member-<phone>` (MembershipStarted, MembershipEnded: one worker's membership history, the
  *   consistency boundary of "one team at any date"), `device-<deviceNo>` (DeviceWorkshopSet).
+ * - `scope-<phone>` (issue #24 part S): ScopeSet, an administrator's or manager's scope in one role
+ *   (domain/scope.ts). The review events carry the report's placement (workshopCode, teamCode) besides.
  *
  * Instants are ISO 8601 strings in UTC; local dates `YYYY-MM-DD` in APP_TIMEZONE; quantities whole pieces;
  * standard cycle times seconds (up to 3 decimals); standard workload pieces per 8-hour day; rates integers of
@@ -47,6 +49,11 @@ export const streams = {
   team: (code: string) => `team-${code}`,
   member: (phone: string) => `member-${phone}`,
   device: (deviceNo: string) => `device-${deviceNo}`,
+  // issue #24 part B: shifts
+  shift: (shiftId: string) => `shift-${shiftId}`,
+  teamShifts: (teamCode: string) => `team-shifts-${teamCode}`,
+  // issue #24 part S
+  scope: (phone: string) => `scope-${phone}`,
 };
 
 // ---- worker stream ---------------------------------------------------------------------------------
@@ -87,6 +94,12 @@ export const SessionReported = defineEvent({
 const reportLine = reportLineSchema;
 
 const reportRef = { reportId: z.string().uuid(), employeePhone: phone, reportDate: localDate };
+/**
+ * The report's placement (its ReportSubmitted's workshop and team) repeated on the review events (issue #24 part S),
+ * so that projections keyed by team (the dashboard's sums) find their row from the event alone. Absent in events
+ * written before: those reports were in no team (ReportSubmitted v2 upcasts to no placement).
+ */
+const placementRef = { workshopCode: z.string().nullable().optional(), teamCode: z.string().nullable().optional() };
 /** The plausibility flags of the report's figures after the event. */
 const flags = z.array(plausibilityFlagSchema);
 /** Version 1 → 2: a payload written before plausibility flags existed has none. */
@@ -126,6 +139,7 @@ export const ReportApproved = defineEvent({
   upcasters: noFlagsYet,
   schema: z.object({
     ...reportRef,
+    ...placementRef,
     /** Present when the administrator corrected lines: the lines before and after. */
     correction: z.object({ before: z.array(reportLine), after: z.array(reportLine).min(1) }).optional(),
     /** The flags of the approved figures (recomputed after a correction): approved knowing them. */
@@ -135,12 +149,13 @@ export const ReportApproved = defineEvent({
 });
 export const ReportRejected = defineEvent({
   type: 'ReportRejected',
-  schema: z.object({ ...reportRef, reason: z.string().min(1).max(200), at: instant }),
+  schema: z.object({ ...reportRef, ...placementRef, reason: z.string().min(1).max(200), at: instant }),
 });
 export const BreakChanged = defineEvent({
   type: 'BreakChanged',
   schema: z.object({
     ...reportRef,
+    ...placementRef,
     before: z.number().int().min(0),
     after: z.number().int().min(0),
     reason: z.string().max(200).optional(),
@@ -243,6 +258,62 @@ export const DeviceWorkshopSet = defineEvent({
   schema: z.object({ deviceNo: z.string().min(1), workshopCode: orgCode.nullable(), before: orgCode.nullable(), at: instant }),
 });
 // ---- end of the organization streams -------------------------------------------------------------------------
+// ---- shift streams (issue #24 part B: shifts and their calendar) ---------------------------------------------
+// `shift-<shiftId>`: a shift's definition (ShiftDefined, then ShiftChanged with the whole new definition).
+// `team-shifts-<teamCode>`: a team's assignments and overrides (domain/shift-schedule.ts), the consistency boundary
+// of the team's calendar.
+const localTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
+const breakWindow = z.object({ start: localTime, end: localTime, paid: z.boolean().optional() });
+const shiftDefinition = {
+  shiftId: z.string().min(1),
+  name: z.string().min(1).max(30),
+  /** Local times HH:mm of APP_TIMEZONE; over midnight when end <= start (end == start: 24 hours). */
+  start: localTime,
+  end: localTime,
+  /** Break windows inside the shift; unpaid unless `paid` (domain/shift-breaks.ts). */
+  breaks: z.array(breakWindow),
+};
+export const ShiftDefined = defineEvent({ type: 'ShiftDefined', schema: z.object({ ...shiftDefinition, at: instant }) });
+/** The whole new definition; reports submitted before keep the break they were given. */
+export const ShiftChanged = defineEvent({ type: 'ShiftChanged', schema: z.object({ ...shiftDefinition, at: instant }) });
+/** A team works `rotation` (shift ids, null: day off), each element `daysEach` days, from `validFrom` on. */
+export const ShiftAssigned = defineEvent({
+  type: 'ShiftAssigned',
+  schema: z.object({
+    teamCode: z.string().min(1),
+    validFrom: localDate,
+    rotation: z.array(z.string().min(1).nullable()).min(1),
+    daysEach: z.number().int().min(1),
+    /** True when an assignment of the same validFrom was replaced. */
+    replaced: z.boolean(),
+    at: instant,
+  }),
+});
+/** On `date` the team works `shiftId` instead (null: a day off). */
+export const ShiftOverridden = defineEvent({
+  type: 'ShiftOverridden',
+  schema: z.object({ teamCode: z.string().min(1), date: localDate, shiftId: z.string().min(1).nullable(), at: instant }),
+});
+/** The override of `date` removed: the assignment holds again that day. */
+export const ShiftOverrideRemoved = defineEvent({
+  type: 'ShiftOverrideRemoved',
+  schema: z.object({ teamCode: z.string().min(1), date: localDate, at: instant }),
+});
+// ---- scope stream (issue #24 part S) -------------------------------------------------------------------
+/**
+ * A person's scope in one role (stream `scope-<phone>`; domain/scope.ts): the workshops and teams whose reports the
+ * administrator or manager sees and acts on; both empty = the whole factory. Codes sorted, without repeats.
+ */
+export const ScopeSet = defineEvent({
+  type: 'ScopeSet',
+  schema: z.object({
+    phone,
+    role: z.enum(['admin', 'manager']),
+    workshops: z.array(z.string().min(1)),
+    teams: z.array(z.string().min(1)),
+    at: instant,
+  }),
+});
 
 export const eventDefinitions = [
   ClockedIn,
@@ -265,6 +336,14 @@ export const eventDefinitions = [
   MembershipStarted,
   MembershipEnded,
   DeviceWorkshopSet,
+  // issue #24 part B: shifts
+  ShiftDefined,
+  ShiftChanged,
+  ShiftAssigned,
+  ShiftOverridden,
+  ShiftOverrideRemoved,
+  // issue #24 part S
+  ScopeSet,
 ] as const;
 
 /** Any domain event as `{type, data}`, discriminated by `type`. */
@@ -280,3 +359,6 @@ export type WorkshopEvent = Extract<DomainEvent, { type: 'WorkshopDefined' | 'Wo
 export type TeamEvent = Extract<DomainEvent, { type: 'TeamDefined' | 'TeamChanged' }>;
 export type MemberEvent = Extract<DomainEvent, { type: 'MembershipStarted' | 'MembershipEnded' }>;
 export type DeviceEvent = Extract<DomainEvent, { type: 'DeviceWorkshopSet' }>;
+export type ShiftEvent = Extract<DomainEvent, { type: 'ShiftDefined' | 'ShiftChanged' }>;
+export type TeamShiftEvent = Extract<DomainEvent, { type: 'ShiftAssigned' | 'ShiftOverridden' | 'ShiftOverrideRemoved' }>;
+export type ScopeEvent = Extract<DomainEvent, { type: 'ScopeSet' }>;

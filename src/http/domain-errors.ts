@@ -8,7 +8,7 @@ import type { ClockAttempt, CloseBlockers, ContextOf, DetailsOf, DomainError, Do
 import { monthLabel } from '../domain/period.ts';
 
 type Entry<C extends DomainErrorCode> = {
-  readonly status: 401 | 404 | 409 | 422;
+  readonly status: 401 | 403 | 404 | 409 | 422;
   message(details: DetailsOf<C>, context: ContextOf<C>): string;
 };
 
@@ -56,6 +56,27 @@ function closeBlocked(d: CloseBlockers): string {
         : `有 ${d.unpricedTotal} 行明细的产品在报工日期没有计件单价，请先设置单价`,
   );
   return `${monthLabel(d.month)}不能结账：${parts.join('；')}`;
+}
+
+/** What is wrong with a shift, as a person fixes it (INVALID_SHIFT; issue #24). */
+function shiftProblem(d: DetailsOf<'INVALID_SHIFT'>): string {
+  const n = 'window' in d ? `第 ${d.window + 1} 个休息时段` : '';
+  switch (d.problem) {
+    case 'name':
+      return `请填写班次名称（1–${d.max} 个字）`;
+    case 'time':
+      return `班次的${d.field === 'start' ? '开始' : '结束'}时间应为 HH:mm（00:00–23:59）`;
+    case 'tooManyWindows':
+      return `一个班次最多 ${d.max} 个休息时段`;
+    case 'windowTime':
+      return `${n}的时间应为 HH:mm（00:00–23:59）`;
+    case 'windowEmpty':
+      return `${n}的开始和结束时间相同，请修改`;
+    case 'windowOutside':
+      return `${n}不在班次的上班时间内，请修改`;
+    case 'windowsOverlap':
+      return `${n}与其他休息时段重叠，请修改`;
+  }
 }
 
 /** A number of minutes or hours as a person writes it (at most 2 decimals, no trailing zeros). */
@@ -121,6 +142,28 @@ const ANSWERS: { readonly [C in DomainErrorCode]: Entry<C> } = {
         : `班组记录不能改写过去：离开日期最早为 ${d.earliest}（当前班组的加入日期），请改选这天或之后的日期`,
   },
   NO_OPEN_MEMBERSHIP: { status: 409, message: (d) => `${d.phone} 当前不在任何班组，不需要离开班组` },
+  // ---- issue #24 part B: shifts ----
+  SHIFT_NOT_FOUND: { status: 404, message: () => '没有找到这个班次，请刷新班次列表' },
+  INVALID_SHIFT: { status: 422, message: shiftProblem },
+  UNKNOWN_SHIFT: { status: 422, message: () => '所选班次不存在，请刷新班次列表后重新选择' },
+  INVALID_ROTATION: {
+    status: 422,
+    message: (d) => (d.field === 'rotation' ? `轮班顺序请填写 1–${d.max} 个班次（休息日也算一个）` : `每个班次连续的天数必须是 1–${d.max} 之间的整数`),
+  },
+  // ---- issue #24 part S: scoped review ----
+  SELF_REVIEW: {
+    status: 403,
+    message: (_, c) =>
+      c.write === 'review' ? '这是您自己的报工单，不能由您审核，请交给其他管理员审核' : '这是您自己的报工单，不能由您修改休息时间，请让其他经理修改',
+  },
+  OWN_SCOPE: { status: 403, message: () => '不能设置自己的审核范围，请让其他经理设置' },
+  SCOPE_PERSON_NOT_FOUND: { status: 404, message: (_, c) => `这个手机号没有「${c.role === 'admin' ? '管理员' : '经理'}」角色，请先在人员中添加该角色` },
+  UNKNOWN_SCOPE_CODES: {
+    status: 422,
+    message: (d) =>
+      `审核范围中有不存在的${[d.workshops.length ? `车间：${d.workshops.join('、')}` : '', d.teams.length ? `班组：${d.teams.join('、')}` : ''].filter(Boolean).join('；')}，请检查编码`,
+  },
+  CLOSE_NEEDS_WHOLE_FACTORY: { status: 403, message: () => '您的审核范围只是部分车间或班组，月结和反结账须由负责全厂的经理操作' },
 };
 
 /** The status and sentence of domain error `err` (module docstring). */

@@ -34,6 +34,7 @@ export const GUIDE_HTML = `<h2 id="guide">接入指南（小程序开发者先�
 </table>
 <p>打卡操作重复提交（双击、弱网重试）不会重复记录，回答与第一次相同。提交报工单后再扫码得到“开始上班”。</p>
 <p>参考实现：仓库中的 <code>miniprogram/</code> 是基于本接口的完整小程序。<code>wx.request</code> 不支持 PATCH：修改休息时间也可用 <code>POST /api/reports/{reportId}/break-minutes</code>（与 PATCH 相同）。</p>
+<p>休息时间（issue #24）：员工当天所在班组有班次时，草稿的 <code>breakMinutes</code> 是班次中不带薪的休息时段与上下班时间重叠的分钟数（早于午休下班则不扣），<code>breakSource</code> 为 <code>shift</code>，<code>shift</code> 为所依据的班次；没有班次时为默认休息时间，<code>breakSource</code> 为 <code>default</code>。报工单各视图带 <code>breakSource</code>（经理修改后为 <code>manager</code>）和 <code>shiftName</code>。</p>
 <h3>4. 出错时</h3>
 <p>错误回答统一为 <code>{"error": {"code", "message", "details"?, "requestId"}}</code>：<code>message</code> 是可以直接显示给用户的中文，
 <code>code</code> 供程序判断（每个接口列出它可能返回的全部 code，包括请求头过大 431、请求超时 408 等在读取请求之前的拒绝），
@@ -60,7 +61,11 @@ export const GUIDE_HTML = `<h2 id="guide">接入指南（小程序开发者先�
 <code>reports</code> 列出每张报工单和每行的成品、不良、<code>pieceRate</code>、<code>defectRate</code>（四位小数的文本）与 <code>amount</code>；
 没有单价的行 <code>amount</code> 为 <code>null</code>，计入 <code>unpricedLines</code>。<code>status</code> 为 <code>closed</code> 时该月已结账，金额不再变化；
 反结账后再次结账时 <code>previousAmount</code> 是上一次结账时的金额。</p>
-<h3>7. 开发环境的模拟器</h3>
+<h3>7. 审核范围（管理员、经理）</h3>
+<p>管理员和经理可以被限定在部分车间、班组（<code>PUT /api/people/{phone}/scope</code>，由经理设置）。范围外的报工单在待审核、报工单、看板和工资中都不出现；
+单独打开或操作一张范围外的报工单得到 404 <code>REPORT_NOT_FOUND</code>（与不存在的报工单相同），页面按“没有这份报工单”处理即可。
+任何人都不能审核或修改自己的报工单：403 <code>SELF_REVIEW</code>，请显示返回的中文提示（请其他管理员或经理处理）。</p>
+<h3>8. 开发环境的模拟器</h3>
 <p>服务没有配置 <code>WX_APPID</code> 时使用内置的微信模拟器：登录 <code>code</code> 用 <code>sim:&lt;任意文字&gt;</code>（同一文字得到同一 openid），
 <code>phoneCode</code> 用 <code>sim:&lt;11 位手机号&gt;</code>。凭证只能用一次，反复登录时加后缀 <code>#&lt;序号&gt;</code>，例如
 <code>sim:13800138000#2</code>。生产环境（<code>NODE_ENV=production</code>）不能使用模拟器。</p>`;

@@ -189,6 +189,8 @@ const TAGS: Record<string, string> = {
   wages: '计件单价、计件工资与月结（单价与工资：管理员、经理；结账：经理；我的工资：员工）',
   // issue #24 organization (part A)
   organization: '车间、班组、组员与设备所属车间（管理员、经理）',
+  // issue #24 part B
+  shifts: '班次与排班（管理员、经理）：班次、休息时段、班组的轮班与调整',
 };
 
 /**

@@ -14,6 +14,7 @@
  * - `example`: one request and one answer, shown in the document; a test checks both against the schemas.
  * - `handler(input, ctx)`: returns the JSON body, or a `RawBody` for images and spreadsheets.
  */
+import { WHOLE_FACTORY, type Scope } from '../domain/scope.ts';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Role } from '../auth/roles.ts';
@@ -25,6 +26,11 @@ export interface CurrentUser {
   /** From personnel; absent on routes whose handler checks the person itself (`personCheckedByHandler`). */
   name?: string;
   role: Role;
+  /**
+   * The person's scope in this role (issue #24 part S, domain/scope.ts; both lists empty = the whole factory);
+   * absent on routes whose handler checks the person itself.
+   */
+  scope?: Scope;
 }
 
 /**
@@ -42,6 +48,9 @@ export class RawBody {
 
 /** The Actor of a request (the commands' shape): the token's person and role, and the request id. */
 export const actorOf = (user: CurrentUser, req: { id: string }): Actor => ({ phone: user.phone, role: user.role, requestId: req.id });
+
+/** The scope of the current user (issue #24 part S; domain/scope.ts): what the readings of reports apply. */
+export const scopeOf = (user: CurrentUser): Scope => user.scope ?? WHOLE_FACTORY;
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 

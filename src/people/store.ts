@@ -81,6 +81,11 @@ export async function deletePersonRole(q: Queryable, phone: string, role: Role):
 export interface PersonListItem extends Person {
   /** When the phone's first role was added (ISO 8601 with offset). */
   createdAt: string;
+  /**
+   * The scope of each reviewing role the person holds (admin, manager; issue #24 part S, domain/scope.ts): codes of
+   * workshops and teams, both empty = the whole factory.
+   */
+  scope: { role: 'admin' | 'manager'; workshops: string[]; teams: string[] }[];
 }
 
 /** A page of people (one item per phone, with all roles), ordered by phone. `keyword` matches phone or name. */
@@ -103,9 +108,14 @@ export async function listPeople(
   const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const { limit, offset } = limitOffset(page);
   const total = await q.query<{ n: number }>(`SELECT count(DISTINCT phone)::int AS n FROM personnel ${w}`, params);
-  const rows = await q.query<{ phone: string; name: string; roles: Role[]; created_at: Date }>(
-    `SELECT phone, min(name) AS name, array_agg(role ORDER BY role) AS roles, min(created_at) AS created_at
-       FROM personnel ${w} GROUP BY phone ORDER BY phone LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+  const rows = await q.query<{ phone: string; name: string; roles: Role[]; created_at: Date; scope: PersonListItem['scope'] }>(
+    `SELECT g.*,
+            COALESCE((SELECT json_agg(json_build_object('role', p.role, 'workshops', COALESCE(s.workshops, '{}'), 'teams', COALESCE(s.teams, '{}')) ORDER BY p.role)
+                        FROM personnel p LEFT JOIN scopes s ON s.phone = p.phone AND s.role = p.role
+                       WHERE p.phone = g.phone AND p.role IN ('admin', 'manager')), '[]') AS scope
+       FROM (SELECT phone, min(name) AS name, array_agg(role ORDER BY role) AS roles, min(created_at) AS created_at
+               FROM personnel ${w} GROUP BY phone ORDER BY phone LIMIT $${params.length + 1} OFFSET $${params.length + 2}) g
+      ORDER BY g.phone`,
     [...params, limit, offset],
   );
   return {
@@ -114,6 +124,7 @@ export async function listPeople(
       name: r.name,
       roles: [...r.roles].sort(byRoleOrder),
       createdAt: toZonedIso(r.created_at, timeZone),
+      scope: r.scope,
     })),
     total: total.rows[0].n,
   };

@@ -15,6 +15,13 @@
  * pending and approved) moves the day's effective time by (before − after) × 60000 ms, straight from the event.
  * Effective ms of a report = clock-out − clock-in − breakMinutes × 60000 (decisions.md "Calculations").
  *
+ * Placement (issue #24 part S, migrations/015): a contribution keeps its report's workshop and team; the daily
+ * sums are keyed by report_date + employee_phone + workshop_key + team_key (the codes, '' for none), and the day
+ * counts by report_date + workshop_key + team_key, so the one scope rule and the workshop / team filters apply to
+ * the sums (a scoped page counts its rows per day from the counts of its teams). The review events carry the
+ * placement (catalog.ts), so each finds its rows from the event alone; events written before carry none: their
+ * reports were in no team.
+ *
  * Plausibility flags (issue #21; migrations/010): `dashboard_daily.flagged` lists the day's approved reports that
  * carry flags, `[{reportId, flags}]`, from the approval's flags, replaced by a later BreakChanged's, so the dashboard
  * says 异常 where a figure cannot be true.
@@ -60,15 +67,24 @@ function withFlags(flagged: unknown, reportId: string, flags: readonly Plausibil
   return flags.length ? [...list, { reportId, flags: [...flags] }] : list;
 }
 
+/** The placement keys of a report event ('' for none; events written before issue #24 carry none). */
+const placementKeys = (d: { workshopCode?: string | null; teamCode?: string | null }) => [d.workshopCode ?? '', d.teamCode ?? ''] as const;
+/** The key of a report event's daily row, and of its day count. */
+const dayKey = (d: { reportDate: string; employeePhone: string; workshopCode?: string | null; teamCode?: string | null }) => [d.reportDate, d.employeePhone, ...placementKeys(d)];
+const daysKey = (d: { reportDate: string; workshopCode?: string | null; teamCode?: string | null }) => [d.reportDate, ...placementKeys(d)];
+
 function addToDay(e: ProjectedEvent, view: RowView, c: Row, flags: readonly PlausibilityFlag[]): RowChange[] {
   const { reportDate, employeePhone } = e.data;
-  const key = [reportDate, employeePhone];
+  const key = dayKey(e.data);
+  const [workshopKey, teamKey] = placementKeys(e.data);
   const old = view.get(DAILY, key);
   const day: Row = old
     ? { ...old }
     : {
         report_date: reportDate,
         employee_phone: employeePhone,
+        workshop_key: workshopKey,
+        team_key: teamKey,
         employee_name: null,
         report_count: 0,
         effective_ms: 0,
@@ -86,8 +102,8 @@ function addToDay(e: ProjectedEvent, view: RowView, c: Row, flags: readonly Plau
   day.flagged = withFlags(day.flagged, e.data.reportId, flags);
   const writes: RowChange[] = [{ table: DAILY, key, row: day }];
   if (!old) {
-    const d = view.get(DAYS, [reportDate]);
-    writes.push({ table: DAYS, key: [reportDate], row: { report_date: reportDate, row_count: Number(d?.row_count ?? 0) + 1 } });
+    const d = view.get(DAYS, daysKey(e.data));
+    writes.push({ table: DAYS, key: daysKey(e.data), row: { report_date: reportDate, workshop_key: workshopKey, team_key: teamKey, row_count: Number(d?.row_count ?? 0) + 1 } });
   }
   return writes;
 }
@@ -96,16 +112,24 @@ export const dashboardProjection: Projection = {
   name: 'dashboard',
   mode: 'async',
   tables: [
-    { name: CONTRIBUTIONS, key: ['report_id'], columns: ['report_id', 'report_date', 'employee_phone', 'employee_name', 'span_ms', 'break_minutes', ...SUM_COLUMNS] },
-    { name: DAILY, key: ['report_date', 'employee_phone'], columns: ['report_date', 'employee_phone', 'employee_name', 'report_count', 'effective_ms', ...SUM_COLUMNS, 'flagged'] },
-    { name: DAYS, key: ['report_date'], columns: ['report_date', 'row_count'] },
+    {
+      name: CONTRIBUTIONS,
+      key: ['report_id'],
+      columns: ['report_id', 'report_date', 'employee_phone', 'employee_name', 'span_ms', 'break_minutes', ...SUM_COLUMNS, 'workshop_code', 'team_code'],
+    },
+    {
+      name: DAILY,
+      key: ['report_date', 'employee_phone', 'workshop_key', 'team_key'],
+      columns: ['report_date', 'employee_phone', 'employee_name', 'report_count', 'effective_ms', ...SUM_COLUMNS, 'flagged', 'workshop_key', 'team_key'],
+    },
+    { name: DAYS, key: ['report_date', 'workshop_key', 'team_key'], columns: ['report_date', 'row_count', 'workshop_key', 'team_key'] },
   ],
   eventTypes: ['ReportSubmitted', 'ReportApproved', 'ReportRejected', 'BreakChanged'],
   touches(e) {
     const c = { table: CONTRIBUTIONS, key: [e.data.reportId] };
     if (e.type === 'ReportSubmitted' || e.type === 'ReportRejected') return [c];
     // BreakChanged after approval and ReportApproved touch the day (and its count).
-    return [c, { table: DAILY, key: [e.data.reportDate, e.data.employeePhone] }, { table: DAYS, key: [e.data.reportDate] }];
+    return [c, { table: DAILY, key: dayKey(e.data) }, { table: DAYS, key: daysKey(e.data) }];
   },
   apply(e, view) {
     const key = [e.data.reportId];
@@ -121,6 +145,8 @@ export const dashboardProjection: Projection = {
           span_ms: Date.parse(d.clockOutAt) - Date.parse(d.clockInAt),
           break_minutes: d.breakMinutes,
           ...lineSums(d.lines),
+          workshop_code: d.workshopCode,
+          team_code: d.teamCode,
         };
         return [{ table: CONTRIBUTIONS, key, row }];
       }
@@ -133,12 +159,12 @@ export const dashboardProjection: Projection = {
         return c ? [{ table: CONTRIBUTIONS, key, row: null }] : [];
       case 'BreakChanged': {
         if (c) return [{ table: CONTRIBUTIONS, key, row: { ...c, break_minutes: e.data.after } }];
-        const dayKey = [e.data.reportDate, e.data.employeePhone];
-        const day = view.get(DAILY, dayKey);
+        const dk = dayKey(e.data);
+        const day = view.get(DAILY, dk);
         if (!day) return [];
         const delta = (e.data.before - e.data.after) * 60_000;
         const flagged = e.data.flags ? withFlags(day.flagged, e.data.reportId, e.data.flags) : day.flagged;
-        return [{ table: DAILY, key: dayKey, row: { ...day, effective_ms: Number(day.effective_ms) + delta, flagged } }];
+        return [{ table: DAILY, key: dk, row: { ...day, effective_ms: Number(day.effective_ms) + delta, flagged } }];
       }
       default:
         return [];

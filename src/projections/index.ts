@@ -11,6 +11,9 @@ import { productRatesProjection } from './product-rates.ts';
 import { periodsProjection } from './periods.ts';
 import { wagesProjection } from './wages.ts';
 import { organizationProjection } from './organization.ts';
+// issue #24 part B: shifts
+import { shiftsProjection } from './shifts.ts';
+import { scopesProjection } from './scopes.ts';
 
 export const projections: Projection[] = [
   sessionsProjection,
@@ -22,4 +25,8 @@ export const projections: Projection[] = [
   wagesProjection,
   // issue #24 organization (part A)
   organizationProjection,
+  // issue #24 part B: shifts
+  shiftsProjection,
+  // issue #24 part S
+  scopesProjection,
 ];

@@ -12,6 +12,7 @@ import type { EventStore } from '../events/store.ts';
 import { parseReportId, reportNotFound } from '../domain/report.ts';
 import { toZonedIso } from '../time.ts';
 import { withMessage, type PlausibilityFlag } from '../domain/plausibility.ts';
+import { isWholeFactory, scopeAndFilter, WHOLE_FACTORY, type Scope } from '../domain/scope.ts';
 
 export interface AuditLogItem {
   action: 'submitted' | 'corrected' | 'approved' | 'rejected' | 'break_changed';
@@ -36,11 +37,25 @@ function splitFlags(after: unknown): { after: unknown; flags: PlausibilityFlag[]
 
 /**
  * GET /api/reports/:reportId/audit-logs: one page of the report's audit entries in event order, `at` ISO 8601 in
- * `timeZone` (APP_TIMEZONE). Throws AppError 404 REPORT_NOT_FOUND for a malformed id or a report with no events.
+ * `timeZone` (APP_TIMEZONE). Throws 404 REPORT_NOT_FOUND for a malformed id, a report with no events, or one
+ * outside `scope` (issue #24 part S, domain/scope.ts).
  */
-export async function auditLogs(q: Queryable, store: EventStore, reportId: string, page: PageQuery, timeZone: string): Promise<Page<AuditLogItem>> {
+export async function auditLogs(
+  q: Queryable,
+  store: EventStore,
+  reportId: string,
+  page: PageQuery,
+  timeZone: string,
+  scope: Scope = WHOLE_FACTORY,
+): Promise<Page<AuditLogItem>> {
   const id = parseReportId(reportId);
   if ((await store.streamVersion(q, streams.report(id))) === 0) throw reportNotFound();
+  if (!isWholeFactory(scope)) {
+    // Out of the reader's scope (issue #24 part S): as unknown. The report's row commits with its first event.
+    const args: unknown[] = [id];
+    const r = await q.query(`SELECT 1 FROM reports r WHERE r.report_id = $1 AND ${scopeAndFilter('r.workshop_code', 'r.team_code', scope, {}, args)}`, args);
+    if (r.rows.length === 0) throw reportNotFound();
+  }
   const { limit, offset } = limitOffset(page);
   const [rows, total] = await Promise.all([
     q.query(

@@ -6,7 +6,9 @@
  * Rows are sorted by reportDate descending, then employee phone; startDate and endDate inclusive. The employee
  * name is the current one in personnel, else the one recorded at submission. `flags` lists the plausibility flags
  * of the row's approved reports, each with its report id and sentence (issue #21): a row with flags has figures
- * that cannot be true, and the console shows 异常 instead of them. The projection is asynchronous:
+ * that cannot be true, and the console shows 异常 instead of them. Rows are per placement too (issue #24 part S):
+ * a row names its team and workshop (codes and current names, null for none), and only rows in the reader's scope
+ * and the `workshop` / `team` filters are read (domain/scope.ts, over the rows' placement keys). The projection is asynchronous:
  * an approval shows up within a moment (the background consumer's tick).
  */
 import type { Queryable } from '../db/transaction.ts';
@@ -16,6 +18,27 @@ import { daysBetween, isLocalDate } from '../time.ts';
 import { figuresOf, type DailySums, type DashboardFigures } from './dashboard-figures.ts';
 import { untrustedFigures, withMessage, type PlausibilityFlag } from '../domain/plausibility.ts';
 import type { FlaggedReport } from '../projections/dashboard.ts';
+import { scopeAndFilter, WHOLE_READER, type Reader } from '../domain/scope.ts';
+
+/** Whose dashboard: the reader's scope and the filters (issue #24 part S). */
+export type DashboardReader = Reader;
+export const WHOLE_DASHBOARD: DashboardReader = WHOLE_READER;
+
+/** The reader's condition over a table with `workshop_key`, `team_key` (alias `a`), its values pushed onto `args`. */
+export const readerSql = (a: string, reader: DashboardReader, args: unknown[]): string =>
+  scopeAndFilter(`NULLIF(${a}.workshop_key, '')`, `NULLIF(${a}.team_key, '')`, reader.scope, reader.filter, args);
+
+/** The current names of the placement keys of rows `a` (workshops, teams: the organization's tables). */
+export const placementNames = (a: string) => `(SELECT w.name FROM workshops w WHERE w.code = ${a}.workshop_key) AS workshop_name,
+         (SELECT t.name FROM teams t WHERE t.code = ${a}.team_key) AS team_name`;
+
+/** The placement of a row selected with `placementNames`, as the API names it. */
+export const placementOf = (r: any) => ({
+  workshopCode: (r.workshop_key || null) as string | null,
+  workshopName: (r.workshop_name ?? null) as string | null,
+  teamCode: (r.team_key || null) as string | null,
+  teamName: (r.team_name ?? null) as string | null,
+});
 
 /** Longest dashboard range in days (inclusive count), decisions: "a range over 366 days: 422". */
 export const MAX_RANGE_DAYS = 366;
@@ -38,6 +61,11 @@ export interface DashboardRow extends DashboardFigures {
   flags: (PlausibilityFlag & { reportId: string; message: string })[];
   /** Which of the row's figures cannot be trusted (domain/plausibility.ts `untrustedFigures`). */
   untrusted: { cycleTime: boolean; workload: boolean };
+  /** Where the row's reports are counted (issue #24): codes and current names, null for none. */
+  workshopCode: string | null;
+  workshopName: string | null;
+  teamCode: string | null;
+  teamName: string | null;
 }
 
 /** The flags of a `dashboard_daily.flagged` list, one item per flag, as the API gives them. */
@@ -62,15 +90,21 @@ export function checkRange(startDate: unknown, endDate: unknown): DateRange {
   return { startDate: s, endDate: e };
 }
 
-/** Rows of dashboard_daily from `$2` down to `$1`, in page order; the name is looked up for the page's rows only. */
-const SELECT = `
+/**
+ * Rows of dashboard_daily from `$2` down to `$1` for `reader` (its values from $5 on), in page order; names are
+ * looked up for the page's rows only.
+ */
+function selectRows(reader: DashboardReader, args: unknown[]): string {
+  return `
   SELECT d.*,
-         COALESCE((SELECT p.name FROM personnel p WHERE p.phone = d.employee_phone LIMIT 1), d.employee_name) AS current_name
-    FROM (SELECT * FROM dashboard_daily
-           WHERE report_date BETWEEN $1::date AND $2::date
-           ORDER BY report_date DESC, employee_phone ASC
+         COALESCE((SELECT p.name FROM personnel p WHERE p.phone = d.employee_phone LIMIT 1), d.employee_name) AS current_name,
+         ${placementNames('d')}
+    FROM (SELECT * FROM dashboard_daily x
+           WHERE x.report_date BETWEEN $1::date AND $2::date AND ${readerSql('x', reader, args)}
+           ORDER BY x.report_date DESC, x.employee_phone ASC, x.workshop_key, x.team_key
            LIMIT $3 OFFSET $4) d
-   ORDER BY d.report_date DESC, d.employee_phone ASC`;
+   ORDER BY d.report_date DESC, d.employee_phone ASC, d.workshop_key, d.team_key`;
+}
 
 /** The exact sums of a `dashboard_daily` row (or of a sum of rows with the same column names). */
 export const sumsOf = (r: any): DailySums => ({
@@ -101,6 +135,7 @@ function toRow(r: any): DashboardRow {
     workloadDiffPct: f.workloadDiffPct,
     flags,
     untrusted: untrustedFigures(flags, f.actualCycleSeconds),
+    ...placementOf(r),
   };
 }
 
@@ -109,11 +144,14 @@ function toRow(r: any): DashboardRow {
  * total and the day the page starts on, so a deep page skips whole days by the index instead of OFFSET-ing
  * over every row before it: the OFFSET left is within one day (at most the number of employees).
  */
-export async function dashboardPage(q: Queryable, range: DateRange, page: PageQuery): Promise<Page<DashboardRow>> {
+export async function dashboardPage(q: Queryable, range: DateRange, page: PageQuery, reader: DashboardReader = WHOLE_DASHBOARD): Promise<Page<DashboardRow>> {
   const { limit, offset } = limitOffset(page);
+  const dayArgs: unknown[] = [range.startDate, range.endDate];
   const days = await q.query(
-    `SELECT report_date, row_count FROM dashboard_days WHERE report_date BETWEEN $1::date AND $2::date ORDER BY report_date DESC`,
-    [range.startDate, range.endDate],
+    `SELECT report_date, sum(row_count) AS row_count FROM dashboard_days d
+      WHERE report_date BETWEEN $1::date AND $2::date AND ${readerSql('d', reader, dayArgs)}
+      GROUP BY report_date ORDER BY report_date DESC`,
+    dayArgs,
   );
   let total = 0;
   let from = range.endDate;
@@ -131,12 +169,14 @@ export async function dashboardPage(q: Queryable, range: DateRange, page: PageQu
     total += n;
   }
   if (offset >= total) return toPage([], total, page);
-  const rows = await q.query(SELECT, [range.startDate, from, limit, within]);
+  const args: unknown[] = [range.startDate, from, limit, within];
+  const rows = await q.query(selectRows(reader, args), args);
   return toPage(rows.rows.map(toRow), total, page);
 }
 
-/** Every dashboard row in `range`, up to `max` (+1 so the caller can tell there were more). */
-export async function dashboardRows(q: Queryable, range: DateRange, max: number): Promise<DashboardRow[]> {
-  const r = await q.query(SELECT, [range.startDate, range.endDate, max + 1, 0]);
+/** Every dashboard row in `range` for `reader`, up to `max` (+1 so the caller can tell there were more). */
+export async function dashboardRows(q: Queryable, range: DateRange, max: number, reader: DashboardReader = WHOLE_DASHBOARD): Promise<DashboardRow[]> {
+  const args: unknown[] = [range.startDate, range.endDate, max + 1, 0];
+  const r = await q.query(selectRows(reader, args), args);
   return r.rows.map(toRow);
 }

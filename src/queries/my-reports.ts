@@ -32,6 +32,9 @@ export interface MyReport {
   submittedAt: Date;
   reviewedAt: Date | null;
   rejectReason: string | null;
+  /** Issue #24 part B: where the break came from, and the shift's name when from a shift. */
+  breakSource: 'shift' | 'default' | 'manager';
+  shiftName: string | null;
 }
 
 const WHERE = `employee_phone = $1
@@ -47,7 +50,7 @@ export async function myReports(q: Queryable, phone: string, f: MyReportsFilter)
   const { limit, offset } = limitOffset(f);
   const r = await q.query(
     `SELECT report_id, session_id, report_date, status, clock_in_at, clock_out_at, break_minutes, devices, lines,
-            submitted_at, reviewed_at, reject_reason, count(*) OVER () AS total
+            submitted_at, reviewed_at, reject_reason, break_source, shift_name, count(*) OVER () AS total
        FROM reports
       WHERE ${WHERE}
       ORDER BY report_date DESC, submitted_at DESC, report_id
@@ -76,6 +79,8 @@ export async function myReports(q: Queryable, phone: string, f: MyReportsFilter)
     submittedAt: row.submitted_at,
     reviewedAt: row.reviewed_at,
     rejectReason: row.reject_reason,
+    breakSource: row.break_source,
+    shiftName: row.break_source === 'shift' ? (row.shift_name ?? null) : null,
   }));
   return toPage(items, total, f);
 }

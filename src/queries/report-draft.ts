@@ -1,6 +1,7 @@
 /**
  * GET /api/reports/draft?sessionId= (spec 4.6, 3.1 rule 2; decisions.md "Reports and review"): what the
- * worker fills the report from: the session's times, devices, starting break minutes, the window's end, and
+ * worker fills the report from: the session's times, devices, starting break minutes (issue #24: from the worker's
+ * shift as the submission will compute it, with its source and shift), the window's end, and
  * the candidates: the products whose device is one of the session's devices (ordered by device as they
  * appeared in the session, then project, product, process).
  * Throws domain errors ROLE_REVOKED, SESSION_NOT_FOUND (also another worker's session), REPORT_WINDOW_EXPIRED,
@@ -12,6 +13,9 @@ import { domainError } from '../domain/errors.ts';
 import type { ProductSnapshot } from '../domain/report-line.ts';
 import { snapshotJson } from '../products/snapshot.ts';
 import { SESSION_COLUMNS, toSession } from './sessions.ts';
+import { sessionBreak } from '../domain/shift-breaks.ts';
+import { shiftDaysSql } from '../shifts/sql.ts';
+import { localDate } from '../time.ts';
 
 export interface ReportDraft {
   sessionId: string;
@@ -21,6 +25,9 @@ export interface ReportDraft {
   devices: string[];
   expiresAt: Date;
   candidates: ProductSnapshot[];
+  /** Issue #24 part B: where the starting break comes from, and the shift (domain/shift-breaks.ts sessionBreak). */
+  breakSource: 'shift' | 'default';
+  shift: { shiftId: string; name: string } | null;
 }
 
 /**
@@ -30,7 +37,8 @@ export interface ReportDraft {
 const DRAFT_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND role = $2) AS person_holds,
        ${SESSION_COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')},
        (SELECT json_agg(${snapshotJson('p')} ORDER BY array_position(s.devices, p.device_no), p.project_no, p.product_name, p.process_name, p.id)
-          FROM products p WHERE p.device_no = ANY(s.devices)) AS candidates
+          FROM products p WHERE p.device_no = ANY(s.devices)) AS candidates,
+       CASE WHEN s.session_id IS NULL THEN NULL ELSE ${shiftDaysSql('$1::text', '(s.clock_in_at AT TIME ZONE $4::text)::date')} END AS shift_days
   FROM (SELECT 1) AS one LEFT JOIN sessions s ON s.session_id = $3 AND s.employee_phone = $1`;
 
 /**
@@ -44,15 +52,21 @@ export async function reportDraft(
   worker: { phone: string; role: string },
   sessionId: string,
 ): Promise<ReportDraft> {
-  const r = (await q.query(DRAFT_SQL, [worker.phone, worker.role, sessionId])).rows[0];
+  const r = (await q.query(DRAFT_SQL, [worker.phone, worker.role, sessionId, settings.timeZone])).rows[0];
   if (!r.person_holds) throw domainError('ROLE_REVOKED');
   if (!r.session_id) throw sessionNotFound();
   const s = reportableSession(toSession(r), now, settings);
+  // Issue #24 part B: the same rule as the submission (commands/clock/decider.ts), from the same calendar SQL.
+  const presence = { clockInAt: s.clockInAt, clockOutAt: s.clockOutAt };
+  const clockInDate = localDate(new Date(s.clockInAt), settings.timeZone);
+  const started = sessionBreak(presence, clockInDate, r.shift_days ?? [], settings.timeZone, initialBreakMinutes(s.clockInAt, s.clockOutAt, settings.defaultBreakMinutes));
   return {
     sessionId: s.sessionId,
     clockInAt: new Date(s.clockInAt),
     clockOutAt: new Date(s.clockOutAt),
-    breakMinutes: initialBreakMinutes(s.clockInAt, s.clockOutAt, settings.defaultBreakMinutes),
+    breakMinutes: started.breakMinutes,
+    breakSource: started.breakSource,
+    shift: started.shift,
     devices: [...s.devices],
     expiresAt: new Date(s.expiresAt),
     candidates: r.candidates ?? [],

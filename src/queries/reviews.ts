@@ -5,6 +5,7 @@
  *   false only unflagged ones.
  * - `myReviews`: the reports an administrator approved or rejected, newest decision first, optionally only
  *   those decided between two local dates (inclusive, in APP_TIMEZONE).
+ * Both see only the reports in the reader's scope (issue #24 part S, domain/scope.ts: the one rule).
  * Times ISO 8601 with the factory's offset; dates YYYY-MM-DD; effective working time in seconds
  * (clock-out − clock-in − breakMinutes × 60, decisions.md "Calculations").
  */
@@ -13,6 +14,7 @@ import type { ReportLine } from '../domain/report-line.ts';
 import { withMessage, type PlausibilityFlag } from '../domain/plausibility.ts';
 import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
 import { toZonedIso } from '../time.ts';
+import { scopeAndFilter, WHOLE_FACTORY, type Scope } from '../domain/scope.ts';
 
 export interface ReportItem {
   reportId: string;
@@ -32,12 +34,23 @@ export interface ReportItem {
   reviewedBy: string | null;
   reviewedAt: string | null;
   rejectReason: string | null;
+  /** Issue #24 part B: where the break came from, and the shift's name when from a shift. */
+  breakSource: 'shift' | 'default' | 'manager';
+  shiftName: string | null;
+  /** Where the report is counted (issue #24): its workshop and team as of its date, with their current names. */
+  workshopCode: string | null;
+  workshopName: string | null;
+  teamCode: string | null;
+  teamName: string | null;
 }
 
 /** The columns `toItem` reads, from `reports r` (also used by report-browse.ts). */
 export const COLUMNS = `r.report_id, r.employee_phone, r.report_date, r.status, r.devices, r.clock_in_at, r.clock_out_at,
-  r.break_minutes, r.lines, r.flags, r.submitted_at, r.reviewed_by, r.reviewed_at, r.reject_reason,
-  (SELECT p.name FROM personnel p WHERE p.phone = r.employee_phone LIMIT 1) AS employee_name`;
+  r.break_minutes, r.lines, r.flags, r.submitted_at, r.reviewed_by, r.reviewed_at, r.reject_reason, r.break_source, r.shift_name,
+  (SELECT p.name FROM personnel p WHERE p.phone = r.employee_phone LIMIT 1) AS employee_name,
+  r.workshop_code, r.team_code,
+  (SELECT w.name FROM workshops w WHERE w.code = r.workshop_code) AS workshop_name,
+  (SELECT t.name FROM teams t WHERE t.code = r.team_code) AS team_name`;
 
 /** A `reports` row selected with COLUMNS as the answer's item, times in `timeZone`. */
 export function toItem(r: any, timeZone: string): ReportItem {
@@ -60,13 +73,23 @@ export function toItem(r: any, timeZone: string): ReportItem {
     reviewedBy: r.reviewed_by ?? null,
     reviewedAt: r.reviewed_at ? toZonedIso(new Date(r.reviewed_at), timeZone) : null,
     rejectReason: r.reject_reason ?? null,
+    breakSource: r.break_source,
+    shiftName: r.break_source === 'shift' ? (r.shift_name ?? null) : null,
+    workshopCode: r.workshop_code ?? null,
+    workshopName: r.workshop_name ?? null,
+    teamCode: r.team_code ?? null,
+    teamName: r.team_name ?? null,
   };
 }
 
-/** Pending reports, oldest submission first; `flagged` true: only those with flags, false: only those without. */
-export function pendingReviews(q: Queryable, page: PageQuery, timeZone: string, flagged?: boolean): Promise<Page<ReportItem>> {
-  const where = `r.status = 'pending' AND ($1::boolean IS NULL OR (r.flags <> '[]'::jsonb) = $1)`;
-  return reportsPage(q, where, [flagged ?? null], 'r.submitted_at, r.report_id', page, timeZone);
+/**
+ * Pending reports in `scope`, oldest submission first; `flagged` true: only those with flags, false: only those
+ * without.
+ */
+export function pendingReviews(q: Queryable, page: PageQuery, timeZone: string, flagged?: boolean, scope: Scope = WHOLE_FACTORY): Promise<Page<ReportItem>> {
+  const args: unknown[] = [flagged ?? null];
+  const where = `r.status = 'pending' AND ($1::boolean IS NULL OR (r.flags <> '[]'::jsonb) = $1) AND ${scopeAndFilter('r.workshop_code', 'r.team_code', scope, {}, args)}`;
+  return reportsPage(q, where, args, 'r.submitted_at, r.report_id', page, timeZone);
 }
 
 /**
@@ -88,8 +111,8 @@ export async function reportsPage(q: Queryable, where: string, args: unknown[], 
 }
 
 /**
- * Reports decided by `reviewerPhone`, newest decision first; with `range`, only those decided on a local date
- * from startDate to endDate inclusive.
+ * Reports decided by `reviewerPhone` (and in `scope` now: a narrowed scope hides what was decided before),
+ * newest decision first; with `range`, only those decided on a local date from startDate to endDate inclusive.
  */
 export async function myReviews(
   q: Queryable,
@@ -97,10 +120,12 @@ export async function myReviews(
   range: { startDate?: string; endDate?: string },
   page: PageQuery,
   timeZone: string,
+  scope: Scope = WHOLE_FACTORY,
 ): Promise<Page<ReportItem>> {
-  const where = `r.reviewed_by = $1 AND r.status IN ('approved', 'rejected')
+  const where0 = `r.reviewed_by = $1 AND r.status IN ('approved', 'rejected')
     AND ($2::date IS NULL OR (r.reviewed_at AT TIME ZONE $4) >= $2::date)
     AND ($3::date IS NULL OR (r.reviewed_at AT TIME ZONE $4) < $3::date + 1)`;
-  const args = [reviewerPhone, range.startDate ?? null, range.endDate ?? null, timeZone];
+  const args: unknown[] = [reviewerPhone, range.startDate ?? null, range.endDate ?? null, timeZone];
+  const where = `${where0} AND ${scopeAndFilter('r.workshop_code', 'r.team_code', scope, {}, args)}`;
   return reportsPage(q, where, args, 'r.reviewed_at DESC, r.report_id', page, timeZone);
 }

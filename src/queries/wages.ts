@@ -7,13 +7,18 @@
  * - `wageExport(q, month)`: every worker and every line of the month (the payroll workbook).
  * The employee name is the current one in personnel. Only approved reports count (corrected lines as approved);
  * the projection follows the approvals within a moment. Which workers and lines a reader sees is decided in one
- * place, `scoped` (a reviewer's scope, issue #24, adds its condition there).
+ * place, `scoped` (issue #24 part S): the lines of reports in the reader's scope and filters (domain/scope.ts, over
+ * the report's placement in `reports`). A reader who sees everything gets the projection's per-worker sums; any
+ * other gets the sums of the lines it sees (the same sums over fewer lines), the pending count of its scope, and
+ * no amounts of earlier closes (those are the whole factory's). Each worker row names the team and workshop of the
+ * worker's latest approved report of the month that the reader sees (null: none, or in no team).
  */
 import type { Queryable } from '../db/transaction.ts';
 import { fenOf } from '../domain/money.ts';
 import { monthDates } from '../domain/period.ts';
 import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
 import type { WageLineFields } from '../projections/wages.ts';
+import { readsEverything, scopeAndFilter, WHOLE_READER, type Reader } from '../domain/scope.ts';
 
 /** The month's status as the close left it. */
 export interface MonthStatus {
@@ -29,6 +34,11 @@ export interface MonthStatus {
 export interface WorkerWage {
   employeePhone: string;
   employeeName: string | null;
+  /** The placement of the worker's latest approved report of the month seen (issue #24); null: none. */
+  workshopCode: string | null;
+  workshopName: string | null;
+  teamCode: string | null;
+  teamName: string | null;
   reports: number;
   finishedQty: number;
   defectiveQty: number;
@@ -66,10 +76,31 @@ export interface WageStatement extends MonthStatus {
 }
 
 /**
- * The readers' scope over `wage_workers w` / `wage_lines l` rows (module docstring): the SQL condition, true for
- * everyone today.
+ * The reader's scope over `wage_lines l` rows (module docstring): the SQL condition (values pushed onto `args`);
+ * true for a reader who sees everything.
  */
-const scoped = (_alias: string): string => 'true';
+const scoped = (alias: string, reader: Reader, args: unknown[]): string =>
+  readsEverything(reader)
+    ? 'true'
+    : `EXISTS (SELECT 1 FROM reports r WHERE r.report_id = ${alias}.report_id AND ${scopeAndFilter('r.workshop_code', 'r.team_code', reader.scope, reader.filter, args)})`;
+
+/**
+ * Columns workshop_code, workshop_name, team_code, team_name — the placement of worker `w.employee_phone`'s latest
+ * approved report in [$first, $last] that `reader` sees — and the FROM clause over the rows `rows` (SQL, aliased
+ * `w`) that gives them (values pushed onto `args`).
+ */
+function withPlacement(rows: string, reader: Reader, first: string, last: string, args: unknown[]): string {
+  args.push(first, last);
+  const [f, l] = [`$${args.length - 1}`, `$${args.length}`];
+  const cond = scopeAndFilter('x.workshop_code', 'x.team_code', reader.scope, reader.filter, args);
+  return `pl.workshop_code, pl.team_code,
+    (SELECT ws.name FROM workshops ws WHERE ws.code = pl.workshop_code) AS workshop_name,
+    (SELECT t.name FROM teams t WHERE t.code = pl.team_code) AS team_name
+    FROM (${rows}) w LEFT JOIN LATERAL (
+      SELECT x.workshop_code, x.team_code FROM reports x
+       WHERE x.employee_phone = w.employee_phone AND x.status = 'approved' AND x.report_date BETWEEN ${f}::date AND ${l}::date AND ${cond}
+       ORDER BY x.report_date DESC, x.submitted_at DESC LIMIT 1) pl ON true`;
+}
 
 /** The current name of the person `phoneSql` (an SQL expression). */
 const nameOf = (phoneSql: string) => `(SELECT p.name FROM personnel p WHERE p.phone = ${phoneSql} LIMIT 1)`;
@@ -91,6 +122,10 @@ export async function monthStatus(q: Queryable, month: string): Promise<MonthSta
 const workerOf = (r: any): WorkerWage => ({
   employeePhone: r.employee_phone,
   employeeName: r.employee_name ?? null,
+  workshopCode: r.workshop_code ?? null,
+  workshopName: r.workshop_name ?? null,
+  teamCode: r.team_code ?? null,
+  teamName: r.team_name ?? null,
   reports: Number(r.reports),
   finishedQty: Number(r.finished_qty),
   defectiveQty: Number(r.defective_qty),
@@ -105,8 +140,9 @@ const WORKER_COLUMNS = `w.employee_phone, ${nameOf('w.employee_phone')} AS emplo
  * The month's totals (zeros for a month without reports); the pending reports as they are now (the `reports` read
  * model, through its index of pending reports by date: what blocks a close).
  */
-async function totalsOf(q: Queryable, month: string): Promise<WageTotals & { workers: number }> {
+async function totalsOf(q: Queryable, month: string, reader: Reader): Promise<WageTotals & { workers: number }> {
   const { first, last } = monthDates(month);
+  if (!readsEverything(reader)) return scopedTotalsOf(q, month, reader);
   const r = await q.query(
     `SELECT m.reports, m.finished_qty, m.defective_qty, m.amount_fen::text AS amount_fen, m.unpriced_lines, m.workers,
             (SELECT count(*) FROM reports r WHERE r.status = 'pending' AND r.report_date BETWEEN $2::date AND $3::date) AS pending_reports
@@ -125,16 +161,66 @@ async function totalsOf(q: Queryable, month: string): Promise<WageTotals & { wor
   };
 }
 
+/** The totals of the lines `reader` sees (module docstring), and the pending reports of the month it sees. */
+async function scopedTotalsOf(q: Queryable, month: string, reader: Reader): Promise<WageTotals & { workers: number }> {
+  const { first, last } = monthDates(month);
+  const args: unknown[] = [month, first, last];
+  const seen = scoped('l', reader, args);
+  const pending = scopeAndFilter('r.workshop_code', 'r.team_code', reader.scope, reader.filter, args);
+  const r = await q.query(
+    `SELECT count(DISTINCT l.report_id) AS reports, COALESCE(sum(l.finished_qty), 0) AS finished_qty, COALESCE(sum(l.defective_qty), 0) AS defective_qty,
+            COALESCE(sum(l.amount_fen), 0)::text AS amount_fen, count(*) FILTER (WHERE l.amount_fen IS NULL) AS unpriced_lines,
+            count(DISTINCT l.employee_phone) AS workers,
+            (SELECT count(*) FROM reports r WHERE r.status = 'pending' AND r.report_date BETWEEN $2::date AND $3::date AND ${pending}) AS pending_reports
+       FROM wage_lines l WHERE l.month = $1 AND ${seen}`,
+    args,
+  );
+  const m = r.rows[0];
+  return {
+    reports: Number(m.reports),
+    finishedQty: Number(m.finished_qty),
+    defectiveQty: Number(m.defective_qty),
+    amountFen: fenOf(m.amount_fen),
+    unpricedLines: Number(m.unpriced_lines),
+    pendingReports: Number(m.pending_reports),
+    workers: Number(m.workers),
+  };
+}
+
+/**
+ * The workers' rows of `month` that `reader` sees (module docstring), by phone, `limit`/`offset` (null: all); the
+ * per-worker sums of the projection when it sees everything, else the sums of its lines.
+ */
+function workersQuery(month: string, reader: Reader, limit: number | null, offset: number): { sql: string; args: unknown[] } {
+  const { first, last } = monthDates(month);
+  const args: unknown[] = [month, limit, offset];
+  const rows = readsEverything(reader)
+    ? `SELECT w.employee_phone, w.reports, w.finished_qty, w.defective_qty, w.amount_fen, w.unpriced_lines, w.previous_amount_fen
+         FROM wage_workers w WHERE w.month = $1 ORDER BY w.employee_phone LIMIT $2 OFFSET $3`
+    : `SELECT l.employee_phone, count(DISTINCT l.report_id) AS reports, sum(l.finished_qty) AS finished_qty, sum(l.defective_qty) AS defective_qty,
+              COALESCE(sum(l.amount_fen), 0) AS amount_fen, count(*) FILTER (WHERE l.amount_fen IS NULL) AS unpriced_lines, NULL::bigint AS previous_amount_fen
+         FROM wage_lines l WHERE l.month = $1 AND ${scoped('l', reader, args)}
+        GROUP BY l.employee_phone ORDER BY l.employee_phone LIMIT $2 OFFSET $3`;
+  const sql = `SELECT w.employee_phone, ${nameOf('w.employee_phone')} AS employee_name, w.reports, w.finished_qty, w.defective_qty,
+         w.amount_fen::text AS amount_fen, w.unpriced_lines, w.previous_amount_fen::text AS previous_amount_fen,
+         ${withPlacement(rows, reader, first, last, args)}
+   ORDER BY w.employee_phone`;
+  return { sql, args };
+}
+
 /** GET /api/wages (module docstring): `month`'s status, a page of its workers by phone, and its totals. */
-export async function wageSummary(q: Queryable, month: string, page: PageQuery): Promise<MonthStatus & Page<WorkerWage> & { month: string; totals: WageTotals }> {
+export async function wageSummary(
+  q: Queryable,
+  month: string,
+  page: PageQuery,
+  reader: Reader = WHOLE_READER,
+): Promise<MonthStatus & Page<WorkerWage> & { month: string; totals: WageTotals }> {
   const { limit, offset } = limitOffset(page);
-  const [status, totals, rows] = await Promise.all([
-    monthStatus(q, month),
-    totalsOf(q, month),
-    q.query(`SELECT ${WORKER_COLUMNS} FROM wage_workers w WHERE w.month = $1 AND ${scoped('w')} ORDER BY w.employee_phone LIMIT $2 OFFSET $3`, [month, limit, offset]),
-  ]);
-  const { workers, ...sums } = totals;
-  return { month, ...status, ...toPage(rows.rows.map(workerOf), workers, page), totals: sums };
+  const workers = workersQuery(month, reader, limit, offset);
+  const [status, totals, rows] = await Promise.all([monthStatus(q, month), totalsOf(q, month, reader), q.query(workers.sql, workers.args)]);
+  const { workers: count, ...sums } = totals;
+  const seenStatus = readsEverything(reader) ? status : (({ previousAmountFen: _, ...rest }) => rest)(status);
+  return { month, ...seenStatus, ...toPage(rows.rows.map(workerOf), count, page), totals: sums };
 }
 
 const lineOf = (l: any): WageLine => ({
@@ -168,17 +254,26 @@ function reportsOf(rows: readonly any[]): WageStatement['reports'] {
 }
 
 /** GET /api/wages/:phone and /mine (module docstring): worker `phone`'s statement of `month` (empty when none). */
-export async function wageStatement(q: Queryable, month: string, phone: string): Promise<WageStatement> {
+export async function wageStatement(q: Queryable, month: string, phone: string, reader: Reader = WHOLE_READER): Promise<WageStatement> {
+  const lineArgs: unknown[] = [month, phone];
+  const seen = scoped('l', reader, lineArgs);
   const [status, worker, lines, name] = await Promise.all([
     monthStatus(q, month),
-    q.query(`SELECT ${WORKER_COLUMNS}, w.previous_amount_fen::text AS previous_amount_fen FROM wage_workers w WHERE w.month = $1 AND w.employee_phone = $2 AND ${scoped('w')}`, [month, phone]),
-    q.query(
-      `SELECT ${LINE_COLUMNS} FROM wage_lines l WHERE l.month = $1 AND l.employee_phone = $2 AND ${scoped('l')} ORDER BY l.report_date, l.report_id, l.line_no`,
-      [month, phone],
-    ),
+    readsEverything(reader)
+      ? q.query(`SELECT ${WORKER_COLUMNS}, w.previous_amount_fen::text AS previous_amount_fen FROM wage_workers w WHERE w.month = $1 AND w.employee_phone = $2`, [month, phone])
+      : Promise.resolve(undefined),
+    q.query(`SELECT ${LINE_COLUMNS} FROM wage_lines l WHERE l.month = $1 AND l.employee_phone = $2 AND ${seen} ORDER BY l.report_date, l.report_id, l.line_no`, lineArgs),
     q.query(`SELECT ${nameOf('$1')} AS name`, [phone]),
   ]);
-  const w = worker.rows[0];
+  const reports = reportsOf(lines.rows);
+  // A reader who does not see everything gets the sums of the lines it sees, and no earlier close's amount.
+  const w = worker
+    ? worker.rows[0]
+    : {
+        amount_fen: String(reports.reduce((a, r) => a + r.amountFen, 0n)),
+        unpriced_lines: reports.reduce((a, r) => a + r.unpricedLines, 0),
+        previous_amount_fen: null,
+      };
   const { previousAmountFen: _monthPrevious, ...monthStatusOnly } = status;
   return {
     month,
@@ -188,15 +283,22 @@ export async function wageStatement(q: Queryable, month: string, phone: string):
     amountFen: fenOf(w?.amount_fen),
     unpricedLines: Number(w?.unpriced_lines ?? 0),
     ...(w?.previous_amount_fen !== null && w?.previous_amount_fen !== undefined ? { previousAmountFen: fenOf(w.previous_amount_fen) } : {}),
-    reports: reportsOf(lines.rows),
+    reports,
   };
 }
 
 /** Every worker of `month` and every line, each with the worker's current name (the payroll workbook). */
-export async function wageExport(q: Queryable, month: string): Promise<{ workers: WorkerWage[]; lines: (WageLine & { employeePhone: string; employeeName: string | null; reportId: string; reportDate: string })[] }> {
+export async function wageExport(
+  q: Queryable,
+  month: string,
+  reader: Reader = WHOLE_READER,
+): Promise<{ workers: WorkerWage[]; lines: (WageLine & { employeePhone: string; employeeName: string | null; reportId: string; reportDate: string })[] }> {
+  const w = workersQuery(month, reader, null, 0);
+  const lineArgs: unknown[] = [month];
+  const seen = scoped('l', reader, lineArgs);
   const [workers, lines] = await Promise.all([
-    q.query(`SELECT ${WORKER_COLUMNS} FROM wage_workers w WHERE w.month = $1 AND ${scoped('w')} ORDER BY w.employee_phone`, [month]),
-    q.query(`SELECT ${LINE_COLUMNS} FROM wage_lines l WHERE l.month = $1 AND ${scoped('l')} ORDER BY l.employee_phone, l.report_date, l.report_id, l.line_no`, [month]),
+    q.query(w.sql, w.args),
+    q.query(`SELECT ${LINE_COLUMNS} FROM wage_lines l WHERE l.month = $1 AND ${seen} ORDER BY l.employee_phone, l.report_date, l.report_id, l.line_no`, lineArgs),
   ]);
   const all = workers.rows.map(workerOf);
   const names = new Map(all.map((w) => [w.employeePhone, w.employeeName]));

@@ -236,7 +236,31 @@ async function tour(): Promise<void> {
   await expectStatus(call('PUT', `/api/devices/${encodeURIComponent('2号 压机')}/workshop`, manager, { workshopCode: 'T1' }), 200);
   await expectStatus(call('PUT', '/api/devices/NO-SUCH/workshop', manager, { workshopCode: 'T1' }), 404, 'DEVICE_NOT_FOUND');
   await expectStatus(call('GET', '/api/workshops', worker), 403, 'FORBIDDEN');
+  // issue #24 part B: shifts and a team's calendar.
+  const shift = await expectStatus(call('POST', '/api/shifts', manager, { name: '白班', start: '08:00', end: '17:00', breaks: [{ start: '12:00', end: '13:00' }] }), 201);
+  await expectStatus(call('POST', '/api/shifts', manager, { name: '白班', start: '08:00', end: '17:00', breaks: [{ start: '18:00', end: '19:00' }] }), 422, 'INVALID_SHIFT');
+  await expectStatus(call('PUT', `/api/shifts/${shift.body.shiftId}`, admin, { name: '白班', start: '08:00', end: '17:30', breaks: [{ start: '12:00', end: '13:00' }] }), 200);
+  await expectStatus(call('PUT', '/api/shifts/nope', admin, { name: '白班', start: '08:00', end: '17:30', breaks: [] }), 404, 'SHIFT_NOT_FOUND');
+  await expectStatus(call('GET', '/api/shifts', admin), 200);
+  await expectStatus(call('POST', `/api/teams/${SHIFT_TEAM}/shift-assignments`, manager, { validFrom: '2026-04-01', rotation: [shift.body.shiftId, null], daysEach: 5 }), 201);
+  await expectStatus(call('POST', `/api/teams/${SHIFT_TEAM}/shift-assignments`, manager, { validFrom: '2026-04-01', rotation: ['ghost'] }), 422, 'UNKNOWN_SHIFT');
+  await expectStatus(call('POST', `/api/teams/${SHIFT_TEAM}/shift-assignments`, manager, { validFrom: '2026-04-01', rotation: [null] }), 422, 'INVALID_ROTATION');
+  await expectStatus(call('PUT', `/api/teams/${SHIFT_TEAM}/shift-overrides/2026-04-04`, manager, { shiftId: null }), 204);
+  await expectStatus(call('DELETE', `/api/teams/${SHIFT_TEAM}/shift-overrides/2026-04-04`, manager), 204);
+  await expectStatus(call('GET', `/api/teams/${SHIFT_TEAM}/shift-calendar?month=2026-04`, admin), 200);
+  await expectStatus(call('GET', '/api/teams/NO-TEAM/shift-calendar?month=2026-04', admin), 404, 'TEAM_NOT_FOUND');
+  await expectStatus(call('PUT', '/api/teams/NO-TEAM/shift-overrides/2026-04-04', manager, { shiftId: null }), 404, 'TEAM_NOT_FOUND');
+  // Issue #24 part S: scopes (set by a manager, never one's own) and the filters.
+  await expectStatus(call('PUT', '/api/people/13800000001/scope', manager, { role: 'admin', workshops: [], teams: [] }), 200);
+  await expectStatus(call('PUT', '/api/people/13800000002/scope', manager, { role: 'manager', workshops: [] }), 403, 'OWN_SCOPE');
+  await expectStatus(call('PUT', '/api/people/13900000011/scope', manager, { role: 'admin' }), 404, 'SCOPE_PERSON_NOT_FOUND');
+  await expectStatus(call('PUT', '/api/people/13800000001/scope', manager, { role: 'admin', workshops: ['NO-SUCH'] }), 422, 'UNKNOWN_SCOPE_CODES');
+  await expectStatus(call('GET', '/api/dashboard/reports?startDate=2026-03-01&endDate=2026-03-31&workshop=W1&team=T1', manager), 200);
+  await expectStatus(call('GET', '/api/wages?month=2026-03&workshop=W1', admin), 200);
 }
+
+/** The team of the shift calendar's calls (issue #24 part B). */
+const SHIFT_TEAM = 'T1-A'; // part A's team of the tour
 
 it('every answer of the working day and the tour conforms to the document: zero deviations', () => {
   expect(exchanges.length).toBeGreaterThan(100);

@@ -42,6 +42,8 @@ describe('role matrix over every route', () => {
     for (const n of ['GET /api/workshops', 'POST /api/workshops', 'PUT /api/workshops/:code', 'POST /api/teams', 'PUT /api/teams/:code', 'GET /api/teams/:code/members', 'GET /api/people/:phone/memberships', 'POST /api/memberships', 'POST /api/memberships/end', 'PUT /api/devices/:deviceNo/workshop']) {
       expect(names).toContain(n);
     }
+    // issue #24 part S: a person's scope (managers only)
+    expect(names).toContain('PUT /api/people/:phone/scope');
   });
 
   it('answers 401 for bad tokens on every non-public route, and never 401/403 on public ones', async () => {

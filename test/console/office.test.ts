@@ -317,6 +317,7 @@ describe.skipIf(skipBrowserTests('office.test.ts')).each([
       expect(await cells(0)).toEqual([
         DAY,
         '张三',
+        '未分班组', // issue #24: the row's team (none here)
         String(row.reportCount),
         f(row.actualCycleSeconds),
         f(row.standardCycleSeconds),
@@ -327,9 +328,9 @@ describe.skipIf(skipBrowserTests('office.test.ts')).each([
         String(row.standardWorkload),
         f(row.workloadDiffPct),
       ]);
-      expect(await cells(1)).toEqual([DAY, '王五 异常', '1', '异常', f(quick.standardCycleSeconds), '异常', '205', '200', '5', String(quick.standardWorkload), '异常']);
+      expect(await cells(1)).toEqual([DAY, '王五 异常', '未分班组', '1', '异常', f(quick.standardCycleSeconds), '异常', '205', '200', '5', String(quick.standardWorkload), '异常']);
       const diffs = table.locator('tbody tr').first().locator('td');
-      for (const i of [5, 10]) expect(await seen(diffs.nth(i))).toBe('');
+      for (const i of [6, 11]) expect(await seen(diffs.nth(i))).toBe('');
     } else {
       const card = table.getByTestId('dashboard-row').first();
       expect(await card.getByTestId('cycle-diff').textContent()).toBe(f(row.cycleTimeDiffPct));

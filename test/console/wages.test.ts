@@ -142,8 +142,8 @@ describe.skipIf(skipBrowserTests('wages.test.ts'))('wages and the monthly close 
     expect(await shown(page.getByTestId('totals'))).toBe('员工2报工单2成品2080不良45计件工资（元）2532.50未定价行0待审核（不计入）1');
     const cells = await page.getByTestId('wages-table').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...(tr as any).querySelectorAll('td')].map((td: any) => td.textContent.trim())));
     expect(cells).toEqual([
-      [ZHANG, '张三', '1', '580', '25', '667.50', '0'],
-      [LI, '李四', '1', '1500', '20', '1865.00', '0'],
+      [ZHANG, '张三', '未分班组', '1', '580', '25', '667.50', '0'],
+      [LI, '李四', '未分班组', '1', '1500', '20', '1865.00', '0'],
     ]);
     await shoot(page, 'wages');
     expect(await axeViolations(page)).toEqual([]);

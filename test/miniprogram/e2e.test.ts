@@ -7,6 +7,10 @@
  * A whole shift (开始上班 → 换设备 → 下班报工 → 报工单 → submit → 我的报工); the window passing and 重新报工; a
  * reviewer approving with a correction and rejecting; the worker reading both; a manager's break change from the
  * dashboard; a console sign-in confirmed. Every request the client made is checked against the OpenAPI document.
+ * The follow-up of issue #23: a report that cannot be true (0 minutes, 205 pieces) marked 异常 with the service's
+ * sentence in the reviewer's queue and detail (issue #21); 我的工资 (issue #22's `GET /api/wages/mine`) with rates
+ * set, the amounts worked out by hand in the test, the month closed (已结账), reopened and closed again (the previous
+ * close's amount beside the new one).
  */
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -261,6 +265,124 @@ it("confirms a console sign-in scanned from the console's code; a worker is told
   expect([polled.body.status, polled.body.person.name, polled.body.role]).toEqual(['confirmed', '王管理', 'admin']);
 });
 
+it('a report that cannot be true (08:00 to 08:00, 205 pieces): the reviewer sees 异常 and the sentence, and approves knowing it', async () => {
+  setTime('2026-03-03T08:00:00+08:00');
+  const k12 = await open(WORKER2, scanned('K-12'));
+  k12.tap('#action');
+  await k12.waitFor('已开始上班');
+  k12.tap('#action'); // 下班报工 at the same minute: 0 minutes worked
+  await until(() => phones[WORKER2].lastUrl!.startsWith('/pages/report/report'), 'the report');
+  const report = await follow(WORKER2);
+  expect(report.texts('#effective')).toEqual(['0 分']);
+  report.input('.finished', '205', 0);
+  report.tap('#submit');
+  await until(() => phones[WORKER2].lastUrl!.startsWith('/pages/mine/mine'), 'my reports');
+  report.close();
+
+  // 205 pieces of 前围横梁 at the standard 24 s need 205 × 24 s = 4,920 s = 82 minutes (issue #21's sentence).
+  const sentence = '有效工作时间 0 分钟却报了 205 件，按标准节拍需要 82 分钟';
+  const admin = await app.login(ADMIN, 'admin');
+  const pending = (await app.request('GET', '/api/reviews/pending?flagged=true', { token: admin })).body.items;
+  expect(pending.map((r: any) => [r.employeeName, r.flags.map((f: any) => f.message)])).toEqual([['李四', [sentence]]]);
+
+  const queue = await open(ADMIN, '/pages/review/review');
+  expect(queue.texts('.review-row .big')).toEqual(['李四 2026-03-03']);
+  expect(queue.texts('.flag-mark')).toEqual(['异常 1']);
+  expect(queue.texts('.flag-text')).toEqual([sentence]);
+  queue.tap('#flag-filter');
+  await queue.settle();
+  expect(queue.texts('.flagged .flag-text')).toEqual([sentence]);
+  queue.tap('.review-row', 0);
+  await queue.settle();
+  const detail = await follow(ADMIN);
+  expect(detail.texts('#flags .big')).toEqual(['异常报工（1 项）']);
+  expect(detail.texts('.flag')).toEqual([sentence]);
+  expect(detail.texts('#approve')).toEqual(['核对无误，通过']);
+  detail.tap('#approve');
+  await detail.waitFor('已通过（已知异常 1 项，已记入审计记录）');
+  const audit = await app.request('GET', `/api/reports/${pending[0].reportId}/audit-logs`, { token: admin });
+  expect(audit.body.items.at(-1)).toMatchObject({ action: 'approved', actorName: '王管理', flags: [{ code: 'NO_WORKING_TIME', message: sentence }] });
+  // The manager's 看板 shows 异常 in place of its 0.00 s cycle and its differences, with the sentence.
+  await app.catchUpAll();
+  const dash = await open(MANAGER, '/pages/dashboard/dashboard');
+  const row = dash.texts('.dash-row').find((t) => t.startsWith('李四2026-03-03'));
+  expect(row).toBe(`李四2026-03-03实际节拍 异常，标准 24.00 秒，节拍 异常报工 205（成品 205），标准工作量 1200，工作量 异常异常${sentence}`);
+});
+
+it('我的工资: rates set, the approved report priced as worked out by hand; the month closed shows 已结账; reopened and closed again, the previous amount', async () => {
+  setTime('2026-03-20T09:00:00+08:00');
+  const admin = await app.login(ADMIN, 'admin');
+  const products = (await app.request('GET', '/api/products?page=1&pageSize=50', { token: admin })).body.items as { id: number; productName: string }[];
+  const id = (name: string) => products.find((p) => p.productName === name)!.id;
+  const rate = async (name: string, pieceRate: string, defectRate: string) => {
+    const r = await app.request('POST', `/api/products/${id(name)}/rates`, { token: admin, body: { pieceRate, defectRate, effectiveFrom: '2026-03-01' } });
+    expect([r.status, r.body]).toEqual([201, { productId: id(name), pieceRate, defectRate, effectiveFrom: '2026-03-01' }]);
+  };
+  await rate('前围横梁', '0.3333', '-0.1005');
+  await rate('后围横梁', '0.1235', '0.0005');
+  await app.catchUpAll();
+
+  // 张三's report of 2026-03-02 as approved (the corrected line): 前围横梁 480 finished, 25 defective; 后围横梁 1,000 and 10.
+  // Rates are ten-thousandths of a yuan; a line is rounded to the fen once, half away from zero (README "Wages"):
+  //   前围横梁: 480 × 3,333 + 25 × (−1,005) = 1,599,840 − 25,125 = 1,574,715 → 15,747.15 fen → 15,747 fen = ¥157.47
+  //   后围横梁: 1,000 × 1,235 + 10 × 5 = 1,235,000 + 50 = 1,235,050 → 12,350.50 fen → 12,351 fen = ¥123.51 (half: up)
+  //   month: 15,747 + 12,351 = 28,098 fen = ¥280.98
+  // Weeks later the workers' stored logins have expired: the page would open the login page; they log in again.
+  await logIn(WORKER);
+  await logIn(WORKER2);
+  const wages = await open(WORKER, '/pages/wages/wages');
+  expect(wages.texts('#month')).toEqual(['2026年3月']);
+  expect(wages.texts('#amount')).toEqual(['¥280.98']);
+  expect(wages.texts('#month-status')).toEqual(['未结账：金额可能还会变化']);
+  expect(wages.texts('.report-date')).toEqual(['2026-03-02']);
+  expect(wages.texts('.report-amount')).toEqual(['¥280.98']);
+  expect(wages.texts('.wage-line')).toEqual([
+    '前围横梁（冲压）¥157.47成品 480 件，不良 25 件；单价 0.3333 元/件，不良 -0.1005 元/件',
+    '后围横梁（冲压）¥123.51成品 1000 件，不良 10 件；单价 0.1235 元/件，不良 0.0005 元/件',
+  ]);
+  expect(wages.texts('#unpriced')).toEqual([]);
+  // 李四: the rejected report does not count; the flagged one approved: 205 × 3,333 = 683,265 → 6,832.65 fen → ¥68.33.
+  const li = await open(WORKER2, '/pages/wages/wages');
+  expect(li.texts('#amount')).toEqual(['¥68.33']);
+  expect(li.texts('.report-date')).toEqual(['2026-03-03']);
+
+  // The month has ended: the manager closes it (the console's 月结; the mini-program has no close).
+  setTime('2026-04-01T09:00:00+08:00');
+  const manager = await app.login(MANAGER, 'manager');
+  const closed = await app.request('POST', '/api/periods/2026-03/close', { token: manager });
+  expect([closed.status, closed.body.amount, closed.body.version]).toEqual([200, '349.31', 1]); // 280.98 + 68.33
+  await app.catchUpAll();
+  await logIn(WORKER);
+  const april = await open(WORKER, '/pages/wages/wages');
+  expect(april.texts('#month')).toEqual(['2026年4月']);
+  expect(april.texts('#empty')).toEqual(['2026年4月还没有计入工资的报工单（只计已通过的报工单）']);
+  april.tap('#prev');
+  await april.settle();
+  expect(april.texts('#month')).toEqual(['2026年3月']);
+  expect(april.texts('#amount')).toEqual(['¥280.98']);
+  expect(april.texts('#month-status')).toEqual(['已结账（金额已确定，4月1日 09:00 李经理结账）']);
+
+  // Reopened with a reason: 后围横梁 0.1335 from the 1st; 1,000 × 1,335 + 10 × 5 = 1,335,050 → 13,351 fen = ¥133.51;
+  // the month 15,747 + 13,351 = 29,098 fen = ¥290.98, ¥10.00 more than the first close.
+  expect((await app.request('POST', '/api/periods/2026-03/reopen', { token: manager, body: { reason: '后围横梁单价录错' } })).status).toBe(200);
+  await app.catchUpAll();
+  const reopened = await open(WORKER, '/pages/wages/wages');
+  reopened.dispatch('#month-picker', 'change', { value: '2026-03' });
+  await reopened.settle();
+  expect(reopened.texts('#month-status')).toEqual(['已反结账：正在重新核算，金额可能还会变化']);
+  expect((await app.request('POST', `/api/products/${id('后围横梁')}/rates`, { token: await app.login(ADMIN, 'admin'), body: { pieceRate: '0.1335', defectRate: '0.0005', effectiveFrom: '2026-03-01', reason: '改正' } })).status).toBe(201);
+  setTime('2026-04-01T10:00:00+08:00');
+  expect((await app.request('POST', '/api/periods/2026-03/close', { token: manager })).body).toMatchObject({ version: 2, amount: '359.31' });
+  await app.catchUpAll();
+  const again = await open(WORKER, '/pages/wages/wages');
+  again.tap('#prev');
+  await again.settle();
+  expect(again.texts('#amount')).toEqual(['¥290.98']);
+  expect(again.texts('#month-status')).toEqual(['已结账（第 2 次结账，4月1日 10:00 李经理结账）']);
+  expect(again.texts('#previous')).toEqual(['上次结账时 ¥280.98，现在 ¥290.98（多 ¥10.00）']);
+  expect(again.texts('.line-amount')).toEqual(['¥157.47', '¥133.51']);
+});
+
 it('every request the mini-program made is one the API document describes, answered as it says', async () => {
   for (const p of pages.splice(0)) p.close();
   const exchanges: Exchange[] = await recording.stop();
@@ -286,6 +408,7 @@ it('every request the mini-program made is one the API document describes, answe
       'GET /api/dashboard/summary',
       'GET /api/dashboard/reports',
       'GET /api/reports',
+      'GET /api/wages/mine',
     ]),
   );
 });

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PageDriver, ScriptedWx, openPage, until } from './harness.ts';
 import { fail, ok, script, session } from './script.ts';
+import { shiftMonth } from '../../miniprogram/core/time.ts';
 
 const open: PageDriver[] = [];
 afterEach(() => {
@@ -308,21 +309,69 @@ describe('我的报工 and 我的工资', () => {
     ] }],
   };
 
-  it("shows the month's wages as the service gives them, and moves between months", async () => {
+  it("shows the month's wages through core/money.ts, each line with its rates, and moves between months", async () => {
     const wx = withSession(new ScriptedWx(script({ 'GET /api/wages/mine': ({ query }) => ok({ ...wages, month: query.get('month') }) })), session('worker'));
     const p = await page('/pages/wages/wages', wx);
     expect(p.texts('#amount')).toEqual(['¥168.01']);
-    expect(p.texts('#month-status')).toEqual(['本月还没有结账，金额可能还会变化']);
+    expect(p.texts('#month-status')).toEqual(['未结账：金额可能还会变化']);
     expect(p.texts('#unpriced')).toEqual(['有 1 行产品还没有定价，未计入金额，请联系管理员']);
-    expect(p.texts('.wage-line')).toEqual(['前围横梁（冲压）成品 480，不良 25，单价 0.3500 元¥168.01', '后围横梁（冲压）成品 10，不良 0未定价']);
-    const month = p.texts('#month')[0];
-    expect(month).toMatch(/^\d{4}-\d{2}$/);
+    expect(p.texts('.report-date')).toEqual(['2026-03-02']);
+    expect(p.texts('.wage-line')).toEqual([
+      '前围横梁（冲压）¥168.01成品 480 件，不良 25 件；单价 0.3500 元/件',
+      '后围横梁（冲压）未定价成品 10 件，不良 0 件；没有单价',
+    ]);
+    expect(p.texts('#previous')).toEqual([]);
+    // The phone's month by default, then 上个月, then the picker (it hands over YYYY-MM).
+    const now = new Date();
+    const thisMonth = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}`;
+    expect(p.texts('#month')).toEqual([`${now.getFullYear()}年${now.getMonth() + 1}月`]);
     p.tap('#prev');
     await p.settle();
+    p.dispatch('#month-picker', 'change', { value: '2025-12' });
+    await p.settle();
     const asked = wx.requests.map((r) => new URL(r.url).searchParams.get('month'));
-    expect(asked[0]).toBe(month);
-    expect(asked[1]).not.toBe(month);
-    expect(p.texts('#month')).toEqual([asked[1]]);
+    expect(asked).toEqual([thisMonth, shiftMonth(thisMonth, -1), '2025-12']);
+    expect(p.texts('#month')).toEqual(['2025年12月']);
+    expect(p.text()).toContain('2025年12月计件工资');
+  });
+
+  it('shows a closed month as 已结账, a negative line from a defect rate, and amounts beyond 2^53 fen exactly', async () => {
+    // Scripted figures: a month's sum is text of any length; the page must show every digit.
+    const closed = {
+      ...wages, status: 'closed', version: 1, closedAt: '2026-04-02T09:00:00+08:00', closedBy: { phone: '13900000001', name: '李经理' }, amount: '90071992547409.93', unpricedLines: 0,
+      reports: [{ reportId: 'r1', reportDate: '2026-03-02', amount: '90071992547409.93', lines: [
+        { ...wages.reports[0].lines[0], finishedQty: 9999999, defectiveQty: 0, pieceRate: '99999.9999', defectRate: '0.0000', amount: '90071992547422.56' },
+        { ...wages.reports[0].lines[0], productName: '后围横梁', finishedQty: 0, defectiveQty: 25, pieceRate: '1.2500', defectRate: '-0.5050', amount: '-12.63' },
+      ] }],
+    };
+    const wx = withSession(new ScriptedWx(script({ 'GET /api/wages/mine': ok(closed) })), session('worker'));
+    const p = await page('/pages/wages/wages', wx);
+    expect(p.texts('#amount')).toEqual(['¥90,071,992,547,409.93']);
+    expect(p.texts('#month-status')).toEqual(['已结账（金额已确定，4月2日 09:00 李经理结账）']);
+    expect(p.texts('#unpriced')).toEqual([]);
+    expect(p.texts('.line-amount')).toEqual(['¥90,071,992,547,422.56', '-¥12.63']);
+    expect(p.texts('.line-detail')[1]).toBe('成品 0 件，不良 25 件；单价 1.2500 元/件，不良 -0.5050 元/件');
+  });
+
+  it('after a reopen says the month is recalculated; closed again, shows the previous close beside the new amount', async () => {
+    let answer: Record<string, unknown> = { ...wages, status: 'open', version: 1, closedAt: '2026-04-02T09:00:00+08:00', closedBy: { phone: '13900000001', name: '李经理' }, unpricedLines: 0 };
+    const wx = withSession(new ScriptedWx(script({ 'GET /api/wages/mine': () => ok(answer) })), session('worker'));
+    const p = await page('/pages/wages/wages', wx);
+    expect(p.texts('#month-status')).toEqual(['已反结账：正在重新核算，金额可能还会变化']);
+    expect(p.texts('#previous')).toEqual([]);
+    answer = { ...answer, status: 'closed', version: 2, closedAt: '2026-04-03T10:30:00+08:00', amount: '180.51', previousAmount: '168.01' };
+    p.tap('#next');
+    await p.settle();
+    expect(p.texts('#month-status')).toEqual(['已结账（第 2 次结账，4月3日 10:30 李经理结账）']);
+    expect(p.texts('#previous')).toEqual(['上次结账时 ¥168.01，现在 ¥180.51（多 ¥12.50）']);
+  });
+
+  it('says so in Chinese when the month has no approved report', async () => {
+    const wx = withSession(new ScriptedWx(script({ 'GET /api/wages/mine': ok({ ...wages, month: '2026-02', amount: '0.00', unpricedLines: 0, reports: [] }) })), session('worker'));
+    const p = await page('/pages/wages/wages', wx);
+    expect(p.texts('#amount')).toEqual(['¥0.00']);
+    expect(p.texts('#empty')).toEqual(['2026年2月还没有计入工资的报工单（只计已通过的报工单）']);
+    expect(p.texts('.wage-report')).toEqual([]);
   });
 
   it('says wages are not available on a server without the endpoint', async () => {
@@ -338,9 +387,9 @@ describe('审核', () => {
   const item = (status = 'pending') => ({
     reportId: 'r1', employeePhone: '13800138000', employeeName: '张三', reportDate: '2026-03-02', status, devices: ['K-12'],
     clockInAt: '2026-03-02T08:00:00+08:00', clockOutAt: '2026-03-02T17:00:00+08:00', breakMinutes: 60, effectiveSeconds: 28800,
-    lines: [line], submittedAt: '2026-03-02T17:05:00+08:00', reviewedBy: null, reviewedAt: null, rejectReason: null,
+    lines: [line], submittedAt: '2026-03-02T17:05:00+08:00', reviewedBy: null, reviewedAt: null, rejectReason: null, flags: [] as unknown[],
   });
-  const answer = (status: string, extra = {}) => ok({ reportId: 'r1', status, breakMinutes: 60, effectiveSeconds: 28800, lines: [line], at: '2026-03-02T18:00:00+08:00', ...extra });
+  const answer = (status: string, extra = {}) => ok({ reportId: 'r1', status, breakMinutes: 60, effectiveSeconds: 28800, lines: [line], flags: [], at: '2026-03-02T18:00:00+08:00', ...extra });
 
   it('lists the queue and 我审核的, and opens a report', async () => {
     const wx = withSession(
@@ -396,6 +445,54 @@ describe('审核', () => {
     await p.waitFor('不能再次审核');
     expect(wx.requests.find((r) => r.method === 'POST')!.data).toEqual({ reason: '数量不对' });
   });
+
+  // The service's flags of a 0-minute, 205-piece report (issue #21), as GET /api/reviews/pending and /api/reports/:id give them.
+  const flags = [
+    { code: 'NO_WORKING_TIME', effectiveSeconds: 0, outputQty: 205, standardSeconds: 6150, message: '有效工作时间 0 分钟却报了 205 件，按标准节拍需要 102 分钟' },
+    { code: 'SESSION_TOO_LONG', spanSeconds: 57600, maxSpanSeconds: 50400, message: '上班到下班共 16 小时，超过 14 小时（最长上班时长减 1 小时），请核对是否忘记下班报工' },
+  ];
+
+  it('marks a report whose figures cannot be true as 异常 in the queue, with the sentence, and filters them', async () => {
+    const flagged = { ...item(), reportId: 'r2', employeeName: '李四', flags };
+    const wx = withSession(
+      new ScriptedWx(script({ 'GET /api/reviews/pending': ({ query }) => ok({ items: query.get('flagged') === 'true' ? [flagged] : [item(), flagged], page: 1, pageSize: 20, total: query.get('flagged') === 'true' ? 1 : 2 }) })),
+      session('admin'),
+    );
+    const p = await page('/pages/review/review', wx);
+    expect(p.texts('.review-row .big')).toEqual(['张三 2026-03-02', '李四 2026-03-02']);
+    expect(p.texts('.flag-mark')).toEqual(['异常 2']);
+    expect(p.texts('.flagged .flag-text')).toEqual(['有效工作时间 0 分钟却报了 205 件，按标准节拍需要 102 分钟（另有 1 项）']);
+    p.tap('#flag-filter');
+    await p.settle();
+    expect(p.texts('.review-row .big')).toEqual(['李四 2026-03-02']);
+    expect(p.texts('#flag-filter')).toEqual(['显示全部待审核']);
+    expect(paths(wx)).toEqual(['GET /api/reviews/pending?page=1&pageSize=20', 'GET /api/reviews/pending?flagged=true&page=1&pageSize=20']);
+  });
+
+  it("lists every flag's sentence on the detail; approving stays possible and says the flags are on record", async () => {
+    let status = 'pending';
+    const wx = withSession(
+      new ScriptedWx(script({ 'GET /api/reports/r1': () => ok({ ...item(status), flags }), 'POST /api/reviews/r1/approve': () => ((status = 'approved'), answer('approved', { corrected: false, flags })) })),
+      session('admin'),
+    );
+    const p = await page('/pages/review/detail?reportId=r1', wx);
+    expect(p.texts('#flags .big')).toEqual(['异常报工（2 项）']);
+    expect(p.texts('.flag')).toEqual(flags.map((f) => f.message));
+    expect(p.texts('#flag-note')).toEqual(['这些数据不可能为真，请先核对（可修正明细或驳回）；确认无误仍可通过，审计记录会写明“已知异常”。']);
+    expect(p.texts('#approve')).toEqual(['核对无误，通过']);
+    p.tap('#approve');
+    await p.waitFor('已通过（已知异常 2 项，已记入审计记录）');
+    expect(p.texts('#flag-note')).toEqual([]);
+    expect(p.texts('.flag')).toHaveLength(2);
+  });
+
+  it('shows no flag on a plausible report', async () => {
+    const wx = withSession(new ScriptedWx(script({ 'GET /api/reports/r1': ok(item()) })), session('admin'));
+    const p = await page('/pages/review/detail?reportId=r1', wx);
+    expect(p.texts('#flags')).toEqual([]);
+    expect(p.text()).not.toContain('异常');
+    expect(p.texts('#approve')).toEqual(['通过']);
+  });
 });
 
 describe('看板 and the break change', () => {
@@ -406,7 +503,7 @@ describe('看板 and the break change', () => {
     ],
     byDate: [],
   });
-  const row = { reportDate: '2026-03-02', employeePhone: '13800138000', employeeName: '张三', reportCount: 1, actualCycleSeconds: 19.6, standardCycleSeconds: 16, cycleTimeDiffPct: 22.52, reportedQty: 1515, finishedQty: 1480, defectiveQty: 35, standardWorkload: 3600, workloadDiffPct: -58.89 };
+  const row = { reportDate: '2026-03-02', employeePhone: '13800138000', employeeName: '张三', reportCount: 1, actualCycleSeconds: 19.6, standardCycleSeconds: 16, cycleTimeDiffPct: 22.52, reportedQty: 1515, finishedQty: 1480, defectiveQty: 35, standardWorkload: 3600, workloadDiffPct: -58.89, flags: [] as unknown[], untrusted: { cycleTime: false, workload: false } };
 
   it("shows today's and this week's team figures and the rows; a manager opens a row", async () => {
     const wx = withSession(
@@ -424,6 +521,23 @@ describe('看板 and the break change', () => {
     p.tap('.dash-row');
     await p.settle();
     expect(wx.lastUrl).toBe('/pages/dashboard/breaks?date=2026-03-02&phone=13800138000');
+  });
+
+  it('shows 异常, not a good figure, where a row cannot be true, with the sentence (issue #21)', async () => {
+    const message = '有效工作时间 0 分钟却报了 205 件，按标准节拍需要 82 分钟';
+    const flagged = {
+      ...row, employeeName: '李四', actualCycleSeconds: 0, cycleTimeDiffPct: -100, standardCycleSeconds: 24, reportedQty: 205, finishedQty: 205, standardWorkload: 1200, workloadDiffPct: -82.92,
+      flags: [{ code: 'NO_WORKING_TIME', effectiveSeconds: 0, outputQty: 205, standardSeconds: 4920, reportId: 'r9', message }],
+      untrusted: { cycleTime: true, workload: true },
+    };
+    const wx = withSession(
+      new ScriptedWx(script({ 'GET /api/dashboard/summary': summary(1), 'GET /api/dashboard/reports': ok({ items: [row, flagged], page: 1, pageSize: 20, total: 2 }) })),
+      session('admin'),
+    );
+    const p = await page('/pages/dashboard/dashboard', wx);
+    expect(p.texts('.dash-row')[1]).toBe(`李四2026-03-02实际节拍 异常，标准 24.00 秒，节拍 异常报工 205（成品 205），标准工作量 1200，工作量 异常异常${message}`);
+    expect(p.texts('.dash-row')[1]).not.toContain('-100');
+    expect(p.texts('.dash-row .flag-mark')).toEqual(['异常']);
   });
 
   it('changes a break by POST with a reason, and shows a refusal', async () => {

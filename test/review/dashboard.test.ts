@@ -123,6 +123,10 @@ describe('dashboard, hand-worked example', () => {
       workloadDiffPct: -13.19,
       flags: [],
       untrusted: { cycleTime: false, workload: false },
+      workshopCode: null,
+      workshopName: null,
+      teamCode: null,
+      teamName: null,
     });
     // C, 03-03: 201 s / 200 pieces = 1.005 → 1.01 (halves away from zero); standard 1.005 → 1.01; diff exactly 0;
     // workload (150 − 100) / 100 × 100 = 50.
@@ -147,6 +151,10 @@ describe('dashboard, hand-worked example', () => {
       workloadDiffPct: -95.91,
       flags: [],
       untrusted: { cycleTime: false, workload: false },
+      workshopCode: null,
+      workshopName: null,
+      teamCode: null,
+      teamName: null,
     });
     // B, 03-02: no pieces, workload 0: every ratio null.
     expect(rows[3]).toMatchObject({
@@ -182,10 +190,10 @@ describe('dashboard, hand-worked example', () => {
     expect(res.headers.get('content-type')).toContain('spreadsheetml');
     const book = XLSX.read(Buffer.from(await res.arrayBuffer()));
     const aoa = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[book.SheetNames[0]], { header: 1, defval: null });
-    expect(aoa[0]).toEqual(['日期', '手机号', '姓名', '报工单数', '实际节拍(秒)', '标准节拍(秒)', '节拍差异(%)', '报工数量', '成品数量', '不良数量', '标准工作量', '工作量差异(%)', '异常']);
+    expect(aoa[0]).toEqual(['日期', '手机号', '姓名', '车间', '班组', '报工单数', '实际节拍(秒)', '标准节拍(秒)', '节拍差异(%)', '报工数量', '成品数量', '不良数量', '标准工作量', '工作量差异(%)', '异常']);
     expect(aoa).toHaveLength(5);
-    expect(aoa[3]).toEqual(['2026-03-02', A, '张三', 2, 81.34, 10.29, 690.37, 343, 330, 13, 8064, -95.91, null]);
-    expect(aoa[4]).toEqual(['2026-03-02', B, '李四', 1, null, null, null, 0, 0, 0, 0, null, null]);
+    expect(aoa[3]).toEqual(['2026-03-02', A, '张三', null, null, 2, 81.34, 10.29, 690.37, 343, 330, 13, 8064, -95.91, null]);
+    expect(aoa[4]).toEqual(['2026-03-02', B, '李四', null, null, 1, null, null, null, 0, 0, 0, 0, null, null]);
   });
 
   it('rebuilds the same tables from the events', async () => {

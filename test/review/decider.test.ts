@@ -9,12 +9,18 @@ import { line, submittedEvent } from './fixtures.ts';
 
 const at = '2026-03-02T10:00:00.000Z';
 /** The instant and the closed months of a command: none closed. */
-const base = { at, closedMonths: [] as string[] };
+const base = { at, closedMonths: [] as string[], actorPhone: '13900000001', inScope: true };
 const bounds: PlausibilityBounds = { minCycleRatio: 0.5, maxWorkloadRatio: 2, maxSpanMs: 15 * 3_600_000 };
 const s = scenario(reviewDecider(bounds));
 const subLines = [line(1, 10, 2880, 100, 5), line(2, 12.5, 2304, 40, 0)];
 const sub = submittedEvent({ lines: subLines });
-const ref = { reportId: sub.data.reportId, employeePhone: sub.data.employeePhone, reportDate: sub.data.reportDate };
+const ref = {
+  reportId: sub.data.reportId,
+  employeePhone: sub.data.employeePhone,
+  reportDate: sub.data.reportDate,
+  workshopCode: sub.data.workshopCode,
+  teamCode: sub.data.teamCode,
+};
 const approved: ReportEvent = { type: 'ReportApproved', data: { ...ref, flags: [], at } };
 const rejected: ReportEvent = { type: 'ReportRejected', data: { ...ref, reason: '数量不对', at } };
 const candidate: ProductSnapshot = {
@@ -167,7 +173,7 @@ describe('change break minutes', () => {
 });
 
 describe('a report dated in a closed month (issue #22)', () => {
-  const closed = { at, closedMonths: ['2026-02', '2026-03'] };
+  const closed = { ...base, closedMonths: ['2026-02', '2026-03'] };
   it('refuses approve, correct, reject and break change with 409 PERIOD_CLOSED naming the month, before any other refusal', () => {
     for (const command of [
       { ...approve(), ...closed },
@@ -203,7 +209,7 @@ describe('plausibility flags (issue #21): decided with the figures, carried by t
   const zero = submittedEvent({ clockInAt: '2026-03-02T08:00:00+08:00', clockOutAt: '2026-03-02T08:00:00+08:00', breakMinutes: 0, lines: [line(1, 30, 960, 205, 0)] });
   const zeroFlags = plausibilityFlags(zero.data as any, bounds);
   const flagged: ReportEvent = { ...zero, data: { ...zero.data, flags: zeroFlags } } as ReportEvent;
-  const zref = { reportId: flagged.data.reportId, employeePhone: flagged.data.employeePhone, reportDate: flagged.data.reportDate };
+  const zref = { reportId: flagged.data.reportId, employeePhone: flagged.data.employeePhone, reportDate: flagged.data.reportDate, workshopCode: null, teamCode: null };
 
   it('approving a flagged report is allowed and records the flags it was approved with', () => {
     expect(zeroFlags.map((f) => f.code)).toEqual(['NO_WORKING_TIME']);
@@ -230,5 +236,36 @@ describe('plausibility flags (issue #21): decided with the figures, carried by t
   it('the state follows the flags of the events; older events without flags leave them as they were', () => {
     const state = [flagged, { type: 'BreakChanged', data: { ...zref, before: 0, after: 0, at } } as ReportEvent].reduce(reportFold.evolve, reportFold.initialState);
     expect(state).toMatchObject({ flags: zeroFlags });
+  });
+});
+
+describe('scope and self-review (issue #24 part S)', () => {
+  const own = { ...base, actorPhone: sub.data.employeePhone };
+  const outside = { ...base, inScope: false };
+  const R_SELF_REVIEW = { status: 403, code: 'SELF_REVIEW', message: expect.stringContaining('自己的报工单') };
+  const R_REPORT_NOT_FOUND = { status: 404, code: 'REPORT_NOT_FOUND', message: '没有找到这份报工单' };
+  it.each([
+    ['approve', { ...approve(), ...own }],
+    ['reject', { type: 'Reject' as const, ...own, reason: '不对' }],
+  ])('given a pending report of the actor, when %s, then SELF_REVIEW (review)', (_, command) => {
+    expect(s.given([sub]).when(command).error).toMatchObject(R_SELF_REVIEW);
+  });
+  it('given a report of the actor, when the break is changed, then SELF_REVIEW', () => {
+    expect(s.given([sub, approved]).when({ type: 'ChangeBreak', ...own, breakMinutes: 30 }).error).toMatchObject(R_SELF_REVIEW);
+  });
+  it.each([
+    ['approve', { ...approve(), ...outside }],
+    ['reject', { type: 'Reject' as const, ...outside, reason: '不对' }],
+    ['change break', { type: 'ChangeBreak' as const, ...outside, breakMinutes: 30 }],
+  ])('given a report outside the actor\'s scope, when %s, then REPORT_NOT_FOUND (existence not leaked)', (_, command) => {
+    expect(s.given([sub]).when(command).error).toMatchObject(R_REPORT_NOT_FOUND);
+  });
+  it('given a report outside the scope AND the actor\'s own, then REPORT_NOT_FOUND first', () => {
+    expect(s.given([sub]).when({ ...approve(), ...outside, actorPhone: sub.data.employeePhone }).error).toMatchObject(R_REPORT_NOT_FOUND);
+  });
+  it('the review events repeat the report\'s placement', () => {
+    const placed = submittedEvent({ lines: subLines, workshopCode: 'W1', teamCode: 'T1' });
+    const r = s.given([placed]).when(approve());
+    expect(r.events?.[0].data).toMatchObject({ workshopCode: 'W1', teamCode: 'T1' });
   });
 });

@@ -66,6 +66,8 @@ describe('dashboard sums', () => {
         output_qty: 145,
         cycle_output_milli: 10_000 * 105 + 12_500 * 40,
         standard_workload: 2880 + 2304,
+        workshop_code: null,
+        team_code: null,
       },
     ]);
     expect(pending[DAILY]).toBeUndefined();
@@ -85,9 +87,11 @@ describe('dashboard sums', () => {
         cycle_output_milli: 10_000 * 105,
         standard_workload: 2880,
         flagged: [],
+        workshop_key: '',
+        team_key: '',
       },
     ]);
-    expect(all[DAYS]).toEqual([{ report_date: '2026-03-02', row_count: 1 }]);
+    expect(all[DAYS]).toEqual([{ report_date: '2026-03-02', row_count: 1, workshop_key: '', team_key: '' }]);
   });
 
   it('a rejected report leaves nothing', () => {

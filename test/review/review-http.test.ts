@@ -85,7 +85,7 @@ describe('approve and reject', () => {
     expect(await newEvents(id)).toEqual([
       {
         type: 'ReportApproved',
-        data: { reportId: id, employeePhone: WORKER, reportDate: '2026-03-02', flags: [], at: '2026-03-02T10:00:00.000Z' },
+        data: { reportId: id, employeePhone: WORKER, reportDate: '2026-03-02', workshopCode: null, teamCode: null, flags: [], at: '2026-03-02T10:00:00.000Z' },
         phone: '13900000001',
         name: '审核员甲',
         role: 'admin',

@@ -42,3 +42,11 @@ export const thisMonth = (): string => isoDate(new Date()).slice(0, 7);
 
 /** A month `YYYY-MM` from the address, or undefined. */
 export const monthParam = (v: unknown): string | undefined => (typeof v === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(v) ? v : undefined);
+
+/**
+ * Where a report's break came from (issue #24 part B): 来自班次「白班」, 默认, 经理修改.
+ */
+export function breakSourceLabel(source: 'shift' | 'default' | 'manager', shiftName: string | null): string {
+  if (source === 'shift') return shiftName ? `来自班次「${shiftName}」` : '来自班次';
+  return source === 'manager' ? '经理修改' : '默认';
+}

@@ -37,6 +37,8 @@ const routes: RouteRecordRaw[] = [
       page('/devices', '设备码', () => import('./pages/DevicesPage.vue')),
       // issue #24 organization (part A)
       page('/organization', '车间班组', () => import('./pages/OrganizationPage.vue')),
+      // issue #24 part B
+      page('/shifts', '班次', () => import('./pages/ShiftsPage.vue')),
     ],
   },
   { path: '/:rest(.*)*', redirect: '/' },

@@ -27,6 +27,8 @@ export const PAGES: PageEntry[] = [
   { path: '/devices', title: '设备码', roles: ['admin', 'manager'] },
   // issue #24 organization (part A)
   { path: '/organization', title: '车间班组', roles: ['admin', 'manager'] },
+  // issue #24 part B
+  { path: '/shifts', title: '班次', roles: ['admin', 'manager'] },
 ];
 
 export const CONSOLE_ROLES: Role[] = ['admin', 'manager'];

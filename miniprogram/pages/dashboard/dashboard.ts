@@ -3,6 +3,8 @@
  * (`GET /api/dashboard/summary`, summed over employees, core/review.ts `teamFigures`) and this week's rows of
  * `GET /api/dashboard/reports` (date + employee, the six figures as the service gives them), 20 a page. A manager
  * opens a row's reports to change a break (dashboard/breaks). Dates are the phone's local dates.
+ * A row whose figures cannot be true (issue #21: the service's `untrusted` and `flags`) shows 异常 in place of the
+ * cycle figures or the workload difference it names, never a 0.00 s cycle as a good figure, and the flags' sentences.
  */
 import type { DashboardRow, DashboardSummary } from '../../api/types';
 import { percent, seconds, teamFigures, type TeamFigures } from '../../core/review';
@@ -22,6 +24,8 @@ interface RowView {
   cycleDiff: string;
   qty: string;
   workloadDiff: string;
+  /** The flags' sentences (the service's Chinese), '' when none. */
+  flagText: string;
 }
 
 const rowOf = (r: DashboardRow): RowView => ({
@@ -29,10 +33,11 @@ const rowOf = (r: DashboardRow): RowView => ({
   reportDate: r.reportDate,
   employeePhone: r.employeePhone,
   name: r.employeeName ?? r.employeePhone,
-  cycle: `实际节拍 ${seconds(r.actualCycleSeconds)}，标准 ${seconds(r.standardCycleSeconds)}`,
-  cycleDiff: `节拍 ${percent(r.cycleTimeDiffPct)}`,
+  cycle: `实际节拍 ${r.untrusted.cycleTime ? '异常' : seconds(r.actualCycleSeconds)}，标准 ${seconds(r.standardCycleSeconds)}`,
+  cycleDiff: `节拍 ${r.untrusted.cycleTime ? '异常' : percent(r.cycleTimeDiffPct)}`,
   qty: `报工 ${r.reportedQty}（成品 ${r.finishedQty}），标准工作量 ${r.standardWorkload}`,
-  workloadDiff: `工作量 ${percent(r.workloadDiffPct)}`,
+  workloadDiff: `工作量 ${r.untrusted.workload ? '异常' : percent(r.workloadDiffPct)}`,
+  flagText: r.flags.map((f) => f.message).join('；'),
 });
 
 Component({

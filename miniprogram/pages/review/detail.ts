@@ -4,8 +4,11 @@
  * /api/reports/:reportId`); 通过; 修正后通过 (the quantities edited in place, a line set to 0 and 0 is removed; the
  * same rules as the submission, core/draft.ts); 驳回 with a reason of 1–200 characters. A decided report shows its
  * status only. Another reviewer deciding first: the service's 409 is shown and the report reloaded.
+ * A report whose figures cannot be true shows its plausibility flags above the lines (issue #21: 异常报工, each the
+ * service's sentence with its numbers, and what to do: check, correct or reject; approving stays possible, as
+ * 核对无误，通过, and the service records the approval with 已知异常).
  */
-import type { ReportItem, ReviewAnswer } from '../../api/types';
+import type { Flag, ReportItem, ReviewAnswer } from '../../api/types';
 import { checkForm, type QuantityRow } from '../../core/draft';
 import { STATUS_NAMES } from '../../core/login';
 import { reasonProblem } from '../../core/review';
@@ -14,6 +17,12 @@ import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
 import { back } from '../../platform/nav';
 import { call } from '../../platform/request';
+
+/** What a reviewer reads under the flags (the console's review drawer says the same). */
+const FLAG_NOTE = '这些数据不可能为真，请先核对（可修正明细或驳回）；确认无误仍可通过，审计记录会写明“已知异常”。';
+
+/** The flags as the page lists them: the service's sentences. */
+const flagsOf = (flags: readonly Flag[]) => flags.map((f, i) => ({ key: `${f.code}-${i}`, code: f.code, message: f.message }));
 
 interface Line extends QuantityRow {
   standard: string;
@@ -33,6 +42,8 @@ Component({
     statusName: '',
     rejectReason: '',
     lines: [] as Line[],
+    flags: [] as { key: string; code: string; message: string }[],
+    flagNote: FLAG_NOTE,
     mode: 'view' as 'view' | 'correct' | 'reject',
     reason: '',
     problems: [] as string[],
@@ -59,6 +70,7 @@ Component({
           status: r.status,
           statusName: STATUS_NAMES[r.status],
           rejectReason: r.rejectReason ?? '',
+          flags: flagsOf(r.flags),
           lines: r.lines.map((l) => ({
             productId: l.productId,
             name: l.productName,
@@ -107,7 +119,8 @@ Component({
       this.setData({ busy: true, problems: [], error: '' });
       try {
         const a = await call<ReviewAnswer>('POST', `/api/reviews/${this.data.reportId}/${what}`, { body, retry: true });
-        const done = a.status === 'rejected' ? '已驳回' : a.corrected ? '已修正并通过' : '已通过';
+        const known = a.status === 'approved' && a.flags.length ? `（已知异常 ${a.flags.length} 项，已记入审计记录）` : '';
+        const done = (a.status === 'rejected' ? '已驳回' : a.corrected ? '已修正并通过' : '已通过') + known;
         await this.load();
         this.setData({ done });
       } catch (err) {

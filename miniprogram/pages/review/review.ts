@@ -1,6 +1,9 @@
 /**
  * 审核 (issue #23 page 5; spec 4.7): two tabs, 待审核 (`GET /api/reviews/pending`, oldest first) and 我审核的
  * (`GET /api/reviews/mine`, newest first), 20 a page with 加载更多; a report opens its detail (review/detail).
+ * A report whose figures cannot be true carries the service's plausibility flags (issue #21): its row is marked
+ * 异常 with the number of flags and the first flag's sentence as the service writes it; 只看异常 lists only those
+ * (`flagged=true`).
  */
 import type { ReportItem } from '../../api/types';
 import { STATUS_NAMES } from '../../core/login';
@@ -19,6 +22,10 @@ interface Row {
   output: number;
   status: string;
   statusName: string;
+  /** How many plausibility flags (0: none). */
+  flags: number;
+  /** The first flag's sentence (the service's Chinese, with its numbers); the detail shows them all. */
+  flagText: string;
 }
 
 const rowOf = (r: ReportItem): Row => ({
@@ -28,10 +35,12 @@ const rowOf = (r: ReportItem): Row => ({
   output: r.lines.reduce((s, l) => s + l.outputQty, 0),
   status: r.status,
   statusName: STATUS_NAMES[r.status],
+  flags: r.flags.length,
+  flagText: r.flags.length ? r.flags[0].message + (r.flags.length > 1 ? `（另有 ${r.flags.length - 1} 项）` : '') : '',
 });
 
 Component({
-  data: { tab: 'pending' as Tab, rows: [] as Row[], page: 0, total: 0, loading: false, error: '' },
+  data: { tab: 'pending' as Tab, onlyFlagged: false, rows: [] as Row[], page: 0, total: 0, loading: false, error: '' },
   methods: {
     onShow() {
       if (!sessionOrLogin()) return;
@@ -42,7 +51,13 @@ Component({
       this.more();
     },
     more() {
-      return appendNextPage(this, PATHS[this.data.tab], rowOf);
+      const query: Record<string, string> = this.data.tab === 'pending' && this.data.onlyFlagged ? { flagged: 'true' } : {};
+      return appendNextPage(this, PATHS[this.data.tab], rowOf, query);
+    },
+    /** 只看异常 ⇄ 全部 (the pending tab). */
+    onFlagFilter() {
+      this.setData({ onlyFlagged: !this.data.onlyFlagged });
+      this.reload();
     },
     onTab(e: WechatMiniprogram.TouchEvent) {
       this.setData({ tab: e.currentTarget.dataset.tab === 'mine' ? 'mine' : 'pending' });

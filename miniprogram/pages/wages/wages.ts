@@ -1,38 +1,82 @@
 /**
- * 我的工资 (issue #23 page 4; issue #22 `GET /api/wages/mine?month=YYYY-MM`): the month's amount, whether the month
- * is closed, lines without a price, and per report its amount and lines with their piece rates. Amounts and rates
- * come as decimal strings and are shown as they come (never computed on the phone). A service without the
- * endpoint (404 NOT_FOUND, a server older than #22) makes the page say wages are not available yet.
+ * 我的工资 (issue #23 page 4; issue #22 `GET /api/wages/mine?month=YYYY-MM`): the worker's month, picked with a month
+ * picker or 上个月 / 下个月 (default: this month on the phone's clock). The month's amount, whether it is closed
+ * (已结账; a reopened month says it is being recalculated), after a reopen and a new close the previous close's
+ * amount beside the new one (`previousAmount`), lines without a price, and per report its date, amount and lines
+ * (product, process, finished / defective pieces, piece rate and a defect rate that is not 0, amount). Amounts come as
+ * decimal text and are shown through core/money.ts (integer fen as text, never a float); the phone sums nothing.
+ * An empty month says so. A service without the endpoint (404 NOT_FOUND: a server older than issue #22) makes the
+ * page say wages are not available yet.
  */
-import type { MineWages } from '../../api/types';
-import { monthOf, shiftMonth } from '../../core/time';
+import type { MineWages, WageLine } from '../../api/types';
+import { moneyOf, previousCloseText } from '../../core/money';
+import { dayAndTime, monthOf, shiftMonth } from '../../core/time';
 import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
 import { call, isFailure } from '../../platform/request';
 
+interface LineView {
+  key: string;
+  product: string;
+  quantities: string;
+  rates: string;
+  amount: string;
+}
 interface ReportView {
   reportId: string;
   reportDate: string;
   amount: string;
-  lines: { key: string; text: string; amount: string }[];
+  lines: LineView[];
+}
+
+/** `2026-03` → `2026年3月`. */
+const monthName = (month: string) => {
+  const m = /^(\d{4})-(\d{2})$/.exec(month);
+  return m ? `${m[1]}年${Number(m[2])}月` : month;
+};
+
+/** A rate of the service (`"0.3500"`, 4 decimals) is 0 when all its digits are. */
+const isZeroRate = (rate: string | null) => rate === null || /^-?0+(\.0+)?$/.test(rate);
+
+/** One line as a worker reads it. */
+function lineOf(reportId: string, l: WageLine, i: number): LineView {
+  return {
+    key: `${reportId}-${i}`,
+    product: `${l.productName}（${l.processName}）`,
+    quantities: `成品 ${l.finishedQty} 件，不良 ${l.defectiveQty} 件`,
+    rates:
+      l.pieceRate === null
+        ? '没有单价'
+        : `单价 ${l.pieceRate} 元/件` + (isZeroRate(l.defectRate) ? '' : `，不良 ${l.defectRate} 元/件`),
+    amount: l.amount === null ? '未定价' : moneyOf(l.amount),
+  };
+}
+
+/** What the page says of the month's close. */
+function statusOf(w: MineWages): string {
+  if (w.status === 'closed') {
+    const when = w.closedAt ? `，${dayAndTime(w.closedAt)}${w.closedBy?.name ? ` ${w.closedBy.name}` : ''}结账` : '';
+    return `已结账（${w.version && w.version > 1 ? `第 ${w.version} 次结账` : '金额已确定'}${when}）`;
+  }
+  if (w.version) return '已反结账：正在重新核算，金额可能还会变化';
+  return '未结账：金额可能还会变化';
 }
 
 /** The page's view of an answer. */
 function viewOf(w: MineWages) {
   return {
-    amount: `¥${w.amount}`,
+    amount: moneyOf(w.amount),
     closed: w.status === 'closed',
+    status: statusOf(w),
+    previous: w.previousAmount === undefined ? '' : previousCloseText(w.previousAmount, w.amount) ?? `上次结账时 ${w.previousAmount} 元`,
     unpriced: w.unpricedLines > 0 ? `有 ${w.unpricedLines} 行产品还没有定价，未计入金额，请联系管理员` : '',
+    empty: w.reports.length ? '' : `${monthName(w.month)}还没有计入工资的报工单（只计已通过的报工单）`,
     reports: w.reports.map(
       (r): ReportView => ({
         reportId: r.reportId,
         reportDate: r.reportDate,
-        amount: `¥${r.amount}`,
-        lines: r.lines.map((l, i) => ({
-          key: `${r.reportId}-${i}`,
-          text: `${l.productName}（${l.processName}）成品 ${l.finishedQty}，不良 ${l.defectiveQty}` + (l.pieceRate === null ? '' : `，单价 ${l.pieceRate} 元`),
-          amount: l.amount === null ? '未定价' : `¥${l.amount}`,
-        })),
+        amount: moneyOf(r.amount),
+        lines: r.lines.map((l, i) => lineOf(r.reportId, l, i)),
       }),
     ),
   };
@@ -41,22 +85,29 @@ function viewOf(w: MineWages) {
 Component({
   data: {
     month: '',
+    monthName: '',
     loaded: false,
     unavailable: false,
     amount: '',
     closed: false,
+    status: '',
+    previous: '',
     unpriced: '',
+    empty: '',
     reports: [] as ReportView[],
     error: '',
     loading: false,
   },
   methods: {
     onLoad() {
-      this.setData({ month: monthOf(Date.now()) });
+      this.setMonth(monthOf(Date.now()));
     },
     onShow() {
       if (!sessionOrLogin()) return;
       this.load();
+    },
+    setMonth(month: string) {
+      this.setData({ month, monthName: monthName(month) });
     },
     async load() {
       this.setData({ loading: true, error: '' });
@@ -71,11 +122,18 @@ Component({
       }
     },
     onPrev() {
-      this.setData({ month: shiftMonth(this.data.month, -1) });
+      this.setMonth(shiftMonth(this.data.month, -1));
       this.load();
     },
     onNext() {
-      this.setData({ month: shiftMonth(this.data.month, 1) });
+      this.setMonth(shiftMonth(this.data.month, 1));
+      this.load();
+    },
+    /** The month picker (`<picker mode="date" fields="month">` hands over `YYYY-MM`). */
+    onPick(e: WechatMiniprogram.PickerChange) {
+      const value = String(e.detail.value);
+      if (!/^\d{4}-\d{2}$/.test(value) || value === this.data.month) return;
+      this.setMonth(value);
       this.load();
     },
   },

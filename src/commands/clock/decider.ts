@@ -16,6 +16,9 @@
  *   the time zone, with the worker's team and workshop on that date (`placement`, a fact: issue #24), with the report's plausibility flags (domain/plausibility.ts, under `settings.plausibility`;
  *   issue #21); PERIOD_CLOSED when that date's month is closed (issue #22: only a submission racing the close at
  *   the month's end, or on a clock behind the closer's, can meet it; the session stays open, so nothing is lost).
+ *   The starting break (issue #24 part B, domain/shift-breaks.ts `sessionBreak`): from the unpaid windows of the
+ *   worker's shift(s) overlapping the presence (`shiftDays`, a fact), source `shift` with the shift; else
+ *   DEFAULT_BREAK_MINUTES (at most the minutes worked), source `default`.
  * - Abandon {sessionId}: the job's command; an over-age open session → SessionAbandoned, else nothing.
  * Refusals are domain errors: CLOCK_STATE_CONFLICT with the label that fits, and those of domain/clock.ts
  * (REPORT_WINDOW_EXPIRED, SESSION_ABANDONED, REPORT_ALREADY_SUBMITTED, SESSION_NOT_FOUND) and report-lines.ts.
@@ -44,6 +47,7 @@ import type { LineInput, ProductSnapshot } from '../../domain/report-line.ts';
 import type { Placement } from '../../domain/placement.ts';
 import { plausibilityFlags } from '../../domain/plausibility.ts';
 import { buildReportLines } from '../report-lines.ts';
+import { sessionBreak, type ShiftDay } from '../../domain/shift-breaks.ts';
 
 
 interface Base {
@@ -64,6 +68,11 @@ export type WorkerCommand =
       closedMonths: readonly string[];
       /** The worker's team and workshop on the report date (a fact; issue #24 part A). */
       placement: Placement;
+      /**
+       * Issue #24 part B: the worker's calendar around the local date of the session's clock-in (a fact: each
+       * date's team and its shift, domain/shift-breaks.ts ShiftDay); absent or for another date: no shift.
+       */
+      shiftDays?: readonly ShiftDay[];
     })
   | (Base & { type: 'Abandon'; sessionId: string; reason: string });
 
@@ -205,7 +214,11 @@ function submit(cmd: Extract<WorkerCommand, { type: 'Submit' }>, state: WorkerSt
   const at = now.toISOString();
   const clockOutAt = new Date(s.clockOutAt).toISOString();
   const clockInAt = new Date(s.clockInAt).toISOString();
-  const breakMinutes = initialBreakMinutes(s.clockInAt, s.clockOutAt, settings.defaultBreakMinutes);
+  // Issue #24 part B: the break from the worker's shift(s) when the calendar of the clock-in date is known.
+  const clockInDate = localDate(new Date(s.clockInAt), settings.timeZone);
+  const days = cmd.shiftDays?.some((d) => d.date === clockInDate) ? cmd.shiftDays : [];
+  const started = sessionBreak({ clockInAt, clockOutAt }, clockInDate, days, settings.timeZone, initialBreakMinutes(s.clockInAt, s.clockOutAt, settings.defaultBreakMinutes));
+  const breakMinutes = started.breakMinutes;
   return [
     { type: 'SessionReported', data: { sessionId: s.sessionId, employeePhone: cmd.employeePhone, reportId: cmd.reportId, at } },
     {
@@ -223,8 +236,8 @@ function submit(cmd: Extract<WorkerCommand, { type: 'Submit' }>, state: WorkerSt
         flags: plausibilityFlags({ clockInAt, clockOutAt, breakMinutes, lines }, settings.plausibility),
         workshopCode: cmd.placement.workshopCode,
         teamCode: cmd.placement.teamCode,
-        breakSource: 'default',
-        shift: null,
+        breakSource: started.breakSource,
+        shift: started.shift,
         at,
       },
     },

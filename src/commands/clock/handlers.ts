@@ -138,6 +138,9 @@ export async function submitReport(deps: ClockDeps, actor: Actor, input: { sessi
       // Issue #24 part A: the team and workshop on the report date (the decider's reportDate: the same instant).
       placementOf: { phone: actor.phone, date: localDate(now, deps.clockSettings.timeZone) },
     }),
+    // Issue #24 part B: the worker's shift calendar around the session's clock-in date (src/shifts/sql.ts).
+    factsOf: (state) =>
+      state.latest?.sessionId === input.sessionId ? { shiftsOf: { phone: actor.phone, date: localDate(new Date(state.latest.clockInAt), deps.clockSettings.timeZone) } } : {},
     command: (facts, now): WorkerCommand => ({
       type: 'Submit',
       employeePhone: actor.phone,
@@ -148,6 +151,7 @@ export async function submitReport(deps: ClockDeps, actor: Actor, input: { sessi
       products: [...facts.products],
       closedMonths: facts.closedMonths,
       placement: facts.placement ?? NO_PLACEMENT,
+      shiftDays: facts.shiftDays,
     }),
     newStreamOf: (e) => (e.type === 'ReportSubmitted' ? streams.report(e.data.reportId) : undefined),
     answer: (_, events) => {

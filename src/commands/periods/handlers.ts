@@ -12,8 +12,13 @@
  *   4. commit, which lets the waiting writes go on, to their refusal.
  * So a close racing an approval ends with the approval in the closed figures or refused (PERIOD_CLOSED), never
  * after the close and outside them; the same on any number of API instances sharing the database.
+ *
+ * Only a manager of the whole factory closes or reopens (issue #24 part S, README "审核范围"): a close's figures and
+ * its refusal's blocker list are the whole factory's, which a scoped manager must not see nor settle. A manager
+ * with a scope gets 403 CLOSE_NEEDS_WHOLE_FACTORY, read in the close's transaction before anything else.
  */
 import type pg from 'pg';
+import { domainError } from '../../domain/errors.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { streams } from '../../events/catalog.ts';
 import type { Actor } from '../../shared/actor.ts';
@@ -46,6 +51,12 @@ export interface ReopenAnswer {
   version: number;
 }
 
+/** Throws CLOSE_NEEDS_WHOLE_FACTORY when `actor` has a scope in its role (`scopes`, migrations/015). */
+async function mustBeWholeFactory(tx: pg.PoolClient, actor: Actor): Promise<void> {
+  const r = await tx.query(`SELECT 1 FROM scopes WHERE phone = $1 AND role = $2 AND cardinality(workshops) + cardinality(teams) > 0`, [actor.phone, actor.role]);
+  if (r.rows.length > 0) throw domainError('CLOSE_NEEDS_WHOLE_FACTORY');
+}
+
 /** Runs the period decider on `month` for `actor` inside `tx`; `command` given the instant. */
 function decide(deps: PeriodDeps, tx: pg.PoolClient, actor: Actor, month: string, command: (now: Date) => PeriodCommand) {
   return runCommand(commandsIn(deps.commands, tx), actor, {
@@ -58,10 +69,11 @@ function decide(deps: PeriodDeps, tx: pg.PoolClient, actor: Actor, month: string
 
 /**
  * Closes `month` (`YYYY-MM`) for `actor` (module docstring) → the close. Throws PERIOD_ALREADY_CLOSED,
- * PERIOD_NOT_ENDED, PERIOD_HAS_PENDING, PERIOD_HAS_UNPRICED (details: every blocker), ROLE_REVOKED.
+ * PERIOD_NOT_ENDED, PERIOD_HAS_PENDING, PERIOD_HAS_UNPRICED (details: every blocker), CLOSE_NEEDS_WHOLE_FACTORY, ROLE_REVOKED.
  */
 export function closePeriod(deps: PeriodDeps, actor: Actor, month: string): Promise<CloseAnswer> {
   return withTransaction(deps.pool, async (tx) => {
+    await mustBeWholeFactory(tx, actor);
     await tx.query(`SELECT lock_month_exclusive($1)`, [month]);
     const facts = await closeFacts(tx, month);
     const closed = await decide(deps, tx, actor, month, (now) => ({
@@ -86,10 +98,11 @@ export function closePeriod(deps: PeriodDeps, actor: Actor, month: string): Prom
 
 /**
  * Reopens the closed `month` for `actor` with `reason` (1–200 characters) → its status and the version of the
- * close reopened. Throws PERIOD_NOT_CLOSED, INVALID_REASON, ROLE_REVOKED.
+ * close reopened. Throws PERIOD_NOT_CLOSED, INVALID_REASON, CLOSE_NEEDS_WHOLE_FACTORY, ROLE_REVOKED.
  */
 export function reopenPeriod(deps: PeriodDeps, actor: Actor, month: string, reason: string): Promise<ReopenAnswer> {
   return withTransaction(deps.pool, async (tx) => {
+    await mustBeWholeFactory(tx, actor);
     await tx.query(`SELECT lock_month_exclusive($1)`, [month]);
     const reopened = await decide(deps, tx, actor, month, (now) => ({ type: 'Reopen', month, reason, at: now.toISOString() }));
     return { month, status: 'open', version: reopened.version };

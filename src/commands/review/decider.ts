@@ -10,7 +10,9 @@
  * - `ChangeBreak {breakMinutes, reason?, at}`: in `pending` or `approved` (REPORT_REJECTED otherwise); whole
  *   minutes ≥ 0 (INVALID_BREAK_MINUTES); BREAK_EXCEEDS_WORKING_TIME when clock-out − clock-in − breakMinutes × 60 s
  *   would be negative. The same value as now decides nothing (no event, nothing to audit).
- * Unknown report: REPORT_NOT_FOUND. A report dated in a closed month (`closedMonths`, a fact of the command:
+ * Unknown report: REPORT_NOT_FOUND; so is a report outside the actor's scope (`inScope`, a fact of the command:
+ * domain/scope.ts, issue #24 part S), so its existence is not leaked. The actor's own report (`actorPhone` is the
+ * report's worker): SELF_REVIEW, for every command (issue #24: nobody reviews their own report). A report dated in a closed month (`closedMonths`, a fact of the command:
  * commands/facts.ts): PERIOD_CLOSED, before any other refusal (issue #22). Refusals are domain errors. Instants
  * `at` are ISO 8601 (UTC).
  *
@@ -45,12 +47,18 @@ export interface Report {
   readonly lines: readonly ReportLine[];
   /** Plausibility flags of the figures as they stand, as the events recorded them. */
   readonly flags: readonly PlausibilityFlag[];
+  /** The report's workshop and team (ReportSubmitted, issue #24), repeated on the review events. */
+  readonly workshopCode: string | null;
+  readonly teamCode: string | null;
 }
 
 export type ReportState = { readonly status: 'none' } | Report;
 
-/** Every review command carries the instant `at` and which of the months it may write into are closed. */
-type Base = { at: string; closedMonths: readonly string[] };
+/**
+ * Every review command carries the instant `at`, which of the months it may write into are closed, who acts
+ * (`actorPhone`) and whether the report is in the actor's scope (`inScope`, issue #24 part S).
+ */
+type Base = { at: string; closedMonths: readonly string[]; actorPhone: string; inScope: boolean };
 export type ReviewCommand =
   | (Base & { type: 'Approve'; lines?: LineInput[]; candidates: ProductSnapshot[] })
   | (Base & { type: 'Reject'; reason: string })
@@ -58,7 +66,13 @@ export type ReviewCommand =
 
 export const REASON_MAX = 200;
 
-const ref = (r: Report) => ({ reportId: r.reportId, employeePhone: r.employeePhone, reportDate: r.reportDate });
+const ref = (r: Report) => ({
+  reportId: r.reportId,
+  employeePhone: r.employeePhone,
+  reportDate: r.reportDate,
+  workshopCode: r.workshopCode,
+  teamCode: r.teamCode,
+});
 
 function mustBePending(r: Report): void {
   if (r.status !== 'pending') throw domainError('REPORT_ALREADY_REVIEWED', { status: r.status });
@@ -86,6 +100,8 @@ export const reportFold: Pick<Decider<ReviewCommand, ReportState, ReportEvent>, 
         devices: d.devices,
         lines: d.lines,
         flags: d.flags,
+        workshopCode: d.workshopCode,
+        teamCode: d.teamCode,
       };
     }
     if (state.status === 'none') return state;
@@ -105,7 +121,10 @@ export const reviewDecider = (bounds: PlausibilityBounds): Decider<ReviewCommand
   ...reportFold,
 
   decide(command, state) {
-    if (state.status === 'none') throw reportNotFound();
+    if (state.status === 'none' || !command.inScope) throw reportNotFound();
+    if (command.actorPhone === state.employeePhone) {
+      throw domainError('SELF_REVIEW', undefined, { write: command.type === 'ChangeBreak' ? 'breakChange' : 'review' });
+    }
     const month = monthOf(state.reportDate);
     if (command.closedMonths.includes(month)) {
       throw domainError('PERIOD_CLOSED', { month }, { write: command.type === 'ChangeBreak' ? 'breakChange' : 'review' });

@@ -4,7 +4,9 @@
  * administrators approving at once one wins and the other gets REPORT_ALREADY_REVIEWED). The actor (phone, name
  * from personnel, role) goes into the event metadata, where the audit log reads it. The month of the report's
  * date is a fact of each (commands/facts.ts): every one of them writes into that month, which must be open
- * (issue #22); a report's date never changes, so it is read first from the `reports` read model.
+ * (issue #22); a report's date never changes, so it is read first from the `reports` read model. Whether the
+ * report is in the actor's scope is a fact too (issue #24 part S, facts.ts `reportInScope`), checked again by the
+ * append's guard; out of scope is REPORT_NOT_FOUND, one's own report SELF_REVIEW (decider.ts).
  *
  * Answers: the report after the command; `at` is the command's instant (a Date), effective working time in
  * seconds, and the report's plausibility flags (issue #21) after the command.
@@ -60,6 +62,9 @@ function answerOf(state: ReportState, events: readonly ReportEvent[], at: Date):
   };
 }
 
+/** What every review command carries (decider.ts). */
+type ReviewBase = { at: string; closedMonths: readonly string[]; actorPhone: string; inScope: boolean };
+
 /** The month of report `reportId`'s date (a UUID), or undefined for an unknown report. */
 async function reportMonth(q: Queryable, reportId: string): Promise<string | undefined> {
   const r = await q.query(`SELECT report_date FROM reports WHERE report_id = $1`, [reportId]);
@@ -74,23 +79,25 @@ async function review(
   deps: ReviewDeps,
   actor: Actor,
   reportId: string,
-  command: (products: ProductSnapshot[], base: { at: string; closedMonths: readonly string[] }) => ReviewCommand,
+  command: (products: ProductSnapshot[], base: ReviewBase) => ReviewCommand,
   productIds: number[] = [],
 ): Promise<ReviewAnswer> {
   const stream = reportStream(reportId);
-  const month = await reportMonth(deps.commands.reads, parseReportId(reportId));
+  const id = parseReportId(reportId);
+  const month = await reportMonth(deps.commands.reads, id);
   return runCommand(deps.commands, actor, {
     decider: reviewDecider(deps.clockSettings.plausibility),
     stream,
-    facts: { productIds, months: month ? [month] : [] },
-    command: (facts, now) => command([...facts.products], { at: now.toISOString(), closedMonths: facts.closedMonths }),
+    facts: { productIds, months: month ? [month] : [], reportInScope: id },
+    command: (facts, now) =>
+      command([...facts.products], { at: now.toISOString(), closedMonths: facts.closedMonths, actorPhone: actor.phone, inScope: facts.reportInScope }),
     answer: answerOf,
   });
 }
 
 /**
  * Approves a pending report, optionally with corrected lines (the products they name are facts of the decision).
- * Throws REPORT_NOT_FOUND, PERIOD_CLOSED, REPORT_ALREADY_REVIEWED, the lines' errors (lines.ts), ROLE_REVOKED.
+ * Throws REPORT_NOT_FOUND (also out of scope), SELF_REVIEW, PERIOD_CLOSED, REPORT_ALREADY_REVIEWED, the lines' errors (lines.ts), ROLE_REVOKED.
  */
 export function approveReport(deps: ReviewDeps, actor: Actor, reportId: string, lines: LineInput[] | undefined): Promise<ReviewAnswer> {
   const ids = (lines ?? []).map((l) => l.productId).filter((id) => Number.isSafeInteger(id));
@@ -98,7 +105,7 @@ export function approveReport(deps: ReviewDeps, actor: Actor, reportId: string, 
 }
 
 /**
- * Rejects a pending report with a reason (1–200 characters). Throws REPORT_NOT_FOUND, PERIOD_CLOSED,
+ * Rejects a pending report with a reason (1–200 characters). Throws REPORT_NOT_FOUND (also out of scope), SELF_REVIEW, PERIOD_CLOSED,
  * REPORT_ALREADY_REVIEWED, INVALID_REASON.
  */
 export function rejectReport(deps: ReviewDeps, actor: Actor, reportId: string, reason: string): Promise<ReviewAnswer> {
@@ -106,7 +113,7 @@ export function rejectReport(deps: ReviewDeps, actor: Actor, reportId: string, r
 }
 
 /**
- * Changes the break interval of a pending or approved report (manager). Throws REPORT_NOT_FOUND, PERIOD_CLOSED,
+ * Changes the break interval of a pending or approved report (manager). Throws REPORT_NOT_FOUND (also out of scope), SELF_REVIEW, PERIOD_CLOSED,
  * REPORT_REJECTED, INVALID_BREAK_MINUTES, INVALID_REASON, BREAK_EXCEEDS_WORKING_TIME.
  */
 export function changeBreakMinutes(deps: ReviewDeps, actor: Actor, reportId: string, input: { breakMinutes: number; reason?: string }): Promise<ReviewAnswer> {

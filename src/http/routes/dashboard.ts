@@ -11,11 +11,11 @@ import { z } from 'zod';
 import * as XLSX from 'xlsx';
 import { access } from '../../auth/roles.ts';
 import { unprocessable } from '../../errors.ts';
-import { checkRange, dashboardPage, dashboardRows, type DashboardRow } from '../../queries/dashboard.ts';
+import { checkRange, dashboardPage, dashboardRows, type DashboardReader, type DashboardRow } from '../../queries/dashboard.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { localDate } from '../dates.ts';
 import { checkedRule } from '../json-schema.ts';
-import { defineRoute, RawBody, type ErrorDoc } from '../route.ts';
+import { defineRoute, RawBody, scopeOf, type CurrentUser, type ErrorDoc } from '../route.ts';
 import { flagAnswerSchema } from './review-schemas.ts';
 
 /** Most rows one export may hold (a year of ~270 workers); beyond it the manager narrows the range. */
@@ -34,6 +34,25 @@ const rangeDate = (title: string) =>
 const rangeShape = { startDate: rangeDate('开始日期'), endDate: rangeDate('结束日期') };
 const bothDates = { required: ['startDate', 'endDate'] };
 export const rangeQuery = checkedRule(z.object(rangeShape), bothDates);
+
+// ---- issue #24 part S: the workshop and team filters, and the rows' placement ----
+const filterCode = (title: string) =>
+  z.string().trim().max(40).optional().meta({ title, description: `${title}编码；只看这个${title}（在您的审核范围内；范围外的${title}结果为空）` });
+/** The `workshop` and `team` query parameters of the dashboard and wages (domain/scope.ts ReportFilter). */
+export const placementFilterShape = { workshop: filterCode('车间'), team: filterCode('班组') };
+/** The reader of a dashboard or wages reading: the user's scope and the filters given (blank = none). */
+export const readerOf = (user: CurrentUser, q: { workshop?: string; team?: string }): DashboardReader => ({
+  scope: scopeOf(user),
+  filter: { workshop: q.workshop || undefined, team: q.team || undefined },
+});
+/** The fields naming a row's workshop and team (codes and current names; null for none). */
+export const placementFields = {
+  workshopCode: z.string().nullable().describe('车间编码；不属于任何车间为 null'),
+  workshopName: z.string().nullable().describe('车间名称'),
+  teamCode: z.string().nullable().describe('班组编码；不属于任何班组为 null'),
+  teamName: z.string().nullable().describe('班组名称'),
+};
+export const PLACEMENT_EXAMPLE = { workshopCode: 'W1', workshopName: '冲压车间', teamCode: 'T1', teamName: '冲压一班' };
 
 const pct = 'null：除数为 0';
 const dashboardRow = z.object({
@@ -60,15 +79,17 @@ const dashboardRow = z.object({
       workload: z.boolean().describe('true：工作量差异不可信（有 NO_WORKING_TIME 或 OUTPUT_OVER_WORKLOAD 标记）'),
     })
     .describe('这一行哪些数字不可信：网页后台在这些格子里显示“异常”而不是数字'),
+  ...placementFields,
 });
 
 export const dashboardRoute = defineRoute({
   method: 'get',
   path: '/api/dashboard/reports',
   tag: 'dashboard',
-  summary: '看板：已通过报工单按日期 + 员工合并（日期倒序，再按手机号）',
+  summary: '看板：已通过报工单按日期 + 员工（+ 班组）合并（日期倒序，再按手机号）；可按车间、班组筛选',
+  description: '只含您审核范围内的报工单（issue #24）；员工当天换了班组时分成两行。workshop、team 为车间、班组编码。',
   access: access.insight,
-  query: checkedRule(pageQuery.extend(rangeShape), bothDates),
+  query: checkedRule(pageQuery.extend({ ...rangeShape, ...placementFilterShape }), bothDates),
   response: pageOf(dashboardRow),
   errors: [RANGE_ERROR],
   example: {
@@ -90,6 +111,7 @@ export const dashboardRoute = defineRoute({
           workloadDiffPct: -58.89,
           flags: [],
           untrusted: { cycleTime: false, workload: false },
+          ...PLACEMENT_EXAMPLE,
         },
       ],
       page: 1,
@@ -97,9 +119,9 @@ export const dashboardRoute = defineRoute({
       total: 1,
     },
   },
-  async handler({ query }, ctx) {
-    const { startDate, endDate, ...page } = query;
-    return dashboardPage(ctx.db.pool, checkRange(startDate, endDate), page);
+  async handler({ query, user }, ctx) {
+    const { startDate, endDate, workshop, team, ...page } = query;
+    return dashboardPage(ctx.db.pool, checkRange(startDate, endDate), page, readerOf(user, { workshop, team }));
   },
 });
 
@@ -108,6 +130,8 @@ export const DASHBOARD_XLSX_HEADERS: readonly [string, keyof DashboardRow][] = [
   ['日期', 'reportDate'],
   ['手机号', 'employeePhone'],
   ['姓名', 'employeeName'],
+  ['车间', 'workshopName'],
+  ['班组', 'teamName'],
   ['报工单数', 'reportCount'],
   ['实际节拍(秒)', 'actualCycleSeconds'],
   ['标准节拍(秒)', 'standardCycleSeconds'],
@@ -137,15 +161,15 @@ export const dashboardXlsxRoute = defineRoute({
   method: 'get',
   path: '/api/dashboard/reports.xlsx',
   tag: 'dashboard',
-  summary: '看板导出为 Excel（.xlsx，中文表头，同样的日期范围）',
+  summary: '看板导出为 Excel（.xlsx，中文表头，同样的日期范围与车间、班组筛选）',
   access: access.insight,
-  query: rangeQuery,
+  query: checkedRule(z.object({ ...rangeShape, ...placementFilterShape }), bothDates),
   responseContentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   errors: [RANGE_ERROR, { status: 422, code: 'EXPORT_TOO_LARGE', description: `超过 ${EXPORT_MAX_ROWS} 行，请缩小日期范围` }],
   example: { query: { startDate: '2026-03-01', endDate: '2026-03-31' } },
-  async handler({ query }, ctx) {
+  async handler({ query, user }, ctx) {
     const range = checkRange(query.startDate, query.endDate);
-    const rows = await dashboardRows(ctx.db.pool, range, EXPORT_MAX_ROWS);
+    const rows = await dashboardRows(ctx.db.pool, range, EXPORT_MAX_ROWS, readerOf(user, query));
     if (rows.length > EXPORT_MAX_ROWS) {
       throw unprocessable('EXPORT_TOO_LARGE', `导出超过 ${EXPORT_MAX_ROWS} 行，请缩小日期范围后分段导出`);
     }

@@ -19,6 +19,8 @@ import { rateRoutes } from './rates.ts';
 import { wageRoutes } from './wages.ts';
 import { periodRoutes } from './periods.ts';
 import { organizationRoutes } from './organization.ts';
+// issue #24 part B: shifts
+import { shiftRoutes } from './shifts.ts';
 
 export const routes: AnyRoute[] = [
   healthRoute,
@@ -40,4 +42,6 @@ export const routes: AnyRoute[] = [
   ...periodRoutes,
   // issue #24 organization (part A)
   ...organizationRoutes,
+  // issue #24 part B: shifts
+  ...shiftRoutes,
 ];

@@ -16,8 +16,9 @@ import { dashboardSummary } from '../../queries/dashboard-summary.ts';
 import { browseReports, reportById } from '../../queries/report-browse.ts';
 import { localDate, optionalLocalDate } from '../dates.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
-import { defineRoute } from '../route.ts';
-import { RANGE_ERROR, rangeQuery } from './dashboard.ts';
+import { defineRoute, scopeOf } from '../route.ts';
+import { PLACEMENT_EXAMPLE, RANGE_ERROR, placementFields, placementFilterShape, rangeQuery, readerOf } from './dashboard.ts';
+import { checkedRule } from '../json-schema.ts';
 import { REPORT_ITEM_EXAMPLE, REPORT_NOT_FOUND, reportItem } from './reviews.ts';
 import { reportStatus } from './review-schemas.ts';
 
@@ -33,6 +34,7 @@ export const reportListRoute = defineRoute({
     endDate: optionalLocalDate('结束日期'),
     employee: z.string().trim().max(50).optional().meta({ title: '员工', description: '手机号，或姓名的一部分' }),
     status: reportStatus.optional().meta({ title: '状态' }),
+    ...placementFilterShape,
   }),
   response: pageOf(reportItem),
   errors: [{ status: 422, code: 'INVALID_DATE_RANGE', description: '结束日期早于开始日期' }],
@@ -40,10 +42,11 @@ export const reportListRoute = defineRoute({
     query: { startDate: '2026-03-01', endDate: '2026-03-31', employee: '张', status: 'pending', page: '1', pageSize: '20' },
     response: { items: [REPORT_ITEM_EXAMPLE], page: 1, pageSize: 20, total: 1 },
   },
-  async handler({ query }, ctx) {
+  async handler({ query, user }, ctx) {
     const { page, pageSize, ...filter } = query;
     if (filter.startDate && filter.endDate && filter.endDate < filter.startDate) throw unprocessable('INVALID_DATE_RANGE', '结束日期不能早于开始日期');
-    return browseReports(ctx.db.pool, filter, { page, pageSize }, ctx.config.timeZone);
+    const { workshop, team, ...rest } = filter;
+    return browseReports(ctx.db.pool, { ...rest, workshop: workshop || undefined, team: team || undefined }, { page, pageSize }, ctx.config.timeZone, scopeOf(user));
   },
 });
 
@@ -57,7 +60,7 @@ export const reportDetailRoute = defineRoute({
   response: reportItem,
   errors: [REPORT_NOT_FOUND],
   example: { params: { reportId: REPORT_ITEM_EXAMPLE.reportId }, response: REPORT_ITEM_EXAMPLE },
-  handler: ({ params }, ctx) => reportById(ctx.db.pool, params.reportId, ctx.config.timeZone),
+  handler: ({ params, user }, ctx) => reportById(ctx.db.pool, params.reportId, ctx.config.timeZone, scopeOf(user)),
 });
 
 const cycle = z.number().nullable().describe('秒；没有产出时为 null');
@@ -69,7 +72,7 @@ export const dashboardSummaryRoute = defineRoute({
   description:
     'byEmployee：每名员工在范围内的实际节拍与标准节拍（秒）、报工数量、成品数量、标准工作量、有异常标记的报工单数；byDate：每天的报工数量、成品数量与标准工作量。',
   access: access.insight,
-  query: rangeQuery,
+  query: checkedRule(z.object({ ...rangeQuery.shape, ...placementFilterShape }), { required: ['startDate', 'endDate'] }),
   response: z.object({
     byEmployee: z.array(
       z.object({
@@ -111,7 +114,7 @@ export const dashboardSummaryRoute = defineRoute({
       byDate: [{ reportDate: '2026-03-02', reportedQty: 1515, finishedQty: 1490, standardWorkload: 3600 }],
     },
   },
-  handler: ({ query }, ctx) => dashboardSummary(ctx.db.pool, checkRange(query.startDate, query.endDate)),
+  handler: ({ query, user }, ctx) => dashboardSummary(ctx.db.pool, checkRange(query.startDate, query.endDate), readerOf(user, query)),
 });
 
 export const officeRoutes = [reportListRoute, reportDetailRoute, dashboardSummaryRoute];

@@ -13,7 +13,8 @@ import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { toPage } from '../../shared/page.ts';
 import { instant } from '../dates.ts';
-import { defineRoute } from '../route.ts';
+import { actorOf, defineRoute } from '../route.ts';
+import { setScope } from '../../commands/scopes/handlers.ts';
 import { PERSON_INVALID } from './error-docs.ts';
 
 const role = z.enum(ROLES).describe('worker 员工、admin 管理员、manager 经理');
@@ -67,6 +68,54 @@ export const [peopleImportRoute, peopleImportConfirmRoute] = importRoutes({
 /** The role words the personnel rules accept (people/rules.ts), for the document's pattern. */
 const ROLE_WORDS = [...ROLE_ALIASES.keys()].join('|');
 
+// ---- issue #24 part S: scopes ----
+const scopeRole = z.enum(['admin', 'manager']).describe('admin 管理员、manager 经理');
+/** A person's scope in one role (domain/scope.ts). */
+const scopeSchema = z.object({
+  role: scopeRole,
+  workshops: z.array(z.string()).describe('车间编码'),
+  teams: z.array(z.string()).describe('班组编码'),
+});
+const codes = (title: string) =>
+  z
+    .array(z.string().max(40).meta({ title: `${title}编码` }))
+    .max(100)
+    .meta({ title, description: `${title}编码，最多 100 个（首尾空白去掉，空的忽略）；不填或为空：不按${title}限定` });
+
+export const personScopeRoute = defineRoute({
+  method: 'put',
+  path: '/api/people/:phone/scope',
+  tag: 'people',
+  summary: '设置管理员或经理的审核范围（车间、班组；都为空为全厂；经理）',
+  description:
+    '审核范围内的报工单才能看到和操作：待审核、审核、驳回、修改休息时间、报工单及其审计记录、报工单列表、看板与工资。' +
+    '报工单的车间在范围的车间中，或其班组在范围的班组中，即在范围内；不属于任何班组的报工单只有全厂范围的人能看到。不能设置自己的范围。',
+  access: access.scopes,
+  params: z.object({ phone: z.string().max(40).meta({ title: '手机号' }) }),
+  body: z.object({
+    role: scopeRole.meta({ title: '角色' }),
+    workshops: codes('车间').default([]),
+    teams: codes('班组').default([]),
+  }),
+  response: z.object({ phone: z.string(), role: scopeRole, workshops: z.array(z.string()), teams: z.array(z.string()) }),
+  errors: [
+    { status: 403, code: 'OWN_SCOPE', description: '不能设置自己的审核范围' },
+    { status: 404, code: 'SCOPE_PERSON_NOT_FOUND', description: '该手机号没有这个角色' },
+    {
+      status: 422,
+      code: 'UNKNOWN_SCOPE_CODES',
+      description: '范围中有不存在的车间或班组编码（details 列出）',
+      details: z.object({ workshops: z.array(z.string()), teams: z.array(z.string()) }),
+    },
+  ],
+  example: {
+    params: { phone: '13800000001' },
+    body: { role: 'admin', workshops: ['W1'], teams: [] },
+    response: { phone: '13800000001', role: 'admin', workshops: ['W1'], teams: [] },
+  },
+  handler: ({ params, body, user, req }, ctx) => setScope(ctx.commands, actorOf(user, req), { phone: params.phone, ...body }),
+});
+
 const PERSON_EXAMPLE = { phone: '13800138000', name: '张三', roles: ['worker'] };
 
 export const peopleListRoute = defineRoute({
@@ -79,10 +128,10 @@ export const peopleListRoute = defineRoute({
     keyword: z.string().trim().max(50).optional().meta({ title: '关键字', description: '匹配手机号或姓名；去掉首尾空白后最多 50 个字' }),
     role: role.optional().meta({ title: '角色' }),
   }),
-  response: pageOf(personSchema.extend({ createdAt: instant })),
+  response: pageOf(personSchema.extend({ createdAt: instant, scope: z.array(scopeSchema).describe('管理员、经理角色的审核范围（两个列表都为空：全厂）') })),
   example: {
     query: { keyword: '张', role: 'worker' },
-    response: { items: [{ ...PERSON_EXAMPLE, createdAt: '2026-03-02T07:40:00+08:00' }], page: 1, pageSize: 20, total: 1 },
+    response: { items: [{ ...PERSON_EXAMPLE, createdAt: '2026-03-02T07:40:00+08:00', scope: [] }], page: 1, pageSize: 20, total: 1 },
   },
   async handler({ query }, ctx) {
     const { items, total } = await listPeople(ctx.db.pool, { keyword: query.keyword || undefined, role: query.role }, query, ctx.config.timeZone);
@@ -131,4 +180,12 @@ export const personRoleDeleteRoute = defineRoute({
   },
 });
 
-export const peopleRoutes = [peopleImportRoute, peopleImportConfirmRoute, peopleListRoute, personSaveRoute, personRoleDeleteRoute];
+export const peopleRoutes = [
+  peopleImportRoute,
+  peopleImportConfirmRoute,
+  peopleListRoute,
+  personSaveRoute,
+  personRoleDeleteRoute,
+  // issue #24 part S
+  personScopeRoute,
+];

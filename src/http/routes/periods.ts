@@ -42,12 +42,16 @@ const blockersDetails = z.object({
   unpricedTotal: z.number().int(),
 });
 
+/** Issue #24 part S: only a manager of the whole factory closes or reopens a month. */
+const CLOSE_NEEDS_WHOLE_FACTORY: ErrorDoc = { status: 403, code: 'CLOSE_NEEDS_WHOLE_FACTORY', description: '审核范围只是部分车间或班组的经理不能结账、反结账' };
+
 const CLOSE_ERRORS: ErrorDoc[] = [
   { status: 409, code: 'PERIOD_NOT_ENDED', description: '该月还没有结束（工厂时区）；details 列出全部阻止原因', details: blockersDetails },
   { status: 409, code: 'PERIOD_HAS_PENDING', description: '该月还有待审核的报工单（details.pending）；details 列出全部阻止原因', details: blockersDetails },
   { status: 409, code: 'PERIOD_HAS_UNPRICED', description: '该月有明细行没有单价（details.unpriced：报工单与产品）；details 列出全部阻止原因', details: blockersDetails },
   { status: 409, code: 'PERIOD_ALREADY_CLOSED', description: '该月已结账', details: z.object({ month: z.string(), version: z.number().int() }) },
   CONCURRENT_MODIFICATION,
+  CLOSE_NEEDS_WHOLE_FACTORY,
 ];
 
 const periodDeps = (ctx: AppContext): PeriodDeps => ({ commands: ctx.commands, pool: ctx.db.pool, timeZone: ctx.config.timeZone });
@@ -178,6 +182,7 @@ export const periodReopenRoute = defineRoute({
     { status: 409, code: 'PERIOD_NOT_CLOSED', description: '该月没有结账', details: z.object({ month: z.string() }) },
     { status: 422, code: 'INVALID_REASON', description: '没有填写原因，或超过 200 字' },
     CONCURRENT_MODIFICATION,
+    CLOSE_NEEDS_WHOLE_FACTORY,
   ],
   example: { params: { month: '2026-03' }, body: { reason: '补录漏审的报工单' }, response: { month: '2026-03', status: 'open', version: 1 } },
   async handler({ params, body, user, req }, ctx) {

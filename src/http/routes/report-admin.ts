@@ -12,9 +12,9 @@ import { auditLogs } from '../../queries/audit-logs.ts';
 import { instant } from '../dates.ts';
 import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
-import { actorOf, defineRoute } from '../route.ts';
+import { actorOf, defineRoute, scopeOf } from '../route.ts';
 import { CONCURRENT_MODIFICATION, PERIOD_CLOSED } from './error-docs.ts';
-import { REPORT_NOT_FOUND, reportIdParams } from './reviews.ts';
+import { REPORT_NOT_FOUND, SELF_REVIEW, reportIdParams } from './reviews.ts';
 import { FLAGS_EXAMPLE, REVIEW_ANSWER_EXAMPLE, flagsSchema, reportLineSchema, reportStatus, reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
 
 const REPORT_ID = REVIEW_ANSWER_EXAMPLE.reportId;
@@ -42,6 +42,7 @@ export const breakMinutesRoute = defineRoute({
     { status: 409, code: 'REPORT_REJECTED', description: '已驳回的报工单不能修改', details: z.object({ status: reportStatus }) },
     PERIOD_CLOSED,
     CONCURRENT_MODIFICATION,
+    SELF_REVIEW,
     { status: 422, code: 'INVALID_BREAK_MINUTES', description: '休息时间不是不小于 0 的整数' },
     {
       status: 422,
@@ -135,8 +136,8 @@ export const auditLogsRoute = defineRoute({
       total: 1,
     },
   },
-  async handler({ params, query }, ctx) {
-    const page = await auditLogs(ctx.db.pool, ctx.store, params.reportId, query, ctx.config.timeZone);
+  async handler({ params, query, user }, ctx) {
+    const page = await auditLogs(ctx.db.pool, ctx.store, params.reportId, query, ctx.config.timeZone, scopeOf(user));
     return {
       ...page,
       items: page.items.map((e) => ({

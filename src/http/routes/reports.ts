@@ -19,7 +19,7 @@ import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { actorOf, defineRoute } from '../route.ts';
 import { CONCURRENT_MODIFICATION, LINE_ERRORS, PERIOD_CLOSED, WINDOW_ERRORS } from './error-docs.ts';
-import { PRODUCT_SNAPSHOT_EXAMPLE, productSnapshotSchema, reportLineSchema, reportStatus } from './review-schemas.ts';
+import { breakSourceFields, PRODUCT_SNAPSHOT_EXAMPLE, productSnapshotSchema, reportLineSchema, reportStatus } from './review-schemas.ts';
 
 const sessionId = z.uuid().meta({ title: '上班记录编号', description: '打卡接口返回的 sessionId' });
 
@@ -59,10 +59,16 @@ export const reportDraftRoute = defineRoute({
     sessionId: z.string(),
     clockInAt: instant,
     clockOutAt: instant,
-    breakMinutes: z.number().int().describe('休息时长（分钟），初始为 DEFAULT_BREAK_MINUTES，不超过上班总分钟数'),
+    breakMinutes: z
+      .number()
+      .int()
+      .describe('休息时长（分钟）：员工当天有班次时为班次不带薪休息时段与上下班时间重叠的分钟数，否则为 DEFAULT_BREAK_MINUTES；不超过上班总分钟数'),
     devices: z.array(z.string()).describe('本次上班用过的设备，按出现顺序'),
     expiresAt: instant.describe('填写截止时间'),
     candidates: z.array(productSnapshotSchema).describe('使用本次上班设备的产品'),
+    // issue #24 part B
+    breakSource: z.enum(['shift', 'default']).describe('休息时间的来源：shift 按班次计算；default 默认休息时间'),
+    shift: z.object({ shiftId: z.string(), name: z.string() }).nullable().describe('计算休息时间所依据的班次；default 时为 null'),
   }),
   errors: WINDOW_ERRORS,
   example: {
@@ -75,6 +81,8 @@ export const reportDraftRoute = defineRoute({
       devices: ['冲床 01'],
       expiresAt: '2026-03-02T17:30:00+08:00',
       candidates: [LINE_EXAMPLE],
+      breakSource: 'shift',
+      shift: { shiftId: '5b0c1c3e-8f43-4d2e-9a51-1f4a1e2b3c4d', name: '白班' },
     },
   },
   async handler({ query, user }, ctx) {
@@ -149,6 +157,8 @@ export const myReportsRoute = defineRoute({
       submittedAt: instant,
       reviewedAt: instant.nullable(),
       rejectReason: z.string().nullable(),
+      // issue #24 part B
+      ...breakSourceFields,
     }),
   ),
   errors: [{ status: 422, code: 'INVALID_DATE_RANGE', description: '开始日期晚于结束日期' }],
@@ -170,6 +180,8 @@ export const myReportsRoute = defineRoute({
           submittedAt: '2026-03-02T17:05:00+08:00',
           reviewedAt: '2026-03-02T18:01:00+08:00',
           rejectReason: null,
+          breakSource: 'shift',
+          shiftName: '白班',
         },
       ],
       page: 1,

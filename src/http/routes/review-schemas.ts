@@ -35,6 +35,17 @@ export const flagSchema = flagAnswerSchema({});
 /** The flags of a report, as the API gives them. */
 export const flagsSchema = z.array(flagSchema).describe('异常报工标记（空数组：没有异常）；审核人仍可通过');
 
+/**
+ * Where a report's break came from (issue #24 part B, domain/placement.ts): `shift` computed from the worker's
+ * shift (named), `default` DEFAULT_BREAK_MINUTES, `manager` changed by a manager; the fields of every report view.
+ */
+export const breakSourceFields = {
+  breakSource: z
+    .enum(['shift', 'default', 'manager'])
+    .describe('休息时间的来源：shift 按班次的不带薪休息时段计算（与上下班时间重叠的分钟数）；default 默认休息时间（DEFAULT_BREAK_MINUTES）；manager 经理修改过'),
+  shiftName: z.string().nullable().describe('计算休息时间所依据的班次名称（提交时的名称）；不是按班次计算时为 null'),
+};
+
 /** The report after a review or break-interval command. */
 export const reviewAnswerSchema = z.object({
   reportId: z.string(),

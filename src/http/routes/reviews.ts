@@ -12,10 +12,10 @@ import { instant, localDate, optionalLocalDate } from '../dates.ts';
 import { unprocessable } from '../../errors.ts';
 import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
-import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
+import { actorOf, defineRoute, scopeOf, type ErrorDoc } from '../route.ts';
 import { CONCURRENT_MODIFICATION, LINE_ERRORS, PERIOD_CLOSED } from './error-docs.ts';
 import { linesInput } from './reports.ts';
-import { FLAGGED_EXAMPLE, FLAGS_EXAMPLE, REVIEW_ANSWER_EXAMPLE, flagsSchema, reportLineSchema, reportStatus, reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
+import { breakSourceFields, FLAGGED_EXAMPLE, FLAGS_EXAMPLE, REVIEW_ANSWER_EXAMPLE, flagsSchema, reportLineSchema, reportStatus, reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
 
 /** The `:reportId` of a report route. */
 export const reportIdParams = z.object({ reportId: z.string().meta({ title: '报工单编号' }) });
@@ -39,6 +39,13 @@ export const reportItem = z.object({
   reviewedBy: z.string().nullable().describe('审核人手机号'),
   reviewedAt: instant.nullable(),
   rejectReason: z.string().nullable(),
+  // issue #24 part B: where the break came from
+  ...breakSourceFields,
+  // issue #24 part S: where the report is counted
+  workshopCode: z.string().nullable().describe('车间编码（报工日期当天员工所在班组的车间）；不属于任何班组为 null'),
+  workshopName: z.string().nullable().describe('车间名称'),
+  teamCode: z.string().nullable().describe('班组编码；不属于任何班组为 null'),
+  teamName: z.string().nullable().describe('班组名称'),
 });
 
 /** An example of `reportItem`. */
@@ -59,12 +66,20 @@ export const REPORT_ITEM_EXAMPLE = {
   reviewedBy: null,
   reviewedAt: null,
   rejectReason: null,
+  breakSource: 'shift',
+  shiftName: '白班',
+  workshopCode: 'W1',
+  workshopName: '冲压车间',
+  teamCode: 'T1',
+  teamName: '冲压一班',
 };
 
 const PAGE_EXAMPLE = { items: [REPORT_ITEM_EXAMPLE], page: 1, pageSize: 20, total: 1 };
 
-/** 404 of every route on one report (commands/review/decider.ts). */
-export const REPORT_NOT_FOUND: ErrorDoc = { status: 404, code: 'REPORT_NOT_FOUND', description: '没有这份报工单' };
+/** 404 of every route on one report (commands/review/decider.ts); also a report outside the reader's scope (issue #24). */
+export const REPORT_NOT_FOUND: ErrorDoc = { status: 404, code: 'REPORT_NOT_FOUND', description: '没有这份报工单（或不在您的审核范围内）' };
+/** 403 of the review and break routes on one's own report (issue #24 part S). */
+export const SELF_REVIEW: ErrorDoc = { status: 403, code: 'SELF_REVIEW', description: '不能审核或修改自己的报工单' };
 const ALREADY: ErrorDoc = {
   status: 409,
   code: 'REPORT_ALREADY_REVIEWED',
@@ -96,9 +111,9 @@ export const pendingReviewsRoute = defineRoute({
     query: { page: '1', pageSize: '20', flagged: 'true' },
     response: { ...PAGE_EXAMPLE, items: [{ ...REPORT_ITEM_EXAMPLE, ...FLAGGED_EXAMPLE, submittedAt: '2026-03-02T08:10:00+08:00', flags: FLAGS_EXAMPLE }] },
   },
-  async handler({ query }, ctx) {
+  async handler({ query, user }, ctx) {
     const { flagged, ...page } = query;
-    return pendingReviews(ctx.db.pool, page, ctx.config.timeZone, flagged);
+    return pendingReviews(ctx.db.pool, page, ctx.config.timeZone, flagged, scopeOf(user));
   },
 });
 
@@ -120,6 +135,7 @@ export const approveRoute = defineRoute({
     ALREADY,
     PERIOD_CLOSED,
     CONCURRENT_MODIFICATION,
+    SELF_REVIEW,
     ...LINE_ERRORS,
     {
       status: 422,
@@ -147,7 +163,7 @@ export const rejectRoute = defineRoute({
   params: reportIdParams,
   body: z.object({ reason: checkedRule(z.string().meta({ title: '驳回原因', description: '1–200 个字（去掉首尾空白后）' }), REASON_RULE) }),
   response: reviewAnswerSchema,
-  errors: [REPORT_NOT_FOUND, ALREADY, PERIOD_CLOSED, CONCURRENT_MODIFICATION, { status: 422, code: 'INVALID_REASON', description: '驳回原因为空或超过 200 字' }],
+  errors: [REPORT_NOT_FOUND, ALREADY, PERIOD_CLOSED, CONCURRENT_MODIFICATION, SELF_REVIEW, { status: 422, code: 'INVALID_REASON', description: '驳回原因为空或超过 200 字' }],
   example: {
     params: { reportId: REPORT_ID },
     body: { reason: '数量与班组记录不符，请核对' },
@@ -175,7 +191,7 @@ export const myReviewsRoute = defineRoute({
   async handler({ query, user }, ctx) {
     const { startDate, endDate, ...page } = query;
     if (startDate && endDate && endDate < startDate) throw unprocessable('INVALID_DATE_RANGE', '结束日期不能早于开始日期');
-    return myReviews(ctx.db.pool, user.phone, { startDate, endDate }, page, ctx.config.timeZone);
+    return myReviews(ctx.db.pool, user.phone, { startDate, endDate }, page, ctx.config.timeZone, scopeOf(user));
   },
 });
 

@@ -9,6 +9,7 @@ import * as XLSX from 'xlsx';
 import type { Queryable } from '../../db/transaction.ts';
 import { formatFen, formatRate } from '../../domain/money.ts';
 import { wageExport } from '../../queries/wages.ts';
+import { WHOLE_READER, type Reader } from '../../domain/scope.ts';
 
 type Cell = string | number | null | { v: number; z: string };
 
@@ -20,6 +21,8 @@ export const WAGES_XLSX = {
   summary: [
     ['手机号', (w) => w.employeePhone],
     ['姓名', (w) => w.employeeName],
+    ['车间', (w) => w.workshopName ?? w.workshopCode],
+    ['班组', (w) => w.teamName ?? w.teamCode],
     ['报工单数', (w) => w.reports],
     ['成品数量', (w) => w.finishedQty],
     ['不良数量', (w) => w.defectiveQty],
@@ -56,8 +59,8 @@ function sheetOf<R>(columns: readonly [string, (r: R) => Cell][], records: reado
 }
 
 /** The workbook of `month`'s wages (module docstring), as .xlsx bytes. */
-export async function wageWorkbook(q: Queryable, month: string): Promise<Buffer> {
-  const data = await wageExport(q, month);
+export async function wageWorkbook(q: Queryable, month: string, reader: Reader = WHOLE_READER): Promise<Buffer> {
+  const data = await wageExport(q, month, reader);
   const book = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(book, sheetOf(WAGES_XLSX.summary, data.workers), '汇总');
   XLSX.utils.book_append_sheet(book, sheetOf(WAGES_XLSX.lines, data.lines), '明细');

@@ -6,6 +6,8 @@
  * - `GET /api/wages/mine?month=` (workers: their own; the mini-program's 我的工资) — declared before
  *   `/api/wages/:phone`, which it would otherwise match;
  * - `GET /api/wages/:phone?month=` (administrators, managers): one worker's statement.
+ * Administrators and managers read only the reports in their scope, narrowed by the `workshop` / `team` filters
+ * (issue #24 part S, domain/scope.ts, queries/wages.ts); summary rows name the worker's team and workshop.
  * `month` is `YYYY-MM`, the month of the report dates (APP_TIMEZONE); absent: this month. Amounts are text with
  * 2 decimals, rates text with 4; an unpriced line has null rates and amount and is counted, never priced 0.
  */
@@ -20,6 +22,7 @@ import { instant, localDate, zonedIso } from '../dates.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { defineRoute, RawBody } from '../route.ts';
 import { amountText, monthQuery, monthText, rateText } from './money-schemas.ts';
+import { PLACEMENT_EXAMPLE, placementFields, placementFilterShape, readerOf } from './dashboard.ts';
 import { wageWorkbook, WAGES_XLSX } from './wage-workbook.ts';
 
 /** The month asked, or this month in APP_TIMEZONE. */
@@ -47,6 +50,7 @@ const summaryItem = z.object({
   defectiveQty: z.number().int(),
   amount: amountText.describe('计件工资（元）= 各明细行金额之和'),
   unpricedLines: z.number().int().describe('没有单价的明细行数（不计入金额）'),
+  ...placementFields,
 });
 
 export const wageSummaryRoute = defineRoute({
@@ -56,7 +60,7 @@ export const wageSummaryRoute = defineRoute({
   summary: '月度计件工资汇总（管理员、经理；按手机号，分页）',
   description: '只统计已通过的报工单（含修正后的明细），按报工日期所在月份；每行金额 = 成品 × 计件单价 + 不良 × 不良单价，按报工日期当天有效的单价，四舍五入到分（远离零）。',
   access: access.wages,
-  query: pageQuery.extend({ month: monthQuery }),
+  query: pageQuery.extend({ month: monthQuery, ...placementFilterShape }),
   response: pageOf(summaryItem).extend({
     month: monthText,
     ...statusFields,
@@ -78,16 +82,18 @@ export const wageSummaryRoute = defineRoute({
       version: 1,
       closedAt: '2026-04-02T09:00:00+08:00',
       closedBy: { phone: '13800000002', name: '李经理' },
-      items: [{ employeePhone: '13800138000', employeeName: '张三', reports: 22, finishedQty: 10500, defectiveQty: 120, amount: '13065.00', unpricedLines: 0 }],
+      items: [
+        { employeePhone: '13800138000', employeeName: '张三', reports: 22, finishedQty: 10500, defectiveQty: 120, amount: '13065.00', unpricedLines: 0, ...PLACEMENT_EXAMPLE },
+      ],
       page: 1,
       pageSize: 20,
       total: 1,
       totals: { reports: 22, finishedQty: 10500, defectiveQty: 120, amount: '13065.00', unpricedLines: 0, pendingReports: 0 },
     },
   },
-  async handler({ query }, ctx) {
-    const { month, ...page } = query;
-    const s = await wageSummary(ctx.db.pool, monthOrNow(ctx, month), page);
+  async handler({ query, user }, ctx) {
+    const { month, workshop, team, ...page } = query;
+    const s = await wageSummary(ctx.db.pool, monthOrNow(ctx, month), page, readerOf(user, { workshop, team }));
     return {
       month: s.month,
       ...statusOf(ctx, s),
@@ -193,12 +199,13 @@ export const wageExportRoute = defineRoute({
   summary: '月度计件工资导出为 Excel（管理员、经理；汇总 与 明细 两张表）',
   description: `汇总：${WAGES_XLSX.summary.map(([h]) => h).join('、')}；明细：每个明细行一行，${WAGES_XLSX.lines.map(([h]) => h).join('、')}。`,
   access: access.wages,
-  query: z.object({ month: monthQuery }),
+  query: z.object({ month: monthQuery, ...placementFilterShape }),
   responseContentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   example: { query: { month: '2026-03' } },
-  async handler({ query }, ctx) {
+  async handler({ query, user }, ctx) {
     const month = monthOrNow(ctx, query.month);
-    return new RawBody('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', await wageWorkbook(ctx.db.pool, month), `计件工资_${month}.xlsx`);
+    const book = await wageWorkbook(ctx.db.pool, month, readerOf(user, query));
+    return new RawBody('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', book, `计件工资_${month}.xlsx`);
   },
 });
 
@@ -224,11 +231,11 @@ export const workerWageRoute = defineRoute({
   summary: '一名员工的月度计件工资单（管理员、经理）',
   access: access.wages,
   params: z.object({ phone: z.string().regex(/^1\d{10}$/, { error: '手机号应为 11 位数字' }).meta({ title: '手机号', description: '员工的 11 位手机号' }) }),
-  query: z.object({ month: monthQuery }),
+  query: z.object({ month: monthQuery, ...placementFilterShape }),
   response: statementSchema,
   example: { params: { phone: '13800138000' }, query: { month: '2026-03' }, response: STATEMENT_EXAMPLE },
-  async handler({ params, query }, ctx) {
-    return statementOf(ctx, await wageStatement(ctx.db.pool, monthOrNow(ctx, query.month), params.phone));
+  async handler({ params, query, user }, ctx) {
+    return statementOf(ctx, await wageStatement(ctx.db.pool, monthOrNow(ctx, query.month), params.phone, readerOf(user, query)));
   },
 });
 

@@ -35,3 +35,7 @@ export type CloseAnswer = Answer<'/api/periods/{month}/close', 'post'>;
 export type Workshop = Item<Answer<'/api/workshops', 'get'>>;
 export type TeamMember = Item<Answer<'/api/teams/{code}/members', 'get'>>;
 export type Membership = Item<Answer<'/api/people/{phone}/memberships', 'get'>>;
+// issue #24 part B: shifts
+export type Shift = Item<Answer<'/api/shifts', 'get'>>;
+export type ShiftBody = Body<'/api/shifts', 'post'>;
+export type CalendarDay = Item<Answer<'/api/teams/{code}/shift-calendar', 'get'>>;

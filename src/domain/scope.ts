@@ -1,0 +1,106 @@
+/**
+ * The one scope rule (issue #24 "Scoped review and reading"): which reports an administrator or manager may see
+ * and act on. Everything that shows or acts on a report applies this rule and only this rule — in TypeScript
+ * (`inScope`, for pure deciders and tests) and in SQL (`scopeSql`, `storedScopeSql`, for queries and the guard of
+ * a review's append): the pending queue, 我审核的, approve / correct / reject, break changes, a report and its audit
+ * trail, the office's report list, the dashboard (summary, rows, export) and the wages.
+ *
+ * Rule: a scope is a set of workshop codes and a set of team codes (`Scope`). A report (its placement as of its
+ * report date, domain/placement.ts, recorded in ReportSubmitted) is in scope when
+ *   - the scope is empty (both sets empty: the whole factory, today's behaviour), or
+ *   - its `workshop_code` is one of the scope's workshops, or
+ *   - its `team_code` is one of the scope's teams.
+ * A report in no team (and no workshop) is therefore visible only to unscoped people (decision, README "审核范围":
+ * who belongs nowhere is the whole factory's business, never a workshop reviewer's).
+ *
+ * Filters (`workshop`, `team` query parameters of the dashboard and wages) narrow within the scope (`ReportFilter`):
+ * a filter outside the reader's scope gives nothing (empty lists, zero sums), never 403, so it leaks nothing about
+ * what exists outside the scope.
+ */
+
+/** A reviewer's or manager's scope: workshop codes and team codes; both empty = the whole factory. */
+export interface Scope {
+  readonly workshops: readonly string[];
+  readonly teams: readonly string[];
+}
+
+/** The whole factory (no scope set). */
+export const WHOLE_FACTORY: Scope = Object.freeze({ workshops: [], teams: [] });
+
+/** True when `scope` is the whole factory (both sets empty). */
+export const isWholeFactory = (scope: Scope): boolean => scope.workshops.length === 0 && scope.teams.length === 0;
+
+/** Where a report is counted (domain/placement.ts), as the rule reads it. */
+export interface ScopedPlacement {
+  readonly workshopCode: string | null;
+  readonly teamCode: string | null;
+}
+
+/** The rule (module docstring): is a report placed at `placement` in `scope`? */
+export function inScope(scope: Scope, placement: ScopedPlacement): boolean {
+  if (isWholeFactory(scope)) return true;
+  if (placement.workshopCode !== null && scope.workshops.includes(placement.workshopCode)) return true;
+  return placement.teamCode !== null && scope.teams.includes(placement.teamCode);
+}
+
+/** The `workshop` / `team` filters of a reading (codes; absent: no filter). Applied within the scope. */
+export interface ReportFilter {
+  readonly workshop?: string;
+  readonly team?: string;
+}
+
+/** True when a report placed at `placement` passes `filter`. */
+export const passesFilter = (filter: ReportFilter, placement: ScopedPlacement): boolean =>
+  (filter.workshop === undefined || placement.workshopCode === filter.workshop) && (filter.team === undefined || placement.teamCode === filter.team);
+
+/**
+ * The rule in SQL over the columns `workshopCol`, `teamCol` (e.g. `r.workshop_code`, `r.team_code`) against a
+ * scope bound as two text[] parameters `workshops`, `teams` (placeholders such as `$3`). Never NULL.
+ */
+export const scopeSql = (workshopCol: string, teamCol: string, workshops: string, teams: string): string =>
+  `(cardinality(${workshops}::text[]) + cardinality(${teams}::text[]) = 0 OR COALESCE(${workshopCol} = ANY(${workshops}::text[]), false) OR COALESCE(${teamCol} = ANY(${teams}::text[]), false))`;
+
+/**
+ * The rule in SQL against the scope STORED for (`phone`, `role`) in `scopes` (migrations/015; a person with no
+ * row there is unscoped): what a review's append checks in its guard, so a scope changed between the decision and
+ * the append refuses the write (commands/facts.ts).
+ */
+export const storedScopeSql = (workshopCol: string, teamCol: string, phone: string, role: string): string =>
+  `NOT EXISTS (SELECT 1 FROM scopes s WHERE s.phone = ${phone} AND s.role = ${role} AND cardinality(s.workshops) + cardinality(s.teams) > 0
+     AND NOT (COALESCE(${workshopCol} = ANY(s.workshops), false) OR COALESCE(${teamCol} = ANY(s.teams), false)))`;
+
+/** The filters in SQL over `workshopCol`, `teamCol` with `workshop`, `team` bound as text parameters (NULL: none). */
+export const filterSql = (workshopCol: string, teamCol: string, workshop: string, team: string): string =>
+  `(${workshop}::text IS NULL OR ${workshopCol} = ${workshop}::text) AND (${team}::text IS NULL OR ${teamCol} = ${team}::text)`;
+
+/**
+ * The scope and filter condition over `workshopCol`, `teamCol`, its values pushed onto `args` (placeholders
+ * numbered after the values already there): for queries that build their parameter list as they go.
+ */
+export function scopeAndFilter(workshopCol: string, teamCol: string, scope: Scope, filter: ReportFilter, args: unknown[]): string {
+  const p = (v: unknown) => {
+    args.push(v);
+    return `$${args.length}`;
+  };
+  const s = scopeSql(workshopCol, teamCol, p([...scope.workshops]), p([...scope.teams]));
+  return `${s} AND ${filterSql(workshopCol, teamCol, p(filter.workshop ?? null), p(filter.team ?? null))}`;
+}
+
+/** A scope given by a person (lists of codes): trimmed, without blanks and repeats, sorted. */
+export function normalScope(scope: { workshops: readonly string[]; teams: readonly string[] }): Scope {
+  const clean = (xs: readonly string[]) => [...new Set(xs.map((x) => x.trim()).filter((x) => x !== ''))].sort();
+  return { workshops: clean(scope.workshops), teams: clean(scope.teams) };
+}
+
+/** Who reads, for readings that take filters (dashboard, wages): the reader's scope and the filters given. */
+export interface Reader {
+  readonly scope: Scope;
+  readonly filter: ReportFilter;
+}
+
+/** The whole factory without filters. */
+export const WHOLE_READER: Reader = Object.freeze({ scope: WHOLE_FACTORY, filter: Object.freeze({}) });
+
+/** True when `reader` sees everything (the whole factory, no filter): readings may use whole-factory sums. */
+export const readsEverything = (reader: Reader): boolean =>
+  isWholeFactory(reader.scope) && reader.filter.workshop === undefined && reader.filter.team === undefined;

@@ -1,0 +1,240 @@
+/**
+ * Shifts (班次) and the break they give a session (issue #24 "Shifts and breaks"), pure: no I/O, no clock.
+ *
+ * A shift is `{start, end, breaks}` in local wall-clock times `HH:mm` of APP_TIMEZONE. It runs over midnight when
+ * `end <= start`; `end == start` is a shift of 24 hours (decision: a round-the-clock post is expressible; a
+ * shift of no length is not). Break windows `{start, end, paid?}` lie inside the shift, in the shift's order of
+ * time (a window of an overnight shift after midnight belongs to the next local date), are not empty and do not
+ * overlap each other (they may touch). Unpaid unless `paid: true`.
+ *
+ * An occurrence of a shift is the shift on a local date D (the date it starts): its instants and its windows'
+ * instants come from `localInstant` (src/time.ts), so they are right on a day the zone's offset changes (a window
+ * across Europe/Berlin's skipped hour 02:00–03:00 on 2026-03-29 lasts 0 minutes; across the repeated hour on
+ * 2026-10-25 it lasts 120 minutes: what the wall clock of the factory lived through).
+ *
+ * Which occurrences apply to a session (the rule of the service, README "班次与休息"): the worker's team's shift
+ * on the local date D of clock-in; plus the team's shift of D−1 when that occurrence (an overnight shift) reaches
+ * into the presence; plus the team's shift of D+1 when its occurrence reaches into the presence (a long session
+ * that runs into the next day's shift). `occurrencesApplying` makes that choice; `breakMinutesOf` then counts:
+ *
+ *   break minutes = whole minutes (rounded down) of the union of the unpaid windows of the occurrences applying
+ *                   that overlap the presence [clockIn, clockOut], never more than the whole minutes worked.
+ *
+ * So a worker who left before lunch has no lunch deducted, and a night shift's window after midnight counts.
+ */
+import { addDays, localInstant } from '../time.ts';
+
+/** A break window of a shift: local times `HH:mm`; unpaid unless `paid`. */
+export interface BreakWindow {
+  readonly start: string;
+  readonly end: string;
+  readonly paid?: boolean;
+}
+
+/** A shift's times: local `HH:mm` start and end (over midnight when end <= start) and its break windows. */
+export interface ShiftTimes {
+  readonly start: string;
+  readonly end: string;
+  readonly breaks: readonly BreakWindow[];
+}
+
+/** A shift on a local date (the date it starts). */
+export interface ShiftOccurrence<S extends ShiftTimes = ShiftTimes> {
+  readonly date: string;
+  readonly shift: S;
+}
+
+/** An interval of instants, milliseconds since the epoch, [from, to). */
+export interface Span {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** What is wrong with a shift's times (validateShiftTimes); `window` is the 0-based index of the break window. */
+export type ShiftProblem =
+  | { readonly problem: 'time'; readonly field: 'start' | 'end' }
+  | { readonly problem: 'windowTime' | 'windowEmpty' | 'windowOutside'; readonly window: number }
+  | { readonly problem: 'windowsOverlap'; readonly window: number }
+  | { readonly problem: 'tooManyWindows'; readonly max: number };
+
+export const MAX_BREAK_WINDOWS = 8;
+const DAY = 1440;
+const TIME_RE = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** True when `s` is a local time `HH:mm` (00:00–23:59). */
+export const isLocalTime = (s: string): boolean => TIME_RE.test(s);
+
+/** Minutes after midnight of `HH:mm`. */
+export const minuteOfDay = (s: string): number => Number(s.slice(0, 2)) * 60 + Number(s.slice(3, 5));
+
+/** The shift's length in minutes (1–1440; end == start: 1440). */
+export function shiftLength(s: Pick<ShiftTimes, 'start' | 'end'>): number {
+  return (minuteOfDay(s.end) - minuteOfDay(s.start) + DAY) % DAY || DAY;
+}
+
+/** Minutes from the shift's start to local time `t`, within one day [0, 1440). */
+const sinceStart = (s: Pick<ShiftTimes, 'start'>, t: string) => (minuteOfDay(t) - minuteOfDay(s.start) + DAY) % DAY;
+
+/** A window's position in minutes from its shift's start: [from, to), `to` up to the shift's length. */
+function windowOffsets(s: ShiftTimes, w: BreakWindow): { from: number; to: number } {
+  const from = sinceStart(s, w.start);
+  let to = sinceStart(s, w.end);
+  // A window that ends where a 24-hour shift starts (or ends exactly at the shift's end of a 24-hour shift).
+  if (to === 0 && w.end === s.start) to = DAY;
+  return { from, to };
+}
+
+/**
+ * The first problem of `s` (module docstring: times `HH:mm`, windows inside the shift, not empty, not
+ * overlapping, at most MAX_BREAK_WINDOWS), or undefined when the times are valid.
+ */
+export function validateShiftTimes(s: ShiftTimes): ShiftProblem | undefined {
+  if (!isLocalTime(s.start)) return { problem: 'time', field: 'start' };
+  if (!isLocalTime(s.end)) return { problem: 'time', field: 'end' };
+  if (s.breaks.length > MAX_BREAK_WINDOWS) return { problem: 'tooManyWindows', max: MAX_BREAK_WINDOWS };
+  const length = shiftLength(s);
+  const placed: { from: number; to: number; index: number }[] = [];
+  for (const [index, w] of s.breaks.entries()) {
+    if (!isLocalTime(w.start) || !isLocalTime(w.end)) return { problem: 'windowTime', window: index };
+    if (w.start === w.end) return { problem: 'windowEmpty', window: index };
+    const o = windowOffsets(s, w);
+    if (o.to <= o.from || o.to > length) return { problem: 'windowOutside', window: index };
+    placed.push({ ...o, index });
+  }
+  placed.sort((a, b) => a.from - b.from);
+  for (let i = 1; i < placed.length; i++) {
+    if (placed[i].from < placed[i - 1].to) return { problem: 'windowsOverlap', window: Math.max(placed[i].index, placed[i - 1].index) };
+  }
+  return undefined;
+}
+
+/** The local date and time `minutes` after `start` on `date` (minutes may run into the next days). */
+function wallAt(date: string, start: string, minutes: number): { date: string; time: string } {
+  const m = minuteOfDay(start) + minutes;
+  const t = m % DAY;
+  return { date: addDays(date, Math.floor(m / DAY)), time: `${String(Math.floor(t / 60)).padStart(2, '0')}:${String(t % 60).padStart(2, '0')}` };
+}
+
+const instantOf = (w: { date: string; time: string }, timeZone: string) => localInstant(w.date, w.time, timeZone).getTime();
+
+/** The instants of the occurrence: from its start on `date` to its end (on date+1 when over midnight). */
+export function occurrenceSpan(o: ShiftOccurrence, timeZone: string): Span {
+  return { from: instantOf({ date: o.date, time: o.shift.start }, timeZone), to: instantOf(wallAt(o.date, o.shift.start, shiftLength(o.shift)), timeZone) };
+}
+
+/** The instants of the occurrence's unpaid break windows (a window after midnight on the next local date). */
+export function unpaidSpans(o: ShiftOccurrence, timeZone: string): Span[] {
+  return o.shift.breaks
+    .filter((w) => !w.paid)
+    .map((w) => {
+      const off = windowOffsets(o.shift, w);
+      return { from: instantOf(wallAt(o.date, o.shift.start, off.from), timeZone), to: instantOf(wallAt(o.date, o.shift.start, off.to), timeZone) };
+    });
+}
+
+/** Milliseconds of [a.from, a.to) ∩ [b.from, b.to) (0 when apart). */
+const overlapMs = (a: Span, b: Span) => Math.max(0, Math.min(a.to, b.to) - Math.max(a.from, b.from));
+
+/** The presence of a session: clock-in and clock-out instants (ISO 8601 or Date). */
+export interface Presence {
+  readonly clockInAt: string | Date;
+  readonly clockOutAt: string | Date;
+}
+
+const presenceSpan = (p: Presence): Span => ({ from: new Date(p.clockInAt).getTime(), to: new Date(p.clockOutAt).getTime() });
+
+/**
+ * Break minutes of a presence under the occurrences given (module docstring): the whole minutes of the union of
+ * their unpaid windows within [clockIn, clockOut], at most the whole minutes worked. Paid windows never count.
+ */
+export function breakMinutesOf(presence: Presence, occurrences: readonly ShiftOccurrence[], timeZone: string): number {
+  const p = presenceSpan(presence);
+  const worked = Math.floor(Math.max(0, p.to - p.from) / 60_000);
+  const cut = occurrences
+    .flatMap((o) => unpaidSpans(o, timeZone))
+    .map((w) => ({ from: Math.max(w.from, p.from), to: Math.min(w.to, p.to) }))
+    .filter((w) => w.to > w.from)
+    .sort((a, b) => a.from - b.from);
+  let total = 0;
+  let end = -Infinity;
+  for (const w of cut) {
+    const from = Math.max(w.from, end);
+    if (w.to > from) total += w.to - from;
+    end = Math.max(end, w.to);
+  }
+  return Math.min(Math.floor(total / 60_000), worked);
+}
+
+/**
+ * The occurrences that apply to a session clocked in on local date `clockInDate` (module docstring): the team's
+ * shift of that date (given as `byDate[clockInDate]`, null or absent: none), and those of the day before and the
+ * day after whose span overlaps the presence. In date order.
+ */
+export function occurrencesApplying<S extends ShiftTimes>(
+  presence: Presence,
+  clockInDate: string,
+  byDate: Readonly<Record<string, S | null | undefined>>,
+  timeZone: string,
+): ShiftOccurrence<S>[] {
+  const p = presenceSpan(presence);
+  const out: ShiftOccurrence<S>[] = [];
+  for (const days of [-1, 0, 1]) {
+    const date = addDays(clockInDate, days);
+    const shift = byDate[date];
+    if (!shift) continue;
+    const o = { date, shift };
+    if (days === 0 || overlapMs(occurrenceSpan(o, timeZone), p) > 0) out.push(o);
+  }
+  return out;
+}
+
+/**
+ * The occurrence a report names as its shift: the one whose span overlaps the presence most (ties: the earlier),
+ * the clock-in date's when none overlaps; undefined when `applying` is empty.
+ */
+export function namedOccurrence<S extends ShiftTimes>(presence: Presence, applying: readonly ShiftOccurrence<S>[], clockInDate: string, timeZone: string): ShiftOccurrence<S> | undefined {
+  const p = presenceSpan(presence);
+  let best: ShiftOccurrence<S> | undefined;
+  let bestMs = 0;
+  for (const o of applying) {
+    const ms = overlapMs(occurrenceSpan(o, timeZone), p);
+    if (ms > bestMs) [best, bestMs] = [o, ms];
+  }
+  return best ?? applying.find((o) => o.date === clockInDate) ?? applying[0];
+}
+
+/** A shift as a day of a worker's calendar carries it: its id, name (at the time) and times. */
+export interface NamedShift extends ShiftTimes {
+  readonly shiftId: string;
+  readonly name: string;
+}
+
+/** A local date of a worker's calendar: the worker's team that day and the team's shift (null: none, a day off). */
+export interface ShiftDay {
+  readonly date: string;
+  readonly teamCode: string | null;
+  readonly shift: NamedShift | null;
+}
+
+/** Where a session's starting break came from (domain/placement.ts BreakSource without `manager`). */
+export interface SessionBreak {
+  readonly breakMinutes: number;
+  readonly breakSource: 'shift' | 'default';
+  readonly shift: { readonly shiftId: string; readonly name: string } | null;
+}
+
+/**
+ * The break a session starts with (issue #24 "Shifts and breaks"; README "班次与休息"): given the worker's
+ * calendar days around the local date of clock-in (`days`: each date's shift of the team the worker belonged to
+ * that date), the occurrences applying (occurrencesApplying) give `breakMinutesOf` with source `shift` and the
+ * named occurrence's shift; none → `defaultBreak(presence)` (DEFAULT_BREAK_MINUTES, at most the minutes worked)
+ * with source `default`.
+ */
+export function sessionBreak(presence: Presence, clockInDate: string, days: readonly ShiftDay[], timeZone: string, defaultBreak: number): SessionBreak {
+  const byDate: Record<string, NamedShift | null> = {};
+  for (const d of days) byDate[d.date] = d.shift;
+  const applying = occurrencesApplying(presence, clockInDate, byDate, timeZone);
+  const named = namedOccurrence(presence, applying, clockInDate, timeZone);
+  if (!named) return { breakMinutes: defaultBreak, breakSource: 'default', shift: null };
+  return { breakMinutes: breakMinutesOf(presence, applying, timeZone), breakSource: 'shift', shift: { shiftId: named.shift.shiftId, name: named.shift.name } };
+}

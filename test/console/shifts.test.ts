@@ -1,0 +1,142 @@
+/**
+ * Issue #24 part B in the browser: a manager reads the 班次 page (each shift with its windows on a 24-hour bar),
+ * creates a night shift through the dialog, assigns a team its shift from a date, sets a day off on the month
+ * calendar; a report whose break came from the shift says so on the report page (来自班次「白班」), and 经理修改
+ * after a manager's change. Asserted at 1366×768 and 390×844 (nothing to scroll sideways, the key elements inside
+ * the viewport); axe-core finds no serious violation; no page logs an error.
+ */
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { addProduct, workerClient } from '../clock/helpers.ts';
+import { axeViolations, DESKTOP, launchBrowser, openConsole, PHONE, shoot, signIn, skipBrowserTests } from './browser.ts';
+
+const MANAGER = '13900000003';
+const WORKER = '13700000001';
+let app: TestApp;
+let browser: Browser;
+let page: Page;
+let managerToken: string;
+let dayShift = '';
+let reportId = '';
+const pageErrors: string[][] = [];
+
+const shown = async (l: Locator) => ((await l.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+const call = (method: string, path: string, body?: unknown) => app.request(method, path, { token: managerToken, body });
+
+async function fitsBothWidths(p: Page, inside: Locator[]): Promise<void> {
+  for (const v of [DESKTOP, PHONE]) {
+    await p.setViewportSize(v);
+    await p.waitForTimeout(200);
+    const sideways = await p.evaluate(() => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).innerWidth);
+    expect(sideways, `page wider than ${v.width}px`).toBeLessThanOrEqual(0);
+    for (const l of inside) {
+      await l.scrollIntoViewIfNeeded();
+      const box = await l.boundingBox();
+      expect(box, `${l} shown at ${v.width}px`).not.toBeNull();
+      expect(box!.x, `${l} left edge at ${v.width}px`).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, `${l} right edge at ${v.width}px`).toBeLessThanOrEqual(v.width);
+    }
+  }
+  await p.setViewportSize(DESKTOP);
+}
+
+describe.skipIf(skipBrowserTests('shifts.test.ts'))('班次 in the console', () => {
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startTestApp({}, '2026-03-20T10:00:00+08:00'), launchBrowser()]);
+    managerToken = await app.login(MANAGER, 'manager', '李经理');
+    const workerToken = await app.login(WORKER, 'worker', '张三');
+    expect((await call('POST', '/api/workshops', { code: 'W1', name: '冲压车间' })).status).toBe(201);
+    expect((await call('POST', '/api/teams', { code: 'A1', name: '甲班', workshopCode: 'W1', leaders: [MANAGER] })).status).toBe(201);
+    const day = await call('POST', '/api/shifts', { name: '白班', start: '08:00', end: '17:00', breaks: [{ start: '12:00', end: '13:00' }, { start: '15:00', end: '15:15', paid: true }] });
+    dayShift = day.body.shiftId;
+    expect((await call('POST', '/api/teams/A1/shift-assignments', { validFrom: '2026-03-01', rotation: [dayShift] })).status).toBe(201);
+    expect((await call('POST', '/api/memberships', { phone: WORKER, teamCode: 'A1', validFrom: '2026-03-01' })).status).toBe(200);
+    // A report of 2026-03-19 08:00–17:00 under 白班: 60 minutes from the shift.
+    const product = await addProduct(app, 'JC-01', { name: '前围横梁' });
+    const w = workerClient(app, workerToken);
+    app.clock.set('2026-03-19T08:00:00+08:00');
+    const started = await w.start('JC-01');
+    app.clock.set('2026-03-19T17:00:00+08:00');
+    await w.finish('JC-01');
+    const submitted = await w.submit(started.body.sessionId, [{ productId: product, finishedQty: 100, defectiveQty: 1 }]);
+    expect(submitted.status).toBe(201);
+    reportId = submitted.body.reportId;
+    app.clock.set('2026-03-20T10:00:00+08:00');
+    const c = await openConsole(browser, app);
+    page = c.page;
+    pageErrors.push(c.errors);
+    await signIn(page, MANAGER);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+  afterEach(() => expect(pageErrors.flat()).toEqual([]));
+
+  it('the shifts with their windows on a 24-hour bar; a night shift created through the dialog', async () => {
+    await page.getByRole('navigation', { name: '主菜单' }).getByText('班次').click();
+    await page.waitForURL(/\/console\/shifts$/);
+    const day = page.getByTestId('shift').filter({ hasText: '白班' });
+    await day.waitFor();
+    expect(await shown(day.getByTestId('shift-times'))).toBe('08:00–17:00');
+    expect(await shown(day.getByTestId('shift-windows'))).toBe('12:00–13:00、15:00–15:15（带薪）');
+    // The lunch window is drawn from 12:00 (half the bar) for 1 hour (1/24 of it).
+    const bar = await day.getByTestId('shift-bar').boundingBox();
+    const lunch = await day.getByTestId('bar-window').first().boundingBox();
+    expect(Math.abs(lunch!.x - bar!.x - bar!.width / 2)).toBeLessThan(2);
+    expect(Math.abs(lunch!.width - bar!.width / 24)).toBeLessThan(2);
+
+    await page.getByTestId('new-shift').click();
+    await page.getByTestId('shift-name-input').fill('夜班');
+    await page.getByTestId('shift-start').fill('22:00');
+    await page.getByTestId('shift-end').fill('06:00');
+    const row = page.getByTestId('window-row').first();
+    await row.getByRole('textbox').nth(0).fill('00:00');
+    await row.getByRole('textbox').nth(1).fill('00:30');
+    await page.getByRole('button', { name: '保存', exact: true }).click();
+    const night = page.getByTestId('shift').filter({ hasText: '夜班' });
+    await night.waitFor();
+    expect(await shown(night.getByTestId('shift-times'))).toBe('22:00–06:00');
+    const api = (await call('GET', '/api/shifts')).body.items.find((s: any) => s.name === '夜班');
+    expect(api).toMatchObject({ start: '22:00', end: '06:00', breaks: [{ start: '00:00', end: '00:30', paid: false }] });
+    await shoot(page, 'shifts');
+    expect(await axeViolations(page)).toEqual([]);
+    await fitsBothWidths(page, [day.getByTestId('shift-bar'), page.getByTestId('new-shift')]);
+  });
+
+  it('a team’s month: the 排班 from its date, a day off set on the calendar', async () => {
+    const calendar = page.getByTestId('calendar');
+    await calendar.getByTestId('cal-day').first().waitFor();
+    const day = (date: string) => calendar.locator(`[data-date="${date}"]`);
+    // The console opens on the browser's month; go to March 2026.
+    for (let i = 0; i < 36 && (await shown(page.getByTestId('month'))) !== '2026-03'; i++) {
+      await page.getByTestId((await shown(page.getByTestId('month'))) > '2026-03' ? 'month-prev' : 'month-next').click();
+    }
+    await expect.poll(() => shown(day('2026-03-02'))).toContain('白班');
+
+    await day('2026-03-21').click();
+    await page.getByTestId('override-choice').click();
+    await page.locator('.el-popper:visible').getByRole('option', { name: '休息', exact: true }).click();
+    await page.getByRole('button', { name: '保存', exact: true }).last().click();
+    await expect.poll(() => shown(day('2026-03-21'))).toBe('21休调');
+    const cal = (await call('GET', '/api/teams/A1/shift-calendar?month=2026-03')).body.items;
+    expect(cal.find((d: any) => d.date === '2026-03-21')).toEqual({ date: '2026-03-21', shift: null, source: 'override' });
+    expect(cal.find((d: any) => d.date === '2026-03-20')).toMatchObject({ shift: { name: '白班' }, source: 'assignment' });
+    await shoot(page, 'shift-calendar');
+    expect(await axeViolations(page)).toEqual([]);
+    await fitsBothWidths(page, [day('2026-03-21'), day('2026-03-29'), page.getByTestId('assign-save')]);
+  });
+
+  it('the report page says where the break came from: 来自班次「白班」, then 经理修改', async () => {
+    await page.goto(`${app.url}/console/reports/${reportId}`);
+    const source = page.getByTestId('break-source');
+    await source.waitFor();
+    expect(await shown(page.getByTestId('report-facts'))).toContain('60 分钟 来自班次「白班」');
+    expect((await call('PATCH', `/api/reports/${reportId}/break-minutes`, { breakMinutes: 45 })).status).toBe(200);
+    await page.reload();
+    await expect.poll(() => shown(page.getByTestId('break-source'))).toBe('经理修改');
+    expect(await shown(page.getByTestId('report-facts'))).toContain('45 分钟 经理修改');
+    await fitsBothWidths(page, [page.getByTestId('break-source')]);
+  });
+});
