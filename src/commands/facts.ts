@@ -88,6 +88,11 @@ export interface Facts {
   readonly people?: readonly { readonly phone: string; readonly roles: readonly string[] }[];
   /** The placement asked by `placementOf` (NO_PLACEMENT: in no team that day; absent: not asked). */
   readonly placement?: Placement;
+  /**
+   * The dates the placement holds for (the covering membership's `validFrom`…`validTo`, `to` null: open; in no team:
+   * the date asked only), so that a cache may answer for another date of the span (the guard still checks it).
+   */
+  readonly placementSpan?: { readonly from: string; readonly to: string | null };
   // ---- issue #24 part B: shifts ----
   /** The asked shift ids that exist (absent when none were asked). */
   readonly knownShiftIds?: readonly string[];
@@ -108,8 +113,8 @@ const IN_SCOPE_SQL = (report: string, phone: string, role: string) =>
  * The team covering local date `date` for `phone` and its workshop, as one JSON object `{teamCode, workshopCode}`
  * or NULL (SQL expressions as arguments; issue #24 part A).
  */
-const placementSql = (phone: string, date: string) =>
-  `(SELECT json_build_object('teamCode', m.team_code, 'workshopCode', t.workshop_code)
+const placementSql = (phone: string, date: string, span = false) =>
+  `(SELECT json_build_object('teamCode', m.team_code, 'workshopCode', t.workshop_code${span ? `, 'from', m.valid_from, 'to', m.valid_to` : ''})
       FROM team_memberships m JOIN teams t ON t.code = m.team_code
      WHERE m.phone = ${phone} AND m.valid_from <= ${date} AND (m.valid_to IS NULL OR m.valid_to >= ${date})
      ORDER BY m.valid_from DESC LIMIT 1)`;
@@ -126,7 +131,7 @@ const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role 
        (SELECT array_agg(code) FROM workshops WHERE code = ANY($6::text[])) AS workshops,
        (SELECT array_agg(code) FROM teams WHERE code = ANY($7::text[])) AS teams,
        (SELECT json_agg(x) FROM (SELECT phone, array_agg(role ORDER BY role) AS roles FROM personnel WHERE phone = ANY($8::text[]) GROUP BY phone) x) AS people,
-       ${placementSql('$9::text', '$10::date')} AS placement,
+       ${placementSql('$9::text', '$10::date', true)} AS placement,
        (SELECT array_agg(shift_id) FROM shifts WHERE shift_id = ANY($11::text[])) AS known_shift_ids,
        CASE WHEN $12::text IS NULL THEN NULL ELSE ${shiftDaysSql('$12::text', '$13::date')} END AS shift_days,
        ($14::uuid IS NULL OR ${IN_SCOPE_SQL('$14', '$1', '$2')}) AS report_in_scope`;
@@ -167,7 +172,11 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
     ...(query.workshopCodes ? { workshops: r.workshops ?? [] } : {}),
     ...(query.teamCodes ? { teams: r.teams ?? [] } : {}),
     ...(query.people ? { people: r.people ?? [] } : {}),
-    ...(query.placementOf ? { placement: r.placement ?? NO_PLACEMENT } : {}),
+    ...(query.placementOf
+      ? r.placement
+        ? { placement: { teamCode: r.placement.teamCode, workshopCode: r.placement.workshopCode }, placementSpan: { from: r.placement.from, to: r.placement.to } }
+        : { placement: NO_PLACEMENT, placementSpan: { from: query.placementOf.date, to: query.placementOf.date } }
+      : {}),
     ...(query.shiftIds ? { knownShiftIds: r.known_shift_ids ?? [] } : {}),
     ...(query.shiftsOf ? { shiftDays: r.shift_days ?? [] } : {}),
   };

@@ -5,7 +5,7 @@
  * (facts.ts).
  * - `StreamRepository` reads them from the database every time.
  * - `CachingRepository` keeps, per process, the section each kept stream's last command ended with (the worker
- *   streams: StreamQuery.keep), the person names, the product snapshots, the workers' placements on a date (issue #24) and their shift calendars around a clock-in date (issue #24 part B) it read (each bounded, least recently used forgotten first), so that a worker's next
+ *   streams: StreamQuery.keep), the person names, the product snapshots, the workers' placements with the dates they hold for (issue #24) and their shift calendars around a clock-in date (issue #24 part B) it read (each bounded, least recently used forgotten first), so that a worker's next
  *   command usually reads nothing. What comes from the cache is a hint, never trusted alone: the append checks it
  *   (the expected version, the facts guard), and command.ts confirms refusals and no-ops on a fresh load. Several
  *   API instances may therefore each cache the same stream.
@@ -159,10 +159,14 @@ class Lru<K, V> {
 }
 
 const personKey = (p: { phone: string; role: string }) => `${p.phone} ${p.role}`;
-/** Issue #24 part A: a worker's placement on a local date. */
-const placementKey = (p: { phone: string; date: string }) => `${p.phone} ${p.date}`;
-/** Issue #24 part B: a worker's shift calendar around a clock-in date (the same key shape). */
-const shiftDaysKey = placementKey;
+/** Issue #24 part A: a worker's placement and the dates it holds for (Facts.placementSpan). */
+interface CachedPlacement {
+  readonly placement: Placement;
+  readonly from: string;
+  readonly to: string | null;
+}
+/** Issue #24 part B: a worker's shift calendar around a clock-in date. */
+const shiftDaysKey = (p: { phone: string; date: string }) => `${p.phone} ${p.date}`;
 
 /** A StreamRepository with a per-process cache in front (module docstring). */
 export class CachingRepository implements Repository {
@@ -170,8 +174,11 @@ export class CachingRepository implements Repository {
   private readonly sections: Lru<string, Section<unknown>>;
   private readonly people: Lru<string, string>;
   private readonly products: Lru<number, ProductSnapshot>;
-  /** Issue #24 part A: the placements read (phone and date → team and workshop), checked by every append's guard. */
-  private readonly placements: Lru<string, Placement>;
+  /**
+   * Issue #24 part A: the placements read, by phone, with the dates they hold for (a worker's membership usually
+   * covers every day of the coming weeks); a hint like the rest, checked by every append's guard.
+   */
+  private readonly placements: Lru<string, CachedPlacement>;
   /** Issue #24 part B: the shift calendars read (phone and clock-in date → three ShiftDays), checked by the guard. */
   private readonly shiftDays: Lru<string, readonly ShiftDay[]>;
 
@@ -206,7 +213,7 @@ export class CachingRepository implements Repository {
     this.sections.delete(stream.streamId);
     if (query.person) this.people.delete(personKey(query.person));
     for (const id of query.productIds ?? []) this.products.delete(id);
-    if (query.placementOf) this.placements.delete(placementKey(query.placementOf));
+    if (query.placementOf) this.placements.delete(query.placementOf.phone);
     if (query.shiftsOf) this.shiftDays.delete(shiftDaysKey(query.shiftsOf));
   }
 
@@ -232,8 +239,13 @@ export class CachingRepository implements Repository {
     }
     // Issue #24 part A: the organization's other facts are never cached (their commands keep no section).
     if (query.workshopCodes?.length || query.teamCodes?.length || query.people?.length) return undefined;
-    const placement = query.placementOf ? this.placements.get(placementKey(query.placementOf)) : undefined;
-    if (query.placementOf && !placement) return undefined;
+    let placement: Placement | undefined;
+    if (query.placementOf) {
+      const c = this.placements.get(query.placementOf.phone);
+      const date = query.placementOf.date;
+      if (!c || date < c.from || (c.to !== null && date > c.to)) return undefined;
+      placement = c.placement;
+    }
     const shiftDays = query.shiftsOf ? this.shiftDays.get(shiftDaysKey(query.shiftsOf)) : undefined;
     if (query.shiftsOf && !shiftDays) return undefined;
     return { personName, deviceInUse: true, products, closedMonths: [], reportInScope: true, ...(placement ? { placement } : {}), ...(shiftDays ? { shiftDays } : {}) };
@@ -242,7 +254,9 @@ export class CachingRepository implements Repository {
   private keepFacts(query: FactQuery, facts: Facts): void {
     if (query.person && facts.personName !== undefined) this.people.set(personKey(query.person), facts.personName);
     for (const p of facts.products) this.products.set(p.productId, p);
-    if (query.placementOf && facts.placement) this.placements.set(placementKey(query.placementOf), facts.placement);
+    if (query.placementOf && facts.placement && facts.placementSpan) {
+      this.placements.set(query.placementOf.phone, { placement: facts.placement, ...facts.placementSpan });
+    }
     if (query.shiftsOf && facts.shiftDays) this.shiftDays.set(shiftDaysKey(query.shiftsOf), facts.shiftDays);
   }
 }

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayProjection } from '../../src/projections/replay.ts';
+import type { CachingRepository } from '../../src/commands/repository.ts';
 import { organizationProjection } from '../../src/projections/organization.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { addProduct, MIN, workerClient } from '../clock/helpers.ts';
@@ -201,6 +202,12 @@ describe('placement on submit (the report records the team and workshop of its r
     const first = await workDay('2026-03-03');
     const submitted = (await events(`report-${first}`))[0];
     expect(submitted.data).toMatchObject({ reportDate: '2026-03-03', workshopCode: 'C1', teamCode: 'C1-A' });
+    // The process keeps the placement with the dates it holds for (the open membership from 03-01): a submission on
+    // a later day decides without reading it again (the append's guard checks it).
+    const cache = app.service.ctx.commands.repository as CachingRepository;
+    const later = { person: { phone: W2, role: 'worker' }, placementOf: { phone: W2, date: '2026-03-20' } };
+    expect(cache.cachedFacts(later)?.placement).toEqual({ workshopCode: 'C1', teamCode: 'C1-A' });
+    expect(cache.cachedFacts({ ...later, placementOf: { phone: W2, date: '2026-02-28' } })).toBeUndefined();
 
     await app.request('POST', '/api/memberships', { token: manager, body: { phone: W2, teamCode: 'Z2-A', validFrom: '2026-03-04' } });
     const second = await workDay('2026-03-04');
