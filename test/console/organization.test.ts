@@ -10,7 +10,8 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, DESKTOP, launchBrowser, openConsole, PHONE, shoot, signIn, skipBrowserTests } from './browser.ts';
+import { axeViolations, launchBrowser, openConsole, shoot, signIn, skipBrowserTests } from './browser.ts';
+import { fitsBothWidths, shown } from './viewport.ts';
 
 const MANAGER = '13900000003';
 const ZHANG = '13700000001';
@@ -21,25 +22,6 @@ let browser: Browser;
 let page: Page;
 let token: string;
 const pageErrors: string[][] = [];
-
-const shown = async (l: Locator) => ((await l.textContent()) ?? '').replace(/\s+/g, ' ').trim();
-
-/** At both widths: nothing to scroll sideways, and each of `inside` lies within the viewport's width. */
-async function fitsBothWidths(p: Page, inside: Locator[]): Promise<void> {
-  for (const v of [DESKTOP, PHONE]) {
-    await p.setViewportSize(v);
-    await p.waitForTimeout(200);
-    const sideways = await p.evaluate(() => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).innerWidth);
-    expect(sideways, `page wider than ${v.width}px`).toBeLessThanOrEqual(0);
-    for (const l of inside) {
-      const box = await l.boundingBox();
-      expect(box, `${l} shown at ${v.width}px`).not.toBeNull();
-      expect(box!.x, `${l} left edge at ${v.width}px`).toBeGreaterThanOrEqual(0);
-      expect(box!.x + box!.width, `${l} right edge at ${v.width}px`).toBeLessThanOrEqual(v.width);
-    }
-  }
-  await p.setViewportSize(DESKTOP);
-}
 
 /** Chooses `option` in the Element Plus select `select` (its options open in a popper). */
 async function choose(p: Page, select: Locator, option: RegExp | string): Promise<void> {

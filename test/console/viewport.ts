@@ -7,10 +7,14 @@
  *   drawer's edge or a toast). Returns the reason when it is not.
  * - `snap(page, name)`: a screenshot at the page's current width, `<name>-<width>.png` in test-output/console/.
  * - `menu(page, title)`: follows the main menu's link to a page, through the drawer on a phone's width.
+ * - `shown(locator)`: what an element shows, spaces collapsed.
+ * - `fitsBothWidths(page, inside)`: at 1366 px and at a phone's 390 px nothing scrolls sideways and each of `inside`
+ *   lies within the viewport's width (issue #24's pages; the page is left at 1366 px).
  */
 import { mkdirSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
-import { SCREENSHOTS } from './browser.ts';
+import { expect } from 'vitest';
+import { DESKTOP, PHONE, SCREENSHOTS } from './browser.ts';
 
 /** '' when the element is wholly inside the viewport and uncovered (module docstring), else what is wrong. */
 export async function seen(locator: Locator): Promise<string> {
@@ -83,4 +87,25 @@ export function expectRefusals(errors: string[], status: number, count = 1): voi
     if (at < 0) throw new Error(`expected the browser to log a ${status} answer; logged: ${JSON.stringify(errors)}`);
     errors.splice(at, 1);
   }
+}
+
+/** What an element shows, spaces collapsed. */
+export const shown = async (l: Locator) => ((await l.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+
+/** At both widths: nothing to scroll sideways, and each of `inside` lies within the viewport's width. */
+export async function fitsBothWidths(p: Page, inside: Locator[]): Promise<void> {
+  for (const v of [DESKTOP, PHONE]) {
+    await p.setViewportSize(v);
+    await p.waitForTimeout(200);
+    const sideways = await p.evaluate(() => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).innerWidth);
+    expect(sideways, `page wider than ${v.width}px`).toBeLessThanOrEqual(0);
+    for (const l of inside) {
+      await l.scrollIntoViewIfNeeded();
+      const box = await l.boundingBox();
+      expect(box, `${l} shown at ${v.width}px`).not.toBeNull();
+      expect(box!.x, `${l} left edge at ${v.width}px`).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, `${l} right edge at ${v.width}px`).toBeLessThanOrEqual(v.width);
+    }
+  }
+  await p.setViewportSize(DESKTOP);
 }
