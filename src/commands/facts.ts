@@ -31,6 +31,7 @@
 import type { GuardedWrite } from '../db/guarded-write.ts';
 import type { Queryable } from '../db/transaction.ts';
 import type { ProductSnapshot } from '../domain/report-line.ts';
+import { membershipCoversSql } from '../domain/membership.ts';
 import { NO_PLACEMENT, type Placement } from '../domain/placement.ts';
 import { snapshotJson, snapshotsHold } from '../products/snapshot.ts';
 import type { ShiftDay } from '../domain/shift-breaks.ts';
@@ -116,7 +117,7 @@ const IN_SCOPE_SQL = (report: string, phone: string, role: string) =>
 const placementSql = (phone: string, date: string, span = false) =>
   `(SELECT json_build_object('teamCode', m.team_code, 'workshopCode', t.workshop_code${span ? `, 'from', m.valid_from, 'to', m.valid_to` : ''})
       FROM team_memberships m JOIN teams t ON t.code = m.team_code
-     WHERE m.phone = ${phone} AND m.valid_from <= ${date} AND (m.valid_to IS NULL OR m.valid_to >= ${date})
+     WHERE m.phone = ${phone} AND ${membershipCoversSql('m', date)}
      ORDER BY m.valid_from DESC LIMIT 1)`;
 
 /**

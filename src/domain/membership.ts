@@ -6,6 +6,7 @@
  * date. Moving a worker ends the open membership the day before the new one starts; history is never rewritten, so
  * a new date is never before what the history already fixes (`earliestStart`, `earliestEnd`).
  */
+import { addDays } from '../time.ts';
 
 export interface Membership {
   readonly teamCode: string;
@@ -15,17 +16,18 @@ export interface Membership {
   readonly validTo: string | null;
 }
 
-/** `date` (`YYYY-MM-DD`) moved by `days` calendar days (negative: earlier). */
-export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
 /** The membership covering local date `date`, or undefined (in no team that day). */
 export function membershipOn(history: readonly Membership[], date: string): Membership | undefined {
   return history.find((m) => m.validFrom <= date && (m.validTo === null || m.validTo >= date));
 }
+
+/**
+ * `membershipOn`'s rule in SQL: the `team_memberships` row aliased `alias` covers `date` (an SQL expression of type
+ * date, e.g. `$2::date` or `d.day`): valid_from <= date and (valid_to IS NULL or valid_to >= date). The one place
+ * the SQL reads "who is in which team on a date" (facts, the shift calendar, the office's lists).
+ */
+export const membershipCoversSql = (alias: string, date: string): string =>
+  `${alias}.valid_from <= ${date} AND (${alias}.valid_to IS NULL OR ${alias}.valid_to >= ${date})`;
 
 /** The open membership (validTo null), if any: it is the latest one. */
 export function openMembership(history: readonly Membership[]): Membership | undefined {

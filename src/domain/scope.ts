@@ -60,14 +60,23 @@ export const passesFilter = (filter: ReportFilter, placement: ScopedPlacement): 
 export const scopeSql = (workshopCol: string, teamCol: string, workshops: string, teams: string): string =>
   `(cardinality(${workshops}::text[]) + cardinality(${teams}::text[]) = 0 OR COALESCE(${workshopCol} = ANY(${workshops}::text[]), false) OR COALESCE(${teamCol} = ANY(${teams}::text[]), false))`;
 
+/** The `scopes` row `s` of (`phone`, `role`), when it names a workshop or a team. */
+const narrowStoredScope = (phone: string, role: string) => `s.phone = ${phone} AND s.role = ${role} AND cardinality(s.workshops) + cardinality(s.teams) > 0`;
+
 /**
  * The rule in SQL against the scope STORED for (`phone`, `role`) in `scopes` (migrations/015; a person with no
  * row there is unscoped): what a review's append checks in its guard, so a scope changed between the decision and
  * the append refuses the write (commands/facts.ts).
  */
 export const storedScopeSql = (workshopCol: string, teamCol: string, phone: string, role: string): string =>
-  `NOT EXISTS (SELECT 1 FROM scopes s WHERE s.phone = ${phone} AND s.role = ${role} AND cardinality(s.workshops) + cardinality(s.teams) > 0
+  `NOT EXISTS (SELECT 1 FROM scopes s WHERE ${narrowStoredScope(phone, role)}
      AND NOT (COALESCE(${workshopCol} = ANY(s.workshops), false) OR COALESCE(${teamCol} = ANY(s.teams), false)))`;
+
+/**
+ * SQL: (`phone`, `role`) has a stored scope narrower than the whole factory (a row of `scopes` with a workshop or a
+ * team), e.g. a manager who may not close a month (issue #24: only whole-factory managers close). Never NULL.
+ */
+export const hasNarrowScopeSql = (phone: string, role: string): string => `EXISTS (SELECT 1 FROM scopes s WHERE ${narrowStoredScope(phone, role)})`;
 
 /** The filters in SQL over `workshopCol`, `teamCol` with `workshop`, `team` bound as text parameters (NULL: none). */
 export const filterSql = (workshopCol: string, teamCol: string, workshop: string, team: string): string =>

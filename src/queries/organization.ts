@@ -2,47 +2,12 @@
  * The organization as the office reads it (issue #24 part A "Workshops and teams"), from the read model of
  * migrations/013_organization.sql. Local dates are `YYYY-MM-DD` in APP_TIMEZONE.
  *
- * For the other parts of issue #24 (shifts, scopes) and the read side:
- * - `teamOnDateSql(phone, date)`: an SQL scalar subquery giving the team code of `phone` on `date` (NULL: in no
- *   team), for SQL expressions `phone` (text) and `date` (a `date`, e.g. `r.report_date` or `$2::date`). The rule:
- *   the membership with valid_from <= date and (valid_to IS NULL OR valid_to >= date); at most one exists.
- * - `placementJoinSql(alias, phone, date)`: a `LEFT JOIN LATERAL` giving `alias.team_code`, `alias.team_name`,
- *   `alias.workshop_code`, `alias.workshop_name` (all NULL when in no team), same rule.
- * - `placementOn(q, phone, date)`: the same in one query → Placed | null.
  * Reports record their own placement (reports.workshop_code / team_code, from ReportSubmitted): filters of reports
  * use those columns, never today's memberships.
  */
 import type { Queryable } from '../db/transaction.ts';
 import { domainError } from '../domain/errors.ts';
-
-/** SQL scalar subquery: the team code of `phone` on `date` (module docstring). */
-export const teamOnDateSql = (phone: string, date: string): string =>
-  `(SELECT m.team_code FROM team_memberships m
-     WHERE m.phone = ${phone} AND m.valid_from <= ${date} AND (m.valid_to IS NULL OR m.valid_to >= ${date})
-     ORDER BY m.valid_from DESC LIMIT 1)`;
-
-/** SQL `LEFT JOIN LATERAL … alias ON true` with the team and workshop of `phone` on `date` (module docstring). */
-export const placementJoinSql = (alias: string, phone: string, date: string): string =>
-  `LEFT JOIN LATERAL (
-     SELECT m.team_code, t.name AS team_name, t.workshop_code, w.name AS workshop_name
-       FROM team_memberships m JOIN teams t ON t.code = m.team_code LEFT JOIN workshops w ON w.code = t.workshop_code
-      WHERE m.phone = ${phone} AND m.valid_from <= ${date} AND (m.valid_to IS NULL OR m.valid_to >= ${date})
-      ORDER BY m.valid_from DESC LIMIT 1) ${alias} ON true`;
-
-/** A worker's team and workshop with their names. */
-export interface Placed {
-  teamCode: string;
-  teamName: string;
-  workshopCode: string;
-  workshopName: string | null;
-}
-
-/** The team and workshop of `phone` on local date `date`, or null (in no team that day). */
-export async function placementOn(q: Queryable, phone: string, date: string): Promise<Placed | null> {
-  const r = await q.query(`SELECT p.* FROM (SELECT 1) one ${placementJoinSql('p', '$1::text', '$2::date')}`, [phone, date]);
-  const x = r.rows[0];
-  return x?.team_code ? { teamCode: x.team_code, teamName: x.team_name, workshopCode: x.workshop_code, workshopName: x.workshop_name } : null;
-}
+import { membershipCoversSql } from '../domain/membership.ts';
 
 export interface PersonRef {
   phone: string;
@@ -77,7 +42,7 @@ export async function listWorkshops(q: Queryable, date: string): Promise<Worksho
                         'leaders', (SELECT COALESCE(json_agg(json_build_object('phone', l.phone, 'name', ${nameOf('l.phone')}) ORDER BY l.i), '[]')
                                       FROM unnest(t.leaders) WITH ORDINALITY AS l(phone, i)),
                         'memberCount', (SELECT count(*)::int FROM team_memberships m
-                                         WHERE m.team_code = t.code AND m.valid_from <= $1::date AND (m.valid_to IS NULL OR m.valid_to >= $1::date)))
+                                         WHERE m.team_code = t.code AND ${membershipCoversSql('m', '$1::date')}))
                         ORDER BY t.code)
                         FROM teams t WHERE t.workshop_code = w.code), '[]') AS teams
        FROM workshops w ORDER BY w.code`,
@@ -100,7 +65,7 @@ export async function teamMembers(q: Queryable, code: string, date: string): Pro
             (SELECT json_agg(x ORDER BY x.name NULLS LAST, x.phone) FROM (
                SELECT m.phone, ${nameOf('m.phone')} AS name, m.valid_from::text AS valid_from, m.valid_to::text AS valid_to
                  FROM team_memberships m
-                WHERE m.team_code = $1 AND m.valid_from <= $2::date AND (m.valid_to IS NULL OR m.valid_to >= $2::date)) x) AS items`,
+                WHERE m.team_code = $1 AND ${membershipCoversSql('m', '$2::date')}) x) AS items`,
     [code, date],
   );
   const row = r.rows[0];

@@ -5,12 +5,15 @@
  *
  * `shiftDaysSql(phone, date)`: a scalar subquery giving a JSON array of three ShiftDay objects
  * (domain/shift-breaks.ts) for the local dates date−1, date, date+1 in order: `{date, teamCode, shift}` where
- * `teamCode` is the worker's team on that date (the membership rule of part A, queries/organization.ts
- * `teamOnDateSql`: valid_from <= date and (valid_to IS NULL or valid_to >= date)) and `shift` that team's shift on
+ * `teamCode` is the worker's team on that date (the membership rule, domain/membership.ts
+ * `membershipCoversSql`) and `shift` that team's shift on
  * that date (the rule of migrations/014 `team_shift_on` and domain/shift-schedule.ts, written out as joins so that
  * each day costs a few index look-ups: the override, else the rotation) with its times, windows and stream version,
  * or null. `phone` and `date` are SQL expressions (text, date). A test compares it with the domain rule.
  */
+import { membershipCoversSql } from '../domain/membership.ts';
+
+/** The worker `phone`'s three ShiftDays around `date` as one JSON array, in SQL (module docstring). */
 export const shiftDaysSql = (phone: string, date: string): string =>
   `(SELECT json_agg(json_build_object('date', d.day::text, 'teamCode', m.team_code, 'shift',
             CASE WHEN sh.shift_id IS NULL THEN NULL
@@ -18,7 +21,7 @@ export const shiftDaysSql = (phone: string, date: string): string =>
                                         'breaks', sh.breaks, 'version', sh.version) END) ORDER BY d.day)
       FROM (SELECT (${date} + k)::date AS day FROM generate_series(-1, 1) AS k) d
       LEFT JOIN LATERAL (SELECT m.team_code FROM team_memberships m
-                          WHERE m.phone = ${phone} AND m.valid_from <= d.day AND (m.valid_to IS NULL OR m.valid_to >= d.day)
+                          WHERE m.phone = ${phone} AND ${membershipCoversSql('m', 'd.day')}
                           ORDER BY m.valid_from DESC LIMIT 1) m ON true
       LEFT JOIN team_shift_overrides o ON o.team_code = m.team_code AND o.date = d.day
       LEFT JOIN LATERAL (SELECT a.rotation ->> (((d.day - a.valid_from) / a.days_each) % jsonb_array_length(a.rotation))::int AS shift_id

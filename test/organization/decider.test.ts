@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { deviceDecider, memberDecider, teamDecider, workshopDecider, type MemberCommand, type TeamCommand } from '../../src/commands/organization/decider.ts';
 import type { MemberEvent } from '../../src/events/catalog.ts';
-import { addDays, membershipOn } from '../../src/domain/membership.ts';
+import { membershipOn } from '../../src/domain/membership.ts';
+import { addDays } from '../../src/time.ts';
 import { fold } from '../../src/commands/decider.ts';
 import { scenario } from '../helpers/gwt.ts';
 

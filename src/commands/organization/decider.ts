@@ -23,7 +23,8 @@
 import type { Decider } from '../decider.ts';
 import type { DeviceEvent, MemberEvent, TeamEvent, WorkshopEvent } from '../../events/catalog.ts';
 import { domainError } from '../../domain/errors.ts';
-import { addDays, earliestEnd, earliestStart, openMembership, type Membership } from '../../domain/membership.ts';
+import { earliestEnd, earliestStart, openMembership, type Membership } from '../../domain/membership.ts';
+import { addDays } from '../../time.ts';
 
 // ---- workshops --------------------------------------------------------------------------------------------
 export interface WorkshopState {

@@ -19,6 +19,7 @@
  */
 import type pg from 'pg';
 import { domainError } from '../../domain/errors.ts';
+import { hasNarrowScopeSql } from '../../domain/scope.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { streams } from '../../events/catalog.ts';
 import type { Actor } from '../../shared/actor.ts';
@@ -53,8 +54,8 @@ export interface ReopenAnswer {
 
 /** Throws CLOSE_NEEDS_WHOLE_FACTORY when `actor` has a scope in its role (`scopes`, migrations/015). */
 async function mustBeWholeFactory(tx: pg.PoolClient, actor: Actor): Promise<void> {
-  const r = await tx.query(`SELECT 1 FROM scopes WHERE phone = $1 AND role = $2 AND cardinality(workshops) + cardinality(teams) > 0`, [actor.phone, actor.role]);
-  if (r.rows.length > 0) throw domainError('CLOSE_NEEDS_WHOLE_FACTORY');
+  const r = await tx.query(`SELECT ${hasNarrowScopeSql('$1', '$2')} AS narrow`, [actor.phone, actor.role]);
+  if (r.rows[0].narrow) throw domainError('CLOSE_NEEDS_WHOLE_FACTORY');
 }
 
 /** Runs the period decider on `month` for `actor` inside `tx`; `command` given the instant. */
