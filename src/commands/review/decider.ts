@@ -58,11 +58,11 @@ export type ReportState = { readonly status: 'none' } | Report;
  * Every review command carries the instant `at`, which of the months it may write into are closed, who acts
  * (`actorPhone`) and whether the report is in the actor's scope (`inScope`, issue #24 part S).
  */
-type Base = { at: string; closedMonths: readonly string[]; actorPhone: string; inScope: boolean };
+export type ReviewBase = { at: string; closedMonths: readonly string[]; actorPhone: string; inScope: boolean };
 export type ReviewCommand =
-  | (Base & { type: 'Approve'; lines?: LineInput[]; candidates: ProductSnapshot[] })
-  | (Base & { type: 'Reject'; reason: string })
-  | (Base & { type: 'ChangeBreak'; breakMinutes: number; reason?: string });
+  | (ReviewBase & { type: 'Approve'; lines?: LineInput[]; candidates: ProductSnapshot[] })
+  | (ReviewBase & { type: 'Reject'; reason: string })
+  | (ReviewBase & { type: 'ChangeBreak'; breakMinutes: number; reason?: string });
 
 export const REASON_MAX = 200;
 

@@ -20,7 +20,7 @@ import type { StreamQuery } from '../repository.ts';
 import { effectiveMs, parseReportId } from '../../domain/report.ts';
 import { monthOf } from '../../domain/period.ts';
 import type { Queryable } from '../../db/transaction.ts';
-import { reportFold, reviewDecider, type Report, type ReportState, type ReviewCommand } from './decider.ts';
+import { reportFold, reviewDecider, type Report, type ReportState, type ReviewBase, type ReviewCommand } from './decider.ts';
 
 /** What the review commands need: the command path, and the bounds of the plausibility flags (issue #21). */
 export interface ReviewDeps {
@@ -61,9 +61,6 @@ function answerOf(state: ReportState, events: readonly ReportEvent[], at: Date):
     at,
   };
 }
-
-/** What every review command carries (decider.ts). */
-type ReviewBase = { at: string; closedMonths: readonly string[]; actorPhone: string; inScope: boolean };
 
 /** The month of report `reportId`'s date (a UUID), or undefined for an unknown report. */
 async function reportMonth(q: Queryable, reportId: string): Promise<string | undefined> {
