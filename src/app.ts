@@ -21,6 +21,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { TokenService } from './auth/tokens.ts';
 import { projections as allProjections } from './projections/index.ts';
 import { CachingRepository, StreamRepository } from './commands/repository.ts';
+import { CalendarCache } from './shifts/calendar-cache.ts';
 import { projectionConsumer, type AsyncConsumer } from './projections/consumer.ts';
 import { BackgroundConsumers } from './projections/background.ts';
 import { startAbandonJob } from './jobs/abandon-sessions.ts';
@@ -68,6 +69,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     notificationReactor({ config, clock, log }),
   ];
   // The platform: injected (tests), the real API (WX_APPID set) or the simulator on a loopback port (issue #4).
+  const calendars = off.has('facts-cache') ? undefined : new CalendarCache();
   const built = opts.platform ? { platform: opts.platform, simulator: undefined } : await createPlatform(config, clock, log);
   return {
     config,
@@ -78,7 +80,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     tokens: new TokenService(config.jwtSecret, config.tokenTtl),
     commands: {
       store,
-      repository: off.has('facts-cache') ? new StreamRepository(store, inline) : new CachingRepository(store, inline),
+      repository: calendars ? new CachingRepository(store, inline, calendars) : new StreamRepository(store, inline),
       reads: db.pool,
       writes: db.writes,
       clock,
@@ -91,6 +93,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       defaultBreakMinutes: config.defaultBreakMinutes,
       plausibility: plausibilityBounds(config),
     },
+    calendars,
     projections: allProjections,
     consumers,
     platform: built.platform,

@@ -10,6 +10,7 @@ import type { Logger } from './logger.ts';
 import type { TokenService } from './auth/tokens.ts';
 import type { CommandDeps } from './commands/command.ts';
 import type { ClockSettings } from './domain/clock.ts';
+import type { CalendarCache } from './shifts/calendar-cache.ts';
 import type { Projection } from './projections/projection.ts';
 import type { AsyncConsumer } from './projections/consumer.ts';
 import type { PlatformApi } from './platform/types.ts';
@@ -26,6 +27,11 @@ export interface AppContext {
   readonly commands: CommandDeps;
   /** The clocking rules' settings (report window, session age, time zone, starting break). */
   readonly clockSettings: ClockSettings;
+  /**
+   * Workers' shift calendars kept in the process (src/shifts/calendar-cache.ts), shared by the submission's facts
+   * and the draft; absent when the facts cache is off (SPEED_PIECES_OFF=facts-cache).
+   */
+  readonly calendars?: CalendarCache;
   readonly projections: readonly Projection[];
   /** Async projections and reactors run by the leader instance. */
   readonly consumers: readonly AsyncConsumer[];

@@ -77,10 +77,22 @@ export function daysBetween(a: string, b: string): number {
   return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
 }
 
-/** The local date `days` days after `date` (`YYYY-MM-DD`; negative days go back). */
+/**
+ * The local date `days` days after `date` (`YYYY-MM-DD`; negative days go back). Answers are kept (by date and
+ * days, at most 4,096): the few dates around today are asked for every session's break (issue #24), and parsing and
+ * formatting a Date each time was a tenth of the server's extra cost per clock cycle (bench/README.md).
+ */
 export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  const key = `${date}${days}`;
+  let after = shiftedDates.get(key);
+  if (after === undefined) {
+    if (shiftedDates.size >= 4096) shiftedDates.clear();
+    shiftedDates.set(key, (after = new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)));
+  }
+  return after;
 }
+
+const shiftedDates = new Map<string, string>();
 
 /**
  * The instant at which the wall clock of `timeZone` shows local time `time` (`HH:mm`) on local date `date` (issue
@@ -90,13 +102,18 @@ export function addDays(date: string, days: number): string {
  * occurrence (02:30 CEST). `date` must be a valid local date and `time` a valid `HH:mm`.
  */
 export function localInstant(date: string, time: string, timeZone: string): Date {
+  return new Date(localInstantMs(date, time, timeZone));
+}
+
+/** `localInstant` in milliseconds since the epoch (no Date made: what arithmetic on instants wants). */
+export function localInstantMs(date: string, time: string, timeZone: string): number {
   const key = `${timeZone} ${date} ${time}`;
   let at = instants.get(key);
   if (at === undefined) {
     if (instants.size >= 4096) instants.clear();
     instants.set(key, (at = resolveLocal(date, time, timeZone)));
   }
-  return new Date(at);
+  return at;
 }
 
 /** localInstant's answers by zone, date and time, in ms (the same few shift times are asked for every session). */

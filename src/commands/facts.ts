@@ -19,14 +19,18 @@
  *
  * Organization facts (issue #24 part A): which of some workshops and teams exist, the roles of some phones in
  * personnel (a team's leaders, a member), and the placement of a worker on a local date (the team covering that date
- * in `team_memberships` and that team's workshop, queries/organization.ts rules): a submission records it, and its
- * guard (the same team and workshop still cover the date) keeps a racing move from slipping past. They are read by
- * the same one statement as the others (the worker's submission adds no round trip).
+ * in `team_memberships` and that team's workshop, queries/organization.ts rules): a submission records it. They are
+ * read by the same one statement as the others (the worker's submission adds no round trip).
  *
  * Shift facts (issue #24 part B): which of some shift ids exist (a team's assignment or override names them; shifts
  * are never deleted, so no guard), and the worker's shift calendar around a session's clock-in date (`shiftsOf`:
- * src/shifts/sql.ts, three ShiftDays), read by the same one statement, cached per worker and date by the caching
- * repository, and guarded in the append: the calendar re-read inside the write must equal the one decided on.
+ * src/shifts/sql.ts, three ShiftDays), read by the same one statement and cached per worker by the caching
+ * repository (src/shifts/calendar-cache.ts).
+ *
+ * The placement and the calendar are read with the heads of the streams they come from (events/heads.ts:
+ * `member-<phone>`, `team-<code>`; `team-shifts-<team>`, `shift-<id>`), and their guard is those heads: still at the
+ * versions read (a few index look-ups), so a racing move, assignment, override or shift change writes nothing,
+ * without reading the placement and the calendar again inside the append (issue #24, the clock cycle's figure).
  */
 import type { GuardedWrite } from '../db/guarded-write.ts';
 import type { Queryable } from '../db/transaction.ts';
@@ -35,8 +39,10 @@ import { membershipCoversSql } from '../domain/membership.ts';
 import { NO_PLACEMENT, type Placement } from '../domain/placement.ts';
 import { snapshotJson, snapshotsHold } from '../products/snapshot.ts';
 import type { ShiftDay } from '../domain/shift-breaks.ts';
-import { shiftDaysSql } from '../shifts/sql.ts';
+import { calendarSql } from '../shifts/sql.ts';
 import { storedScopeSql } from '../domain/scope.ts';
+import { streamPrefixes } from '../events/catalog.ts';
+import { headsParameters, streamHeadsHoldSql, streamHeadsSql, type StreamHeads } from '../events/heads.ts';
 
 /** The facts a command needs (each optional). */
 export interface FactQuery {
@@ -99,6 +105,11 @@ export interface Facts {
   readonly knownShiftIds?: readonly string[];
   /** The calendar asked by `shiftsOf`, three days in date order (absent: not asked). */
   readonly shiftDays?: readonly ShiftDay[];
+  /**
+   * The heads of the streams the placement and the calendar were read from (absent: neither asked), what their
+   * guard checks (module docstring).
+   */
+  readonly heads?: StreamHeads;
   // ---- issue #24 part S ----
   /** Whether the asked report exists and is in the person's scope (true when none was asked). */
   readonly reportInScope: boolean;
@@ -111,14 +122,17 @@ const IN_SCOPE_SQL = (report: string, phone: string, role: string) =>
   `EXISTS (SELECT 1 FROM reports r WHERE r.report_id = ${report}::uuid AND ${storedScopeSql('r.workshop_code', 'r.team_code', phone, role)})`;
 
 /**
- * The team covering local date `date` for `phone` and its workshop, as one JSON object `{teamCode, workshopCode}`
- * or NULL (SQL expressions as arguments; issue #24 part A).
+ * The team covering local date `date` for `phone` and its workshop with the dates the membership covers, as one JSON
+ * object `{placement: {teamCode, workshopCode, from, to} | null, heads}` with the heads of `member-<phone>` and of
+ * the team's stream (SQL expressions as arguments; issue #24 part A).
  */
-const placementSql = (phone: string, date: string, span = false) =>
-  `(SELECT json_build_object('teamCode', m.team_code, 'workshopCode', t.workshop_code${span ? `, 'from', m.valid_from, 'to', m.valid_to` : ''})
-      FROM team_memberships m JOIN teams t ON t.code = m.team_code
-     WHERE m.phone = ${phone} AND ${membershipCoversSql('m', date)}
-     ORDER BY m.valid_from DESC LIMIT 1)`;
+const placementSql = (phone: string, date: string) =>
+  `(SELECT json_build_object('placement', p.placement,
+                             'heads', ${streamHeadsSql(`ARRAY['${streamPrefixes.member}' || ${phone}, '${streamPrefixes.team}' || (p.placement ->> 'teamCode')]`)})
+      FROM (SELECT (SELECT json_build_object('teamCode', m.team_code, 'workshopCode', t.workshop_code, 'from', m.valid_from, 'to', m.valid_to)
+                      FROM team_memberships m JOIN teams t ON t.code = m.team_code
+                     WHERE m.phone = ${phone} AND ${membershipCoversSql('m', date)}
+                     ORDER BY m.valid_from DESC LIMIT 1) AS placement) p)`;
 
 /**
  * $1 phone, $2 role, $3 device number, $4 product ids, $5 months; null parameters ask nothing. Issue #24 part A:
@@ -132,9 +146,9 @@ const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role 
        (SELECT array_agg(code) FROM workshops WHERE code = ANY($6::text[])) AS workshops,
        (SELECT array_agg(code) FROM teams WHERE code = ANY($7::text[])) AS teams,
        (SELECT json_agg(x) FROM (SELECT phone, array_agg(role ORDER BY role) AS roles FROM personnel WHERE phone = ANY($8::text[]) GROUP BY phone) x) AS people,
-       ${placementSql('$9::text', '$10::date', true)} AS placement,
+       CASE WHEN $9::text IS NULL THEN NULL ELSE ${placementSql('$9::text', '$10::date')} END AS placement,
        (SELECT array_agg(shift_id) FROM shifts WHERE shift_id = ANY($11::text[])) AS known_shift_ids,
-       CASE WHEN $12::text IS NULL THEN NULL ELSE ${shiftDaysSql('$12::text', '$13::date')} END AS shift_days,
+       CASE WHEN $12::text IS NULL THEN NULL ELSE ${calendarSql('$12::text', '$13::date')} END AS calendar,
        ($14::uuid IS NULL OR ${IN_SCOPE_SQL('$14', '$1', '$2')}) AS report_in_scope`;
 
 const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.length > 0;
@@ -164,6 +178,9 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
       query.reportInScope ?? null,
     ])
   ).rows[0];
+  const placed = r.placement?.placement;
+  // One snapshot: the two sets of heads agree on the streams they share.
+  const heads: StreamHeads | undefined = r.placement || r.calendar ? { ...r.placement?.heads, ...r.calendar?.heads } : undefined;
   return {
     personName: r.person_name ?? undefined,
     deviceInUse: r.device_in_use,
@@ -174,12 +191,13 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
     ...(query.teamCodes ? { teams: r.teams ?? [] } : {}),
     ...(query.people ? { people: r.people ?? [] } : {}),
     ...(query.placementOf
-      ? r.placement
-        ? { placement: { teamCode: r.placement.teamCode, workshopCode: r.placement.workshopCode }, placementSpan: { from: r.placement.from, to: r.placement.to } }
+      ? placed
+        ? { placement: { teamCode: placed.teamCode, workshopCode: placed.workshopCode }, placementSpan: { from: placed.from, to: placed.to } }
         : { placement: NO_PLACEMENT, placementSpan: { from: query.placementOf.date, to: query.placementOf.date } }
       : {}),
     ...(query.shiftIds ? { knownShiftIds: r.known_shift_ids ?? [] } : {}),
-    ...(query.shiftsOf ? { shiftDays: r.shift_days ?? [] } : {}),
+    ...(query.shiftsOf ? { shiftDays: r.calendar?.days ?? [] } : {}),
+    ...(heads ? { heads } : {}),
   };
 }
 
@@ -205,15 +223,11 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
     if (!query.people?.includes(p.phone)) continue;
     checks.push(`(SELECT array_agg(role ORDER BY role) FROM personnel WHERE phone = ${w.param(p.phone)}) = ${w.param(p.roles)}::text[]`);
   }
-  if (query.placementOf) {
-    const placed = facts.placement ?? NO_PLACEMENT;
-    const now = placementSql(w.param(query.placementOf.phone), `${w.param(query.placementOf.date)}::date`);
-    checks.push(`${now}::jsonb IS NOT DISTINCT FROM ${w.param(placed.teamCode === null ? null : JSON.stringify({ teamCode: placed.teamCode, workshopCode: placed.workshopCode }))}::jsonb`);
-  }
-  // issue #24 part B: the worker's shift calendar (teams, assignments, overrides, shift versions) still as read.
-  if (query.shiftsOf) {
-    const now = shiftDaysSql(w.param(query.shiftsOf.phone), `${w.param(query.shiftsOf.date)}::date`);
-    checks.push(`${now}::jsonb IS NOT DISTINCT FROM ${w.param(JSON.stringify(facts.shiftDays ?? []))}::jsonb`);
+  // issue #24 parts A and B: the placement and the calendar still as read: their streams still at the heads read.
+  if (query.placementOf || query.shiftsOf) {
+    if (!facts.heads) throw new Error('facts: a placement or a calendar without the heads it was read with');
+    const [ids, versions] = headsParameters(facts.heads);
+    checks.push(streamHeadsHoldSql(`${w.param(ids)}::text[]`, `${w.param(versions)}::bigint[]`));
   }
   // issue #24 part S: the report is still in the person's scope.
   if (query.reportInScope !== undefined && query.person && facts.reportInScope) {

@@ -5,8 +5,10 @@
  * (facts.ts).
  * - `StreamRepository` reads them from the database every time.
  * - `CachingRepository` keeps, per process, the section each kept stream's last command ended with (the worker
- *   streams: StreamQuery.keep), the person names, the product snapshots, the workers' placements with the dates they hold for (issue #24) and their shift calendars around a clock-in date (issue #24 part B) it read (each bounded, least recently used forgotten first), so that a worker's next
- *   command usually reads nothing. What comes from the cache is a hint, never trusted alone: the append checks it
+ *   streams: StreamQuery.keep), the person names, the product snapshots, the workers' placements with the dates
+ *   they hold for (issue #24) and their shift calendars around a clock-in date (issue #24 part B; a CalendarCache
+ *   shared with the draft), both with the stream heads they were read with (events/heads.ts), each bounded, least
+ *   recently used forgotten first, so that a worker's next command usually reads nothing. What comes from the cache is a hint, never trusted alone: the append checks it
  *   (the expected version, the facts guard), and command.ts confirms refusals and no-ops on a fresh load. Several
  *   API instances may therefore each cache the same stream.
  */
@@ -15,6 +17,8 @@ import type { ProductSnapshot } from '../domain/report-line.ts';
 import type { Placement } from '../domain/placement.ts';
 import type { ShiftDay } from '../domain/shift-breaks.ts';
 import type { EventStore, SectionStart } from '../events/store.ts';
+import { mergeHeads, type StreamHeads } from '../events/heads.ts';
+import { CalendarCache } from '../shifts/calendar-cache.ts';
 import { overlay, rowsOf, type KnownRows } from '../projections/inline.ts';
 import type { ProjectedEvent, Projection } from '../projections/projection.ts';
 import { loadFacts, type FactQuery, type Facts } from './facts.ts';
@@ -159,14 +163,16 @@ class Lru<K, V> {
 }
 
 const personKey = (p: { phone: string; role: string }) => `${p.phone} ${p.role}`;
-/** Issue #24 part A: a worker's placement and the dates it holds for (Facts.placementSpan). */
+/**
+ * Issue #24 part A: a worker's placement, the dates it holds for (Facts.placementSpan) and the heads it was read
+ * with (Facts.heads: with the calendar's, when both were read together).
+ */
 interface CachedPlacement {
   readonly placement: Placement;
   readonly from: string;
   readonly to: string | null;
+  readonly heads: StreamHeads;
 }
-/** Issue #24 part B: a worker's shift calendar around a clock-in date. */
-const shiftDaysKey = (p: { phone: string; date: string }) => `${p.phone} ${p.date}`;
 
 /** A StreamRepository with a per-process cache in front (module docstring). */
 export class CachingRepository implements Repository {
@@ -179,16 +185,21 @@ export class CachingRepository implements Repository {
    * covers every day of the coming weeks); a hint like the rest, checked by every append's guard.
    */
   private readonly placements: Lru<string, CachedPlacement>;
-  /** Issue #24 part B: the shift calendars read (phone and clock-in date → three ShiftDays), checked by the guard. */
-  private readonly shiftDays: Lru<string, readonly ShiftDay[]>;
-
-  constructor(store: EventStore, inline: readonly Projection[], limits = { sections: 20_000, people: 20_000, products: 50_000 }) {
+  /**
+   * @param calendars issue #24 part B: the workers' shift calendars kept with their heads (src/shifts/calendar-cache.ts),
+   *   shared with the draft, checked by the guard.
+   */
+  constructor(
+    store: EventStore,
+    inline: readonly Projection[],
+    private readonly calendars = new CalendarCache(),
+    limits = { sections: 20_000, people: 20_000, products: 50_000 },
+  ) {
     this.fromDatabase = new StreamRepository(store, inline);
     this.sections = new Lru(limits.sections);
     this.people = new Lru(limits.people);
     this.products = new Lru(limits.products);
     this.placements = new Lru(limits.people);
-    this.shiftDays = new Lru(limits.people);
   }
 
   async load<S>(q: Queryable, stream: StreamQuery<S>, query: FactQuery, fresh: boolean, more?: (state: S) => FactQuery): Promise<Loaded<S>> {
@@ -214,7 +225,7 @@ export class CachingRepository implements Repository {
     if (query.person) this.people.delete(personKey(query.person));
     for (const id of query.productIds ?? []) this.products.delete(id);
     if (query.placementOf) this.placements.delete(query.placementOf.phone);
-    if (query.shiftsOf) this.shiftDays.delete(shiftDaysKey(query.shiftsOf));
+    if (query.shiftsOf) this.calendars.delete(query.shiftsOf.phone);
   }
 
   /** What the cache holds for `streamId` (for inspection). */
@@ -240,23 +251,34 @@ export class CachingRepository implements Repository {
     // Issue #24 part A: the organization's other facts are never cached (their commands keep no section).
     if (query.workshopCodes?.length || query.teamCodes?.length || query.people?.length) return undefined;
     let placement: Placement | undefined;
+    let heads: StreamHeads | undefined;
     if (query.placementOf) {
       const c = this.placements.get(query.placementOf.phone);
       const date = query.placementOf.date;
       if (!c || date < c.from || (c.to !== null && date > c.to)) return undefined;
       placement = c.placement;
+      heads = c.heads;
     }
-    const shiftDays = query.shiftsOf ? this.shiftDays.get(shiftDaysKey(query.shiftsOf)) : undefined;
-    if (query.shiftsOf && !shiftDays) return undefined;
-    return { personName, deviceInUse: true, products, closedMonths: [], reportInScope: true, ...(placement ? { placement } : {}), ...(shiftDays ? { shiftDays } : {}) };
+    let shiftDays: readonly ShiftDay[] | undefined;
+    if (query.shiftsOf) {
+      const kept = this.calendars.get(query.shiftsOf.phone, query.shiftsOf.date);
+      if (!kept) return undefined;
+      shiftDays = kept.days;
+      // Kept at different times and disagreeing on a stream: at most one still holds, read both again.
+      heads = heads ? mergeHeads(heads, kept.heads) : kept.heads;
+      if (!heads) return undefined;
+    }
+    return { personName, deviceInUse: true, products, closedMonths: [], reportInScope: true, placement, shiftDays, heads };
   }
 
   private keepFacts(query: FactQuery, facts: Facts): void {
     if (query.person && facts.personName !== undefined) this.people.set(personKey(query.person), facts.personName);
     for (const p of facts.products) this.products.set(p.productId, p);
-    if (query.placementOf && facts.placement && facts.placementSpan) {
-      this.placements.set(query.placementOf.phone, { placement: facts.placement, ...facts.placementSpan });
+    if (query.placementOf && facts.placement && facts.placementSpan && facts.heads) {
+      this.placements.set(query.placementOf.phone, { placement: facts.placement, ...facts.placementSpan, heads: facts.heads });
     }
-    if (query.shiftsOf && facts.shiftDays) this.shiftDays.set(shiftDaysKey(query.shiftsOf), facts.shiftDays);
+    if (query.shiftsOf && facts.shiftDays && facts.heads) {
+      this.calendars.set(query.shiftsOf.phone, { date: query.shiftsOf.date, days: facts.shiftDays, heads: facts.heads });
+    }
   }
 }

@@ -8,7 +8,7 @@
  * overlap each other (they may touch). Unpaid unless `paid: true`.
  *
  * An occurrence of a shift is the shift on a local date D (the date it starts): its instants and its windows'
- * instants come from `localInstant` (src/time.ts), so they are right on a day the zone's offset changes (a window
+ * instants come from `localInstantMs` (src/time.ts), so they are right on a day the zone's offset changes (a window
  * across Europe/Berlin's skipped hour 02:00–03:00 on 2026-03-29 lasts 0 minutes; across the repeated hour on
  * 2026-10-25 it lasts 120 minutes: what the wall clock of the factory lived through).
  *
@@ -22,7 +22,7 @@
  *
  * So a worker who left before lunch has no lunch deducted, and a night shift's window after midnight counts.
  */
-import { addDays, localInstant } from '../time.ts';
+import { addDays, localInstantMs } from '../time.ts';
 
 /** A break window of a shift: local times `HH:mm`; unpaid unless `paid`. */
 export interface BreakWindow {
@@ -115,21 +115,44 @@ function wallAt(date: string, start: string, minutes: number): { date: string; t
   return { date: addDays(date, Math.floor(m / DAY)), time: `${String(Math.floor(t / 60)).padStart(2, '0')}:${String(t % 60).padStart(2, '0')}` };
 }
 
-const instantOf = (w: { date: string; time: string }, timeZone: string) => localInstant(w.date, w.time, timeZone).getTime();
+const instantOf = (w: { date: string; time: string }, timeZone: string) => localInstantMs(w.date, w.time, timeZone);
+
+/** The instants of an occurrence: its span and its unpaid windows' spans. */
+interface OccurrenceInstants {
+  readonly span: Span;
+  readonly unpaid: readonly Span[];
+}
+
+/**
+ * Occurrence instants by shift object, zone and date. They are a pure function of the three, and a worker's calendar
+ * is kept in the process with the same shift objects (src/shifts/calendar-cache.ts): the draft, the submission and
+ * every other worker of the team ask the same few, so they are computed once (bench/README.md, issue #24: this
+ * arithmetic was the largest part of the server's extra cost per clock cycle). Forgotten with the shift object.
+ */
+const kept = new WeakMap<ShiftTimes, Map<string, OccurrenceInstants>>();
+
+function instantsOf(o: ShiftOccurrence, timeZone: string): OccurrenceInstants {
+  let byDate = kept.get(o.shift);
+  if (!byDate) kept.set(o.shift, (byDate = new Map()));
+  const key = `${timeZone} ${o.date}`;
+  let found = byDate.get(key);
+  if (!found) {
+    const at = (minutes: number) => instantOf(wallAt(o.date, o.shift.start, minutes), timeZone);
+    const unpaid = o.shift.breaks.filter((w) => !w.paid).map((w) => windowOffsets(o.shift, w));
+    found = { span: { from: at(0), to: at(shiftLength(o.shift)) }, unpaid: unpaid.map((w) => ({ from: at(w.from), to: at(w.to) })) };
+    byDate.set(key, found);
+  }
+  return found;
+}
 
 /** The instants of the occurrence: from its start on `date` to its end (on date+1 when over midnight). */
 export function occurrenceSpan(o: ShiftOccurrence, timeZone: string): Span {
-  return { from: instantOf({ date: o.date, time: o.shift.start }, timeZone), to: instantOf(wallAt(o.date, o.shift.start, shiftLength(o.shift)), timeZone) };
+  return instantsOf(o, timeZone).span;
 }
 
 /** The instants of the occurrence's unpaid break windows (a window after midnight on the next local date). */
-export function unpaidSpans(o: ShiftOccurrence, timeZone: string): Span[] {
-  return o.shift.breaks
-    .filter((w) => !w.paid)
-    .map((w) => {
-      const off = windowOffsets(o.shift, w);
-      return { from: instantOf(wallAt(o.date, o.shift.start, off.from), timeZone), to: instantOf(wallAt(o.date, o.shift.start, off.to), timeZone) };
-    });
+export function unpaidSpans(o: ShiftOccurrence, timeZone: string): readonly Span[] {
+  return instantsOf(o, timeZone).unpaid;
 }
 
 /** Milliseconds of [a.from, a.to) ∩ [b.from, b.to) (0 when apart). */

@@ -39,6 +39,12 @@ const instant = z.string().datetime({ offset: true });
 const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const phone = z.string().regex(/^1\d{10}$/);
 
+/**
+ * Prefixes of the streams whose ids the SQL of a fact also builds (events/heads.ts: the heads of the streams a
+ * worker's placement and shift calendar were read from; src/shifts/sql.ts), so that the naming lives here only.
+ */
+export const streamPrefixes = { team: 'team-', member: 'member-', shift: 'shift-', teamShifts: 'team-shifts-' } as const;
+
 export const streams = {
   worker: (phone: string) => `worker-${phone}`,
   report: (reportId: string) => `report-${reportId}`,
@@ -46,12 +52,12 @@ export const streams = {
   period: (month: string) => `period-${month}`,
   // issue #24 organization (part A)
   workshop: (code: string) => `workshop-${code}`,
-  team: (code: string) => `team-${code}`,
-  member: (phone: string) => `member-${phone}`,
+  team: (code: string) => `${streamPrefixes.team}${code}`,
+  member: (phone: string) => `${streamPrefixes.member}${phone}`,
   device: (deviceNo: string) => `device-${deviceNo}`,
   // issue #24 part B: shifts
-  shift: (shiftId: string) => `shift-${shiftId}`,
-  teamShifts: (teamCode: string) => `team-shifts-${teamCode}`,
+  shift: (shiftId: string) => `${streamPrefixes.shift}${shiftId}`,
+  teamShifts: (teamCode: string) => `${streamPrefixes.teamShifts}${teamCode}`,
   // issue #24 part S
   scope: (phone: string) => `scope-${phone}`,
 };

@@ -6,6 +6,12 @@
  * appeared in the session, then project, product, process).
  * Throws domain errors ROLE_REVOKED, SESSION_NOT_FOUND (also another worker's session), REPORT_WINDOW_EXPIRED,
  * REPORT_ALREADY_SUBMITTED, SESSION_ABANDONED, CLOCK_STATE_CONFLICT (not clocked out yet).
+ *
+ * The worker's calendar may come from a CalendarCache (src/shifts/calendar-cache.ts, shared with the submission's
+ * facts): the draft's statement checks the kept calendar's date and stream heads, and only when they no longer hold
+ * (or nothing is kept) a second statement reads the calendar, so a draft never shows a break from a calendar that
+ * changed. The calendar's SQL is not part of the draft's statement: a plan holding it costs PostgreSQL its
+ * start-up even when the calendar is not read (measured: about as much as the round trip itself).
  */
 import type { Queryable } from '../db/transaction.ts';
 import { initialBreakMinutes, reportableSession, sessionNotFound, type ClockSettings } from '../domain/clock.ts';
@@ -14,7 +20,9 @@ import type { ProductSnapshot } from '../domain/report-line.ts';
 import { snapshotJson } from '../products/snapshot.ts';
 import { SESSION_COLUMNS, toSession } from './sessions.ts';
 import { sessionBreak } from '../domain/shift-breaks.ts';
-import { shiftDaysSql } from '../shifts/sql.ts';
+import { readCalendar } from '../shifts/sql.ts';
+import type { CalendarCache } from '../shifts/calendar-cache.ts';
+import { headsParameters, streamHeadsHoldSql } from '../events/heads.ts';
 import { localDate } from '../time.ts';
 
 export interface ReportDraft {
@@ -32,18 +40,21 @@ export interface ReportDraft {
 
 /**
  * One statement: whether the person still holds the role ($1 phone, $2 role), the session $3 when it is theirs,
- * and its candidates in the order of the session's devices, then project, product, process.
+ * its candidates in the order of the session's devices, then project, product, process, and whether the kept
+ * calendar of date $5 with the heads $6 (stream ids) and $7 (versions) is the one of the session's local clock-in
+ * date (zone $4) and still holds.
  */
 const DRAFT_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND role = $2) AS person_holds,
        ${SESSION_COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')},
        (SELECT json_agg(${snapshotJson('p')} ORDER BY array_position(s.devices, p.device_no), p.project_no, p.product_name, p.process_name, p.id)
           FROM products p WHERE p.device_no = ANY(s.devices)) AS candidates,
-       CASE WHEN s.session_id IS NULL THEN NULL ELSE ${shiftDaysSql('$1::text', '(s.clock_in_at AT TIME ZONE $4::text)::date')} END AS shift_days
+       COALESCE((s.clock_in_at AT TIME ZONE $4::text)::date = $5::date AND ${streamHeadsHoldSql('$6::text[]', '$7::bigint[]')}, false) AS calendar_kept
   FROM (SELECT 1) AS one LEFT JOIN sessions s ON s.session_id = $3 AND s.employee_phone = $1`;
 
 /**
- * The draft of session `sessionId` of `worker` at `now` (module docstring), in one round trip: instants as Dates,
- * starting break in whole minutes, candidate products. Throws the domain errors of the module docstring.
+ * The draft of session `sessionId` of `worker` at `now` (module docstring), in one round trip (two when the calendar is read): instants as Dates,
+ * starting break in whole minutes, candidate products; `calendars`, when given, keeps the worker's calendar.
+ * Throws the domain errors of the module docstring.
  */
 export async function reportDraft(
   q: Queryable,
@@ -51,15 +62,23 @@ export async function reportDraft(
   now: Date,
   worker: { phone: string; role: string },
   sessionId: string,
+  calendars?: CalendarCache,
 ): Promise<ReportDraft> {
-  const r = (await q.query(DRAFT_SQL, [worker.phone, worker.role, sessionId, settings.timeZone])).rows[0];
+  const kept = calendars?.get(worker.phone);
+  const [ids, versions] = headsParameters(kept?.heads ?? {});
+  const r = (await q.query(DRAFT_SQL, [worker.phone, worker.role, sessionId, settings.timeZone, kept?.date ?? null, ids, versions])).rows[0];
   if (!r.person_holds) throw domainError('ROLE_REVOKED');
   if (!r.session_id) throw sessionNotFound();
   const s = reportableSession(toSession(r), now, settings);
   // Issue #24 part B: the same rule as the submission (commands/clock/decider.ts), from the same calendar SQL.
   const presence = { clockInAt: s.clockInAt, clockOutAt: s.clockOutAt };
   const clockInDate = localDate(new Date(s.clockInAt), settings.timeZone);
-  const started = sessionBreak(presence, clockInDate, r.shift_days ?? [], settings.timeZone, initialBreakMinutes(s.clockInAt, s.clockOutAt, settings.defaultBreakMinutes));
+  let calendar = r.calendar_kept && kept?.date === clockInDate ? kept : undefined;
+  if (!calendar) {
+    calendar = await readCalendar(q, worker.phone, clockInDate);
+    calendars?.set(worker.phone, calendar);
+  }
+  const started = sessionBreak(presence, clockInDate, calendar.days, settings.timeZone, initialBreakMinutes(s.clockInAt, s.clockOutAt, settings.defaultBreakMinutes));
   return {
     sessionId: s.sessionId,
     clockInAt: new Date(s.clockInAt),
