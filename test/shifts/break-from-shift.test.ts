@@ -3,7 +3,8 @@
  * worker of a team with a day shift 08:00–17:00 and lunch 12:00–13:00 clocks in at 08:00 and out at 17:00 → the
  * draft and the report show 60 minutes from the shift 白班; out at 11:30 → 0; a worker in no team → the default
  * break; a manager's change → `manager`; a night shift 22:00–06:00 with 00:00–00:30 → 30. The events carry it, the
- * report views show it, and a shift changed after a worker's calendar was cached still gives the new break.
+ * report views show it, and a shift or an override changed after a worker's calendar was kept (by a submission or by
+ * the draft) still gives the new break.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -111,6 +112,27 @@ describe('the break of a report comes from the worker’s shift', () => {
     const second = await session('13900000005', '2026-03-04T10:00:00+08:00', '2026-03-04T17:00:00+08:00');
     expect(second.draft).toMatchObject({ breakMinutes: 30, breakSource: 'shift' });
     expect(second.report).toMatchObject({ breakMinutes: 30, breakSource: 'shift', shiftName: '白班' });
+  });
+
+  it('the calendar changed between the draft (which kept it) and the submission: the report and a new draft follow the change', async () => {
+    const token = await app.login('13900000002', 'worker', '员工02');
+    const w = workerClient(app, token);
+    app.clock.set('2026-03-06T08:00:00+08:00');
+    const started = await w.start(DEVICE);
+    app.clock.set('2026-03-06T17:00:00+08:00');
+    expect((await w.finish(DEVICE)).status).toBe(200);
+    const before = await w.draft(started.body.sessionId);
+    expect(before.body).toMatchObject({ breakMinutes: 30, breakSource: 'shift', shift: { name: '白班' } });
+    // Kept in the process with its stream heads; the override moves team-shifts-DAY.
+    expect(app.service.ctx.calendars?.get('13900000002', '2026-03-06')?.days.map((d) => d.shift?.name ?? null)).toEqual(['白班', '白班', '白班']);
+    expect((await call('PUT', `/api/teams/DAY/shift-overrides/2026-03-06`, { shiftId: shiftIds.night })).status).toBe(204);
+    const after = await w.draft(started.body.sessionId);
+    expect(after.body).toMatchObject({ breakMinutes: 0, breakSource: 'shift', shift: { name: '夜班' } });
+    expect((await call('PUT', `/api/teams/DAY/shift-overrides/2026-03-06`, { shiftId: null })).status).toBe(204);
+    const submitted = await w.submit(started.body.sessionId, [{ productId: product, finishedQty: 10, defectiveQty: 0 }]);
+    expect(submitted.status).toBe(201);
+    const report = await call('GET', `/api/reports/${submitted.body.reportId}`, undefined, admin);
+    expect(report.body).toMatchObject({ breakMinutes: 45, breakSource: 'default', shiftName: null });
   });
 
   it('a day off by override: the default break', async () => {
