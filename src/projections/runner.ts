@@ -102,6 +102,8 @@ class BatchApply {
 export function applyInMemory(projections: readonly Projection[], events: readonly ProjectedEvent[], view: RowView): Map<string, TableChanges> {
   const out: Changes = new Map();
   for (const projection of projections) {
+    // Only the projections that handle one of the events (most of the inline ones handle none of a command's).
+    if (!events.some((e) => projection.eventTypes.includes(e.type))) continue;
     // Each projection sees its own writes only (it owns its tables).
     const batch = new BatchApply(specsOf(projection), view);
     for (const e of events) batch.apply(projection, e);
@@ -110,8 +112,13 @@ export function applyInMemory(projections: readonly Projection[], events: readon
   return out;
 }
 
-/** The tables of `projection` by name. */
-const specsOf = (projection: Projection) => new Map(projection.tables.map((t) => [t.name, t]));
+/** The tables of `projection` by name (built once per projection). */
+function specsOf(projection: Projection): ReadonlyMap<string, TableSpec> {
+  let specs = tableSpecs.get(projection);
+  if (!specs) tableSpecs.set(projection, (specs = new Map(projection.tables.map((t) => [t.name, t]))));
+  return specs;
+}
+const tableSpecs = new WeakMap<Projection, ReadonlyMap<string, TableSpec>>();
 
 /** The SELECT list of `spec`'s columns as rows are loaded: exact columns as text (projection.ts TableSpec.exact). */
 function selectList(spec: TableSpec): string {
