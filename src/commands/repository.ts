@@ -19,6 +19,7 @@ import type { ShiftDay } from '../domain/shift-breaks.ts';
 import type { EventStore, SectionStart } from '../events/store.ts';
 import { mergeHeads, type StreamHeads } from '../events/heads.ts';
 import { CalendarCache } from '../shifts/calendar-cache.ts';
+import { Lru } from '../shared/lru.ts';
 import { overlay, rowsOf, type KnownRows } from '../projections/inline.ts';
 import type { ProjectedEvent, Projection } from '../projections/projection.ts';
 import { loadFacts, type FactQuery, type Facts } from './facts.ts';
@@ -137,28 +138,6 @@ export class StreamRepository implements Repository {
       version: events.length ? events[events.length - 1].streamVersion : 0,
       rows: rowsOf(this.inline, events),
     };
-  }
-}
-
-/** A bounded map that forgets the least recently used entry. */
-class Lru<K, V> {
-  private readonly m = new Map<K, V>();
-  constructor(private readonly max: number) {}
-  get(k: K): V | undefined {
-    const v = this.m.get(k);
-    if (v !== undefined) {
-      this.m.delete(k);
-      this.m.set(k, v);
-    }
-    return v;
-  }
-  set(k: K, v: V): void {
-    this.m.delete(k);
-    this.m.set(k, v);
-    if (this.m.size > this.max) this.m.delete(this.m.keys().next().value as K);
-  }
-  delete(k: K): void {
-    this.m.delete(k);
   }
 }
 

@@ -11,6 +11,7 @@
  */
 import type { ShiftDay } from '../domain/shift-breaks.ts';
 import type { StreamHeads } from '../events/heads.ts';
+import { Lru } from '../shared/lru.ts';
 
 /** A worker's calendar around local date `date` (`YYYY-MM-DD`) and the heads it was read with. */
 export interface KeptCalendar {
@@ -21,24 +22,21 @@ export interface KeptCalendar {
 
 /** The calendars kept, by phone, at most `max` workers (the least recently used forgotten first). */
 export class CalendarCache {
-  private readonly byPhone = new Map<string, KeptCalendar>();
+  private readonly byPhone: Lru<string, KeptCalendar>;
 
-  constructor(private readonly max = 20_000) {}
+  constructor(max = 20_000) {
+    this.byPhone = new Lru(max);
+  }
 
   /** The worker's kept calendar; with `date`, only when it is around that clock-in date. */
   get(phone: string, date?: string): KeptCalendar | undefined {
     const kept = this.byPhone.get(phone);
-    if (!kept || (date !== undefined && kept.date !== date)) return undefined;
-    this.byPhone.delete(phone);
-    this.byPhone.set(phone, kept);
-    return kept;
+    return kept && (date === undefined || kept.date === date) ? kept : undefined;
   }
 
   /** Keeps `calendar` as the worker's latest. */
   set(phone: string, calendar: KeptCalendar): void {
-    this.byPhone.delete(phone);
     this.byPhone.set(phone, calendar);
-    if (this.byPhone.size > this.max) this.byPhone.delete(this.byPhone.keys().next().value as string);
   }
 
   /** Forgets the worker's calendar (it proved stale). */
