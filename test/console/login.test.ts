@@ -27,7 +27,7 @@ describe.skipIf(skipBrowserTests('login.test.ts'))('console sign-in in the brows
   it('with no administrator: says how to add the first one, adds them with the simulator, and 模拟扫码 signs them in', async () => {
     const { page, errors } = await openConsole(browser, app);
     await page.waitForURL(/\/console\/login$/);
-    await expect.poll(() => page.getByText('还没有管理员').isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => page.getByText('还没有管理员').isVisible()).toBe(true);
     expect(await page.locator('pre').textContent()).toContain('npm run cli -- console-link');
     await page.getByTestId('login-code').locator('img').waitFor();
     await shoot(page, 'login');
@@ -107,7 +107,7 @@ describe.skipIf(skipBrowserTests('login.test.ts'))('console sign-in in the brows
     expect(await page.getByTestId('account').textContent()).toContain('王管理');
 
     const again = await openConsole(browser, app, `/console/login#link=${link.ticket}`);
-    await expect.poll(() => again.page.getByText('这个登录链接已经用过了').isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => again.page.getByText('这个登录链接已经用过了').isVisible()).toBe(true);
     // No empty code frame where no code is shown (issue #21); a new code is one click away.
     expect(await again.page.getByTestId('login-code').count()).toBe(0);
     expect(await again.page.getByRole('button', { name: '重新生成二维码' }).isVisible()).toBe(true);
