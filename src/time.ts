@@ -34,6 +34,20 @@ export function localDate(at: Date, timeZone: string): string {
   return new Date(at.getTime() + offsetMinutes(at, timeZone) * 60_000).toISOString().slice(0, 10);
 }
 
+/**
+ * The answer kept in `answers` for `key`, computed by `compute` the first time (at most KEPT answers: beyond that the
+ * map starts again empty). The date arithmetic below is asked the same few questions over and over.
+ */
+function kept<K, V>(answers: Map<K, V>, key: K, compute: () => V): V {
+  let v = answers.get(key);
+  if (v === undefined) {
+    if (answers.size >= KEPT) answers.clear();
+    answers.set(key, (v = compute()));
+  }
+  return v;
+}
+const KEPT = 4096;
+
 /** Offsets by zone and whole UTC minute: a zone's offset only changes on a minute boundary (formatToParts is slow). */
 const offsets = new Map<string, Map<number, number>>();
 
@@ -42,15 +56,11 @@ export function offsetMinutes(at: Date, timeZone: string): number {
   const minute = Math.floor(at.getTime() / 60_000);
   let byMinute = offsets.get(timeZone);
   if (!byMinute) offsets.set(timeZone, (byMinute = new Map()));
-  let off = byMinute.get(minute);
-  if (off === undefined) {
+  return kept(byMinute, minute, () => {
     const p = parts(at, timeZone);
     const asUtc = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
-    off = Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
-    if (byMinute.size >= 4096) byMinute.clear();
-    byMinute.set(minute, off);
-  }
-  return off;
+    return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+  });
 }
 
 /** ISO 8601 text of an instant with the zone's offset, e.g. `2026-03-02T08:00:00.000+08:00`. */
@@ -79,17 +89,11 @@ export function daysBetween(a: string, b: string): number {
 
 /**
  * The local date `days` days after `date` (`YYYY-MM-DD`; negative days go back). Answers are kept (by date and
- * days, at most 4,096): the few dates around today are asked for every session's break (issue #24), and parsing and
+ * days): the few dates around today are asked for every session's break (issue #24), and parsing and
  * formatting a Date each time was a tenth of the server's extra cost per clock cycle (bench/README.md).
  */
 export function addDays(date: string, days: number): string {
-  const key = `${date}${days}`;
-  let after = shiftedDates.get(key);
-  if (after === undefined) {
-    if (shiftedDates.size >= 4096) shiftedDates.clear();
-    shiftedDates.set(key, (after = new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)));
-  }
-  return after;
+  return kept(shiftedDates, `${date}${days}`, () => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10));
 }
 
 const shiftedDates = new Map<string, string>();
@@ -107,13 +111,7 @@ export function localInstant(date: string, time: string, timeZone: string): Date
 
 /** `localInstant` in milliseconds since the epoch (no Date made: what arithmetic on instants wants). */
 export function localInstantMs(date: string, time: string, timeZone: string): number {
-  const key = `${timeZone} ${date} ${time}`;
-  let at = instants.get(key);
-  if (at === undefined) {
-    if (instants.size >= 4096) instants.clear();
-    instants.set(key, (at = resolveLocal(date, time, timeZone)));
-  }
-  return at;
+  return kept(instants, `${timeZone} ${date} ${time}`, () => resolveLocal(date, time, timeZone));
 }
 
 /** localInstant's answers by zone, date and time, in ms (the same few shift times are asked for every session). */

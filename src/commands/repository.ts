@@ -8,9 +8,10 @@
  *   streams: StreamQuery.keep), the person names, the product snapshots, the workers' placements with the dates
  *   they hold for (issue #24) and their shift calendars around a clock-in date (issue #24 part B; a CalendarCache
  *   shared with the draft), both with the stream heads they were read with (events/heads.ts), each bounded, least
- *   recently used forgotten first, so that a worker's next command usually reads nothing. What comes from the cache is a hint, never trusted alone: the append checks it
- *   (the expected version, the facts guard), and command.ts confirms refusals and no-ops on a fresh load. Several
- *   API instances may therefore each cache the same stream.
+ *   recently used forgotten first, so that a worker's next command usually reads nothing. What comes from the
+ *   cache is a hint, never trusted alone: the append checks it (the expected version, the facts guard), and
+ *   command.ts confirms refusals and no-ops on a fresh load. Several API instances may therefore each cache the
+ *   same stream.
  */
 import type { Queryable } from '../db/transaction.ts';
 import type { ProductSnapshot } from '../domain/report-line.ts';

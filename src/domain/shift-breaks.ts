@@ -115,8 +115,6 @@ function wallAt(date: string, start: string, minutes: number): { date: string; t
   return { date: addDays(date, Math.floor(m / DAY)), time: `${String(Math.floor(t / 60)).padStart(2, '0')}:${String(t % 60).padStart(2, '0')}` };
 }
 
-const instantOf = (w: { date: string; time: string }, timeZone: string) => localInstantMs(w.date, w.time, timeZone);
-
 /** The instants of an occurrence: its span and its unpaid windows' spans. */
 interface OccurrenceInstants {
   readonly span: Span;
@@ -129,15 +127,19 @@ interface OccurrenceInstants {
  * every other worker of the team ask the same few, so they are computed once (bench/README.md, issue #24: this
  * arithmetic was the largest part of the server's extra cost per clock cycle). Forgotten with the shift object.
  */
-const kept = new WeakMap<ShiftTimes, Map<string, OccurrenceInstants>>();
+const instantsByShift = new WeakMap<ShiftTimes, Map<string, OccurrenceInstants>>();
 
 function instantsOf(o: ShiftOccurrence, timeZone: string): OccurrenceInstants {
-  let byDate = kept.get(o.shift);
-  if (!byDate) kept.set(o.shift, (byDate = new Map()));
+  let byDate = instantsByShift.get(o.shift);
+  if (!byDate) instantsByShift.set(o.shift, (byDate = new Map()));
   const key = `${timeZone} ${o.date}`;
   let found = byDate.get(key);
   if (!found) {
-    const at = (minutes: number) => instantOf(wallAt(o.date, o.shift.start, minutes), timeZone);
+    /** The instant `minutes` after the occurrence's start, on the wall clock (module docstring). */
+    const at = (minutes: number) => {
+      const wall = wallAt(o.date, o.shift.start, minutes);
+      return localInstantMs(wall.date, wall.time, timeZone);
+    };
     const unpaid = o.shift.breaks.filter((w) => !w.paid).map((w) => windowOffsets(o.shift, w));
     found = { span: { from: at(0), to: at(shiftLength(o.shift)) }, unpaid: unpaid.map((w) => ({ from: at(w.from), to: at(w.to) })) };
     byDate.set(key, found);

@@ -52,9 +52,9 @@ const DRAFT_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND r
   FROM (SELECT 1) AS one LEFT JOIN sessions s ON s.session_id = $3 AND s.employee_phone = $1`;
 
 /**
- * The draft of session `sessionId` of `worker` at `now` (module docstring), in one round trip (two when the calendar is read): instants as Dates,
- * starting break in whole minutes, candidate products; `calendars`, when given, keeps the worker's calendar.
- * Throws the domain errors of the module docstring.
+ * The draft of session `sessionId` of `worker` at `now` (module docstring), in one round trip (two when the
+ * calendar is read): instants as Dates, starting break in whole minutes, candidate products; `calendars`, when
+ * given, keeps the worker's calendar. Throws the domain errors of the module docstring.
  */
 export async function reportDraft(
   q: Queryable,

@@ -26,6 +26,7 @@ export class Lru<K, V> {
     if (this.m.size > this.max) this.m.delete(this.m.keys().next().value as K);
   }
 
+  /** Forgets the entry of `k`, if any. */
   delete(k: K): void {
     this.m.delete(k);
   }
