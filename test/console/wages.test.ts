@@ -215,5 +215,29 @@ describe.skipIf(skipBrowserTests('wages.test.ts'))('wages and the monthly close 
     await c.page.goto(`${app.url}/console/periods`);
     await c.page.getByTestId('periods-table').locator('tbody tr').first().waitFor();
     expect(await c.page.getByTestId('close').count()).toBe(0);
+    expect(await c.page.getByTestId('periods-scoped').count()).toBe(0);
+  });
+
+  it('月结 for a manager with a scope (issue #24): the counts of the scope, no amounts, no close or reopen', async () => {
+    await app.service.ctx.db.pool.query(`INSERT INTO workshops (code, name, updated_at) VALUES ('W1', '冲压车间', now())`);
+    const phone = '13900000007';
+    await app.login(phone, 'manager', '车间经理');
+    const set = await app.request('PUT', `/api/people/${phone}/scope`, { token: managerToken, body: { role: 'manager', workshops: ['W1'], teams: [] } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const c = await openConsole(browser, app);
+    pageErrors.push(c.errors);
+    await signIn(c.page, phone);
+    await c.page.goto(`${app.url}/console/periods`);
+    const note = c.page.getByTestId('periods-scoped');
+    await note.waitFor();
+    expect(await shown(note)).toContain('您的审核范围只是部分车间或班组：已通过、待审核只计您范围内的报工单；结账金额是全厂的，不显示。');
+    const march = c.page.getByTestId('periods-table').locator('tbody tr').filter({ hasText: '2026年3月' }).first();
+    await march.waitFor();
+    // The reports of March were written in no team: none is in this scope; March is closed by now or open, its
+    // amount is not shown either way.
+    expect(await shown(march)).not.toMatch(/\d+\.\d\d/);
+    expect(await c.page.getByTestId('close').count()).toBe(0);
+    expect(await c.page.getByTestId('reopen').count()).toBe(0);
+    await fitsBothWidths(c.page, [note]);
   });
 });

@@ -172,6 +172,20 @@ describe('scope matrix: lists and sums', () => {
   });
 });
 
+describe('scope matrix: the months (GET /api/periods)', () => {
+  it('counts only the reports in scope, for the same months; wholeFactory says whose scope is the whole factory', async () => {
+    for (const a of ACTORS) {
+      const r = await get(a, '/api/periods');
+      expect(r.status).toBe(200);
+      const visible = PLACES.filter((p) => VISIBLE[a][p]).length;
+      const month = (m: string) => r.body.items.find((i: any) => i.month === m);
+      expect([a, r.body.wholeFactory, r.body.items.map((i: any) => i.month)]).toEqual([a, a === 'admin*', ['2026-03', '2026-02']]);
+      // 2026-02: one approved report per place; 2026-03: one pending per place.
+      expect([a, month('2026-02').reports, month('2026-02').pendingReports, month('2026-03').reports, month('2026-03').pendingReports]).toEqual([a, visible, 0, 0, visible]);
+    }
+  });
+});
+
 describe('scope matrix: acting on one report', () => {
   /** Each action: who may call it, its request, and the status when allowed and in scope. */
   const ACTIONS: [string, readonly Role[], string, unknown][] = [

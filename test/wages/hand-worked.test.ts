@@ -232,6 +232,23 @@ describe('the monthly close', () => {
       ['反结账', 1, '449.83', '李经理', '后围板单价补录'],
       ['结账', 2, '459.95', '李经理', null],
     ]);
+    expect((await call('GET', '/api/periods', admin)).body.wholeFactory).toBe(true);
+  });
+
+  it('a reader with a scope (issue #24) sees its own counts and none of the close amounts, which are the whole factory\'s', async () => {
+    await app.service.ctx.db.pool.query(`INSERT INTO workshops (code, name, updated_at) VALUES ('W1', '冲压车间', now())`);
+    const scoped = await app.login('13900000005', 'manager', '车间经理');
+    const set = await call('PUT', '/api/people/13900000005/scope', manager, { role: 'manager', workshops: ['W1'], teams: [] });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const answer = (await call('GET', '/api/periods', scoped)).body;
+    expect(answer.wholeFactory).toBe(false);
+    // These reports were written in no team: outside every scope.
+    expect(answer.items[0]).toMatchObject({ month: '2026-03', status: 'closed', version: 2, amount: null, workers: null, reports: 0, pendingReports: 0 });
+    expect(answer.items[0].history.map((h: any) => [h.actionLabel, h.version, h.amount])).toEqual([
+      ['结账', 1, null],
+      ['反结账', 1, null],
+      ['结账', 2, null],
+    ]);
   });
 
   it('rebuilds the wage projection from the events to exactly the tables built as they came', async () => {

@@ -1,6 +1,8 @@
 /**
  * The monthly close (issue #22 "The monthly close"):
- * - `GET /api/periods` (administrators, managers): every month with reports or a close, newest first;
+ * - `GET /api/periods` (administrators, managers): every month with reports or a close, newest first (a reader with
+ *   a scope: its reports' counts, no close amounts; queries/periods.ts), and whether the reader's scope is the
+ *   whole factory (only such a manager closes);
  * - `POST /api/periods/:month/close` (managers): closes the month → its figures; 409 with every blocker at once;
  * - `POST /api/periods/:month/reopen {reason}` (managers): opens it again; a later close is version 2.
  * While a month is closed, every write into it answers 409 PERIOD_CLOSED (commands/facts.ts).
@@ -13,7 +15,8 @@ import { formatFen } from '../../domain/money.ts';
 import { listPeriods } from '../../queries/periods.ts';
 import { instant, localDate, zonedIso } from '../dates.ts';
 import { checkedRule } from '../json-schema.ts';
-import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
+import { actorOf, defineRoute, scopeOf, type ErrorDoc } from '../route.ts';
+import { isWholeFactory } from '../../domain/scope.ts';
 import { CONCURRENT_MODIFICATION } from './error-docs.ts';
 import { amountText, monthParams, monthText } from './money-schemas.ts';
 
@@ -61,8 +64,12 @@ export const periodListRoute = defineRoute({
   path: '/api/periods',
   tag: 'wages',
   summary: '月份列表与结账状态（管理员、经理；有报工单或结过账的月份，新的在前）',
+  description:
+    '审核范围只是部分车间或班组的读者：已通过、待审核只计其范围内的报工单；结账金额、员工数和结账记录的金额是全厂的，为 null。' +
+    'wholeFactory 表示读者的审核范围是否为全厂（只有全厂范围的经理能结账、反结账）。',
   access: access.wages,
   response: z.object({
+    wholeFactory: z.boolean().describe('读者的审核范围是否为全厂；只有全厂范围的经理能结账、反结账'),
     items: z.array(
       z.object({
         month: monthText,
@@ -70,10 +77,10 @@ export const periodListRoute = defineRoute({
         version: z.number().int().describe('结账次数'),
         closedAt: instant.nullable().describe('最近一次结账时间'),
         closedBy: who.nullable(),
-        amount: amountText.nullable().describe('最近一次结账的总金额'),
-        workers: z.number().int().nullable().describe('最近一次结账的员工数'),
-        reports: z.number().int().describe('已通过的报工单数'),
-        pendingReports: z.number().int().describe('待审核的报工单数'),
+        amount: amountText.nullable().describe('最近一次结账的总金额（没有结过账，或读者的审核范围不是全厂：null）'),
+        workers: z.number().int().nullable().describe('最近一次结账的员工数（同上）'),
+        reports: z.number().int().describe('已通过的报工单数（读者审核范围内）'),
+        pendingReports: z.number().int().describe('待审核的报工单数（读者审核范围内）'),
         history: z
           .array(
             z.object({
@@ -82,7 +89,7 @@ export const periodListRoute = defineRoute({
               version: z.number().int(),
               at: instant,
               by: who,
-              amount: amountText,
+              amount: amountText.nullable().describe('该次结账的金额（读者的审核范围不是全厂：null）'),
               reason: z.string().optional(),
             }),
           )
@@ -92,6 +99,7 @@ export const periodListRoute = defineRoute({
   }),
   example: {
     response: {
+      wholeFactory: true,
       items: [
         {
           month: '2026-03',
@@ -112,9 +120,11 @@ export const periodListRoute = defineRoute({
       ],
     },
   },
-  async handler(_, ctx) {
-    const items = await listPeriods(ctx.db.pool);
+  async handler({ user }, ctx) {
+    const scope = scopeOf(user);
+    const items = await listPeriods(ctx.db.pool, scope);
     return {
+      wholeFactory: isWholeFactory(scope),
       items: items.map((p) => ({
         month: p.month,
         status: p.status,
@@ -129,7 +139,7 @@ export const periodListRoute = defineRoute({
           ...h,
           actionLabel: h.action === 'closed' ? '结账' : '反结账',
           at: zonedIso(ctx, at),
-          amount: formatFen(amountFen),
+          amount: amountFen === null ? null : formatFen(amountFen),
         })),
       })),
     };
