@@ -8,7 +8,10 @@
  * Each variant runs the clock benchmark's cycle with its 200 clients (bench/clock.ts) on a fresh database, started
  * as `npm start` starts it: saturation (closed loop) with CPU per request, then paced at 1,500 req/s (open loop,
  * clients spread over the cycle) for its p99. Variants take turns round by round (`BENCH_ROUNDS`, default 3), so
- * that the shared machine's drift falls on all alike; each figure is the median of the rounds, with their range.
+ * that the shared machine's drift falls on all alike, in the opposite order every other round (A B, B A, …: no
+ * variant always runs first after the other's database was dropped); each figure is the median of the rounds, with
+ * their range, and each variant's saturation is also given as the median of its per-round ratios to the whole
+ * service's (the rounds' pairs measured minutes apart, so the machine's slower drift cancels out).
  * `BENCH_PIECES=lean,facts-cache` measures only those pieces (beside the whole service). A piece earns its place
  * with ≥ 10 % on saturation or on p99 at 1,500 req/s (bench/README.md).
  */
@@ -77,7 +80,7 @@ async function run(): Promise<void> {
   ];
   const samples = new Map<string, Sample[]>(variants.map((v) => [v.name, []]));
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const v of variants) {
+    for (const v of round % 2 ? variants : [...variants].reverse()) {
       const s = await measure(v);
       samples.get(v.name)!.push(s);
       console.log(`  round ${round}  ${v.name.padEnd(40)} ${fmt(s.saturation).padStart(6)} req/s   p99 at ${fmt(TARGET_RATE)} ${fmt(s.p99, 1).padStart(6)} ms (${s.stepsP99})${s.errors ? `   ${s.errors} unexpected answers` : ''}`);
@@ -91,7 +94,11 @@ async function run(): Promise<void> {
     const sat = xs.map((s) => s.saturation);
     const p99 = xs.map((s) => s.p99);
     const cpu = `CPU/request server ${fmt(median(xs.map((s) => s.serverCpu)), 2)} + PostgreSQL ${fmt(median(xs.map((s) => s.databaseCpu)), 2)} ms`;
-    const vs = v.name === 'whole service' ? '' : `   saturation ${fmt((100 * median(sat)) / wSat)} %, p99 ${fmt((100 * median(p99)) / wP99)} %`;
+    const paired = xs.map((s, i) => (100 * s.saturation) / whole[i].saturation);
+    const vs =
+      v.name === 'whole service'
+        ? ''
+        : `   saturation ${fmt((100 * median(sat)) / wSat)} % (round by round: median ${fmt(median(paired))} %, ${range(paired, 0)} %), p99 ${fmt((100 * median(p99)) / wP99)} %`;
     console.log(`  ${v.name.padEnd(40)} saturation ${fmt(median(sat)).padStart(6)} req/s (${range(sat, 0)})   p99 at ${fmt(TARGET_RATE)} ${fmt(median(p99), 1).padStart(6)} ms (${range(p99, 1)})   ${cpu}${vs}`);
   }
 }

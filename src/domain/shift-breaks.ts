@@ -115,46 +115,32 @@ function wallAt(date: string, start: string, minutes: number): { date: string; t
   return { date: addDays(date, Math.floor(m / DAY)), time: `${String(Math.floor(t / 60)).padStart(2, '0')}:${String(t % 60).padStart(2, '0')}` };
 }
 
-/** The instants of an occurrence: its span and its unpaid windows' spans. */
-interface OccurrenceInstants {
+/** An occurrence with its instants: its span and its unpaid windows' spans. */
+interface Placed<S extends ShiftTimes = ShiftTimes> {
+  readonly occurrence: ShiftOccurrence<S>;
   readonly span: Span;
   readonly unpaid: readonly Span[];
 }
 
-/**
- * Occurrence instants by shift object, zone and date. They are a pure function of the three, and a worker's calendar
- * is kept in the process with the same shift objects (src/shifts/calendar-cache.ts): the draft, the submission and
- * every other worker of the team ask the same few, so they are computed once (bench/README.md, issue #24: this
- * arithmetic was the largest part of the server's extra cost per clock cycle). Forgotten with the shift object.
- */
-const instantsByShift = new WeakMap<ShiftTimes, Map<string, OccurrenceInstants>>();
-
-function instantsOf(o: ShiftOccurrence, timeZone: string): OccurrenceInstants {
-  let byDate = instantsByShift.get(o.shift);
-  if (!byDate) instantsByShift.set(o.shift, (byDate = new Map()));
-  const key = `${timeZone} ${o.date}`;
-  let found = byDate.get(key);
-  if (!found) {
-    /** The instant `minutes` after the occurrence's start, on the wall clock (module docstring). */
-    const at = (minutes: number) => {
-      const wall = wallAt(o.date, o.shift.start, minutes);
-      return localInstantMs(wall.date, wall.time, timeZone);
-    };
-    const unpaid = o.shift.breaks.filter((w) => !w.paid).map((w) => windowOffsets(o.shift, w));
-    found = { span: { from: at(0), to: at(shiftLength(o.shift)) }, unpaid: unpaid.map((w) => ({ from: at(w.from), to: at(w.to) })) };
-    byDate.set(key, found);
-  }
-  return found;
+/** The instants of occurrence `o` in `timeZone` (module docstring). */
+function place<S extends ShiftTimes>(o: ShiftOccurrence<S>, timeZone: string): Placed<S> {
+  /** The instant `minutes` after the occurrence's start, on the wall clock. */
+  const at = (minutes: number) => {
+    const wall = wallAt(o.date, o.shift.start, minutes);
+    return localInstantMs(wall.date, wall.time, timeZone);
+  };
+  const unpaid = o.shift.breaks.filter((w) => !w.paid).map((w) => windowOffsets(o.shift, w));
+  return { occurrence: o, span: { from: at(0), to: at(shiftLength(o.shift)) }, unpaid: unpaid.map((w) => ({ from: at(w.from), to: at(w.to) })) };
 }
 
 /** The instants of the occurrence: from its start on `date` to its end (on date+1 when over midnight). */
 export function occurrenceSpan(o: ShiftOccurrence, timeZone: string): Span {
-  return instantsOf(o, timeZone).span;
+  return place(o, timeZone).span;
 }
 
 /** The instants of the occurrence's unpaid break windows (a window after midnight on the next local date). */
 export function unpaidSpans(o: ShiftOccurrence, timeZone: string): readonly Span[] {
-  return instantsOf(o, timeZone).unpaid;
+  return place(o, timeZone).unpaid;
 }
 
 /** Milliseconds of [a.from, a.to) ∩ [b.from, b.to) (0 when apart). */
@@ -173,13 +159,20 @@ const presenceSpan = (p: Presence): Span => ({ from: new Date(p.clockInAt).getTi
  * their unpaid windows within [clockIn, clockOut], at most the whole minutes worked. Paid windows never count.
  */
 export function breakMinutesOf(presence: Presence, occurrences: readonly ShiftOccurrence[], timeZone: string): number {
-  const p = presenceSpan(presence);
+  return minutesWithin(presenceSpan(presence), occurrences.map((o) => place(o, timeZone)));
+}
+
+function minutesWithin(p: Span, placed: readonly Placed[]): number {
   const worked = Math.floor(Math.max(0, p.to - p.from) / 60_000);
-  const cut = occurrences
-    .flatMap((o) => unpaidSpans(o, timeZone))
-    .map((w) => ({ from: Math.max(w.from, p.from), to: Math.min(w.to, p.to) }))
-    .filter((w) => w.to > w.from)
-    .sort((a, b) => a.from - b.from);
+  const cut: Span[] = [];
+  for (const o of placed) {
+    for (const w of o.unpaid) {
+      const from = Math.max(w.from, p.from);
+      const to = Math.min(w.to, p.to);
+      if (to > from) cut.push({ from, to });
+    }
+  }
+  cut.sort((a, b) => a.from - b.from);
   let total = 0;
   let end = -Infinity;
   for (const w of cut) {
@@ -201,15 +194,23 @@ export function occurrencesApplying<S extends ShiftTimes>(
   byDate: Readonly<Record<string, S | null | undefined>>,
   timeZone: string,
 ): ShiftOccurrence<S>[] {
-  const p = presenceSpan(presence);
-  const out: ShiftOccurrence<S>[] = [];
-  for (const days of [-1, 0, 1]) {
+  const around = AROUND.map((days) => {
     const date = addDays(clockInDate, days);
     const shift = byDate[date];
-    if (!shift) continue;
-    const o = { date, shift };
-    if (days === 0 || overlapMs(occurrenceSpan(o, timeZone), p) > 0) out.push(o);
-  }
+    return shift ? place({ date, shift }, timeZone) : undefined;
+  });
+  return applyingWithin(presenceSpan(presence), around).map((o) => o.occurrence);
+}
+
+/** The days before, of and after the clock-in date, in that order. */
+const AROUND = [-1, 0, 1] as const;
+
+/** The rule of occurrencesApplying over the placed occurrences of the days AROUND the clock-in date. */
+function applyingWithin<S extends ShiftTimes>(p: Span, around: readonly (Placed<S> | undefined)[]): Placed<S>[] {
+  const out: Placed<S>[] = [];
+  around.forEach((o, i) => {
+    if (o && (AROUND[i] === 0 || overlapMs(o.span, p) > 0)) out.push(o);
+  });
   return out;
 }
 
@@ -218,14 +219,17 @@ export function occurrencesApplying<S extends ShiftTimes>(
  * the clock-in date's when none overlaps; undefined when `applying` is empty.
  */
 export function namedOccurrence<S extends ShiftTimes>(presence: Presence, applying: readonly ShiftOccurrence<S>[], clockInDate: string, timeZone: string): ShiftOccurrence<S> | undefined {
-  const p = presenceSpan(presence);
-  let best: ShiftOccurrence<S> | undefined;
+  return namedWithin(presenceSpan(presence), applying.map((o) => place(o, timeZone)), clockInDate)?.occurrence;
+}
+
+function namedWithin<S extends ShiftTimes>(p: Span, applying: readonly Placed<S>[], clockInDate: string): Placed<S> | undefined {
+  let best: Placed<S> | undefined;
   let bestMs = 0;
   for (const o of applying) {
-    const ms = overlapMs(occurrenceSpan(o, timeZone), p);
+    const ms = overlapMs(o.span, p);
     if (ms > bestMs) [best, bestMs] = [o, ms];
   }
-  return best ?? applying.find((o) => o.date === clockInDate) ?? applying[0];
+  return best ?? applying.find((o) => o.occurrence.date === clockInDate) ?? applying[0];
 }
 
 /** A shift as a day of a worker's calendar carries it: its id, name (at the time) and times. */
@@ -254,12 +258,32 @@ export interface SessionBreak {
  * that date), the occurrences applying (occurrencesApplying) give `breakMinutesOf` with source `shift` and the
  * named occurrence's shift; none → `defaultBreak(presence)` (DEFAULT_BREAK_MINUTES, at most the minutes worked)
  * with source `default`.
+ *
+ * The instants of the calendar's occurrences are computed once per `days` array (placedDays): a worker's calendar
+ * is kept in the process (src/shifts/calendar-cache.ts), and the draft and the submission of each of the worker's
+ * sessions ask about the same array (bench/README.md, issue #24: this arithmetic was the largest piece of the
+ * server's extra cost per clock cycle).
  */
 export function sessionBreak(presence: Presence, clockInDate: string, days: readonly ShiftDay[], timeZone: string, defaultBreak: number): SessionBreak {
-  const byDate: Record<string, NamedShift | null> = {};
-  for (const d of days) byDate[d.date] = d.shift;
-  const applying = occurrencesApplying(presence, clockInDate, byDate, timeZone);
-  const named = namedOccurrence(presence, applying, clockInDate, timeZone);
+  const p = presenceSpan(presence);
+  const placed = placedDays(days, timeZone);
+  const applying = applyingWithin(p, AROUND.map((d) => placed.get(addDays(clockInDate, d))));
+  const named = namedWithin(p, applying, clockInDate);
   if (!named) return { breakMinutes: defaultBreak, breakSource: 'default', shift: null };
-  return { breakMinutes: breakMinutesOf(presence, applying, timeZone), breakSource: 'shift', shift: { shiftId: named.shift.shiftId, name: named.shift.name } };
+  return { breakMinutes: minutesWithin(p, applying), breakSource: 'shift', shift: { shiftId: named.occurrence.shift.shiftId, name: named.occurrence.shift.name } };
 }
+
+/**
+ * The placed occurrences of a calendar's days with a shift, by date, in `timeZone`: computed once per days array
+ * (a worker's kept calendar is asked by every draft and submission of the worker's sessions that day).
+ */
+function placedDays(days: readonly ShiftDay[], timeZone: string): ReadonlyMap<string, Placed<NamedShift>> {
+  const kept = placedByDays.get(days);
+  if (kept?.timeZone === timeZone) return kept.byDate;
+  const byDate = new Map<string, Placed<NamedShift>>();
+  for (const d of days) if (d.shift) byDate.set(d.date, place({ date: d.date, shift: d.shift }, timeZone));
+  if (days.length) placedByDays.set(days, { timeZone, byDate });
+  return byDate;
+}
+
+const placedByDays = new WeakMap<readonly ShiftDay[], { readonly timeZone: string; readonly byDate: ReadonlyMap<string, Placed<NamedShift>> }>();

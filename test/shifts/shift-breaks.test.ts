@@ -9,8 +9,10 @@ import {
   namedOccurrence,
   occurrenceSpan,
   occurrencesApplying,
+  sessionBreak,
   shiftLength,
   validateShiftTimes,
+  type ShiftDay,
   type ShiftTimes,
 } from '../../src/domain/shift-breaks.ts';
 import { localInstant } from '../../src/time.ts';
@@ -151,5 +153,21 @@ describe('validation of a shift’s times', () => {
 
   it('lengths: 9 h, 8 h over midnight, 24 h', () => {
     expect([shiftLength(day), shiftLength(night), shiftLength({ start: '06:00', end: '06:00' })]).toEqual([540, 480, 1440]);
+  });
+});
+
+describe('sessionBreak over a kept calendar (its occurrences placed once per days array)', () => {
+  const days: ShiftDay[] = ['2026-03-01', '2026-03-02', '2026-03-03'].map((date) => ({ date, teamCode: 'T1', shift: { ...day, shiftId: 'day', name: '白班' } }));
+  it('every question of the same days array is answered for its own presence, date and zone', () => {
+    const full = { clockInAt: at('2026-03-02', '08:00'), clockOutAt: at('2026-03-02', '17:00') };
+    expect(sessionBreak(full, '2026-03-02', days, SH, 30)).toEqual({ breakMinutes: 60, breakSource: 'shift', shift: { shiftId: 'day', name: '白班' } });
+    expect(sessionBreak({ clockInAt: new Date(full.clockInAt), clockOutAt: new Date(full.clockOutAt) }, '2026-03-02', days, SH, 30).breakMinutes).toBe(60);
+    expect(sessionBreak({ clockInAt: full.clockInAt, clockOutAt: at('2026-03-02', '11:30') }, '2026-03-02', days, SH, 30).breakMinutes).toBe(0);
+    expect(sessionBreak(full, '2026-03-05', days, SH, 30)).toEqual({ breakMinutes: 30, breakSource: 'default', shift: null });
+    // 08:00–17:00 in Shanghai is 01:00–10:00 in Berlin: the same array asked in another zone is placed again.
+    expect(sessionBreak(full, '2026-03-02', days, BER, 30)).toEqual({ breakMinutes: 0, breakSource: 'shift', shift: { shiftId: 'day', name: '白班' } });
+    expect(sessionBreak({ clockInAt: at('2026-03-02', '08:00', BER), clockOutAt: at('2026-03-02', '17:00', BER) }, '2026-03-02', days, BER, 30).breakMinutes).toBe(60);
+    expect(sessionBreak(full, '2026-03-02', days, SH, 30).breakMinutes).toBe(60);
+    expect(sessionBreak(full, '2026-03-02', [], SH, 45)).toEqual({ breakMinutes: 45, breakSource: 'default', shift: null });
   });
 });

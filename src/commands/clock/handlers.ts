@@ -132,12 +132,15 @@ export async function submitReport(deps: ClockDeps, actor: Actor, input: { sessi
       },
     },
     missing: sessionNotFound,
-    facts: (now) => ({
-      productIds: input.lines.map((l) => l.productId).filter((id) => Number.isSafeInteger(id)),
-      months: [monthOf(localDate(now, deps.clockSettings.timeZone))],
-      // Issue #24 part A: the team and workshop on the report date (the decider's reportDate: the same instant).
-      placementOf: { phone: actor.phone, date: localDate(now, deps.clockSettings.timeZone) },
-    }),
+    facts: (now) => {
+      const reportDate = localDate(now, deps.clockSettings.timeZone);
+      return {
+        productIds: input.lines.map((l) => l.productId).filter((id) => Number.isSafeInteger(id)),
+        months: [monthOf(reportDate)],
+        // Issue #24 part A: the team and workshop on the report date (the decider's reportDate: the same instant).
+        placementOf: { phone: actor.phone, date: reportDate },
+      };
+    },
     // Issue #24 part B: the worker's shift calendar around the session's clock-in date (src/shifts/sql.ts).
     factsOf: (state) =>
       state.latest?.sessionId === input.sessionId ? { shiftsOf: { phone: actor.phone, date: localDate(new Date(state.latest.clockInAt), deps.clockSettings.timeZone) } } : {},
