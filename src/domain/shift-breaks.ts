@@ -138,11 +138,6 @@ export function occurrenceSpan(o: ShiftOccurrence, timeZone: string): Span {
   return place(o, timeZone).span;
 }
 
-/** The instants of the occurrence's unpaid break windows (a window after midnight on the next local date). */
-export function unpaidSpans(o: ShiftOccurrence, timeZone: string): readonly Span[] {
-  return place(o, timeZone).unpaid;
-}
-
 /** Milliseconds of [a.from, a.to) ∩ [b.from, b.to) (0 when apart). */
 const overlapMs = (a: Span, b: Span) => Math.max(0, Math.min(a.to, b.to) - Math.max(a.from, b.from));
 
@@ -194,23 +189,23 @@ export function occurrencesApplying<S extends ShiftTimes>(
   byDate: Readonly<Record<string, S | null | undefined>>,
   timeZone: string,
 ): ShiftOccurrence<S>[] {
-  const around = AROUND.map((days) => {
+  const on = (days: number) => {
     const date = addDays(clockInDate, days);
     const shift = byDate[date];
     return shift ? place({ date, shift }, timeZone) : undefined;
-  });
-  return applyingWithin(presenceSpan(presence), around).map((o) => o.occurrence);
+  };
+  return applyingWithin(presenceSpan(presence), on(-1), on(0), on(1)).map((o) => o.occurrence);
 }
 
-/** The days before, of and after the clock-in date, in that order. */
-const AROUND = [-1, 0, 1] as const;
-
-/** The rule of occurrencesApplying over the placed occurrences of the days AROUND the clock-in date. */
-function applyingWithin<S extends ShiftTimes>(p: Span, around: readonly (Placed<S> | undefined)[]): Placed<S>[] {
+/**
+ * The rule of occurrencesApplying over the placed occurrences of the day before, the day of and the day after the
+ * clock-in date (undefined: no shift that day): the day's always, the others when they overlap the presence `p`.
+ */
+function applyingWithin<S extends ShiftTimes>(p: Span, before: Placed<S> | undefined, of: Placed<S> | undefined, after: Placed<S> | undefined): Placed<S>[] {
   const out: Placed<S>[] = [];
-  around.forEach((o, i) => {
-    if (o && (AROUND[i] === 0 || overlapMs(o.span, p) > 0)) out.push(o);
-  });
+  if (before && overlapMs(before.span, p) > 0) out.push(before);
+  if (of) out.push(of);
+  if (after && overlapMs(after.span, p) > 0) out.push(after);
   return out;
 }
 
@@ -267,7 +262,8 @@ export interface SessionBreak {
 export function sessionBreak(presence: Presence, clockInDate: string, days: readonly ShiftDay[], timeZone: string, defaultBreak: number): SessionBreak {
   const p = presenceSpan(presence);
   const placed = placedDays(days, timeZone);
-  const applying = applyingWithin(p, AROUND.map((d) => placed.get(addDays(clockInDate, d))));
+  const on = (days: number) => placed.get(addDays(clockInDate, days));
+  const applying = applyingWithin(p, on(-1), on(0), on(1));
   const named = namedWithin(p, applying, clockInDate);
   if (!named) return { breakMinutes: defaultBreak, breakSource: 'default', shift: null };
   return { breakMinutes: minutesWithin(p, applying), breakSource: 'shift', shift: { shiftId: named.occurrence.shift.shiftId, name: named.occurrence.shift.name } };
