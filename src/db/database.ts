@@ -28,6 +28,14 @@ export interface Database {
    * write path production runs.
    */
   readonly writes: StatementRunner;
+  /**
+   * Where the worker's hot single-statement reads go (the report draft, queries/report-draft.ts): a group commit of
+   * their own over `pool` (group-commit.ts), so that reads waiting together share one round trip and one implicit
+   * transaction (nothing to commit: what they share is the protocol, the system calls and the backend's wake-up and
+   * transaction start and end). Its own instance, so a read never waits behind the appends' batches. The pool
+   * itself when the group commit is off.
+   */
+  readonly reads: StatementRunner;
   /** A new connection outside the pool (caller ends it); for session-level advisory locks. */
   dedicatedClient(): Promise<pg.Client>;
   /** Ends the pool and, for PGlite, the socket server, the database and the folder lock. */
@@ -66,6 +74,7 @@ export async function openDatabase(opts: DatabaseOptions, log?: Logger): Promise
       kind: 'postgres',
       pool,
       writes: opts.groupCommit === false ? pool : new GroupCommit(pool),
+      reads: opts.groupCommit === false ? pool : new GroupCommit(pool),
       async dedicatedClient() {
         const c = new pg.Client(opts.connectionString ? { connectionString: opts.connectionString } : {});
         await c.connect();
@@ -97,6 +106,7 @@ async function openPglite(dataDir: string | undefined, log?: Logger): Promise<Da
       kind: 'pglite',
       pool,
       writes: new GroupCommit(pool, { maxInFlight: 1 }),
+      reads: new GroupCommit(pool, { maxInFlight: 1 }),
       async dedicatedClient() {
         const c = new pg.Client(clientConfig);
         await c.connect();

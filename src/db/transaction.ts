@@ -25,6 +25,15 @@ export interface StatementRunner {
 }
 
 /**
+ * `runner` as a Queryable for code written against one (`q.query(text, values)`): each statement goes with `key`,
+ * so that a group commit may batch it (Database.reads). Only the `(text, values)` form is supported.
+ */
+export function keyedQueryable(runner: StatementRunner, key: string): Queryable {
+  const query = (text: string, values: unknown[] = []) => runner.query({ text, values, key });
+  return { query } as unknown as Queryable;
+}
+
+/**
  * Runs `fn` with one pooled client inside BEGIN … COMMIT and returns its result; on any error rolls back and
  * re-throws it. The client is always released. Use only `tx` inside `fn` (module docstring).
  */

@@ -5,7 +5,7 @@
  * holds the role, whether the device is in use, and the worker's open session.
  * Throws domain errors ROLE_REVOKED, DEVICE_NOT_FOUND (no product uses the device).
  */
-import type { Queryable } from '../db/transaction.ts';
+import { keyedQueryable, type StatementRunner } from '../db/transaction.ts';
 import { labelAt, openOrNone, type ClockSettings, type LabelAnswer } from '../domain/clock.ts';
 import { domainError } from '../domain/errors.ts';
 import { scannedDeviceNo, type DeviceRef } from '../devices/device.ts';
@@ -21,15 +21,18 @@ const STATE_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND r
 
 /**
  * The one label (spec 3.1) for worker `phone` in `role` scanning `device` (`deviceNo` or `deviceKey`) at `now`, with
- * the resolved `deviceNo`, and `sessionId` / `expiresAt` where they apply. Throws ROLE_REVOKED, DEVICE_NOT_FOUND.
+ * the resolved `deviceNo`, and `sessionId` / `expiresAt` where they apply, read through `reads` (Database.reads:
+ * batched with other workers' reads, keyed by the worker's phone; or the pool). Throws ROLE_REVOKED,
+ * DEVICE_NOT_FOUND.
  */
 export async function clockState(
-  q: Queryable,
+  reads: StatementRunner,
   settings: ClockSettings,
   now: Date,
   worker: { phone: string; role: string },
   device: DeviceRef,
 ): Promise<LabelAnswer & { deviceNo: string }> {
+  const q = keyedQueryable(reads, worker.phone);
   const deviceNo = await scannedDeviceNo(q, device);
   const r = (await q.query(STATE_SQL, [worker.phone, worker.role, deviceNo])).rows[0];
   if (!r.person_holds) throw domainError('ROLE_REVOKED');

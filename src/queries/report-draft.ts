@@ -13,7 +13,7 @@
  * changed. The calendar's SQL is not part of the draft's statement: a plan holding it costs PostgreSQL its
  * start-up even when the calendar is not read (measured: about as much as the round trip itself).
  */
-import type { Queryable } from '../db/transaction.ts';
+import { keyedQueryable, type StatementRunner } from '../db/transaction.ts';
 import { initialBreakMinutes, reportableSession, sessionNotFound, type ClockSettings } from '../domain/clock.ts';
 import { domainError } from '../domain/errors.ts';
 import type { ProductSnapshot } from '../domain/report-line.ts';
@@ -53,17 +53,19 @@ const DRAFT_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND r
 
 /**
  * The draft of session `sessionId` of `worker` at `now` (module docstring), in one round trip (two when the
- * calendar is read): instants as Dates, starting break in whole minutes, candidate products; `calendars`, when
- * given, keeps the worker's calendar. Throws the domain errors of the module docstring.
+ * calendar is read) through `reads` (Database.reads: batched with other workers' reads, keyed by the worker's phone;
+ * or the pool): instants as Dates, starting break in whole minutes, candidate products; `calendars`, when given,
+ * keeps the worker's calendar. Throws the domain errors of the module docstring.
  */
 export async function reportDraft(
-  q: Queryable,
+  reads: StatementRunner,
   settings: ClockSettings,
   now: Date,
   worker: { phone: string; role: string },
   sessionId: string,
   calendars?: CalendarCache,
 ): Promise<ReportDraft> {
+  const q = keyedQueryable(reads, worker.phone);
   const kept = calendars?.get(worker.phone);
   const [ids, versions] = headsParameters(kept?.heads ?? {});
   const r = (await q.query(DRAFT_SQL, [worker.phone, worker.role, sessionId, settings.timeZone, kept?.date ?? null, ids, versions])).rows[0];

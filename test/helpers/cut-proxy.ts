@@ -95,6 +95,7 @@ export async function proxiedTestDatabase(): Promise<{ db: Database; proxy: CutP
     kind: inner.kind,
     pool,
     writes: inner.kind === 'postgres' ? new GroupCommit(pool) : pool,
+    reads: inner.kind === 'postgres' ? new GroupCommit(pool) : pool,
     dedicatedClient: () => inner.dedicatedClient(),
     async close() {
       await pool.end();

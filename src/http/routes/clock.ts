@@ -58,7 +58,7 @@ export const clockStateRoute = defineRoute({
     response: { label: '下班报工', deviceNo: '冲床 01', sessionId: '0b6f1f0e-3c1a-4d6e-9a57-2f1d2c3b4a59' },
   },
   async handler({ query, user }, ctx) {
-    const s = await clockState(ctx.db.pool, ctx.clockSettings, ctx.clock.now(), user, query);
+    const s = await clockState(ctx.db.reads, ctx.clockSettings, ctx.clock.now(), user, query);
     return {
       label: s.label,
       deviceNo: s.deviceNo,

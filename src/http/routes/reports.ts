@@ -86,7 +86,7 @@ export const reportDraftRoute = defineRoute({
     },
   },
   async handler({ query, user }, ctx) {
-    const d = await reportDraft(ctx.db.pool, ctx.clockSettings, ctx.clock.now(), user, query.sessionId, ctx.calendars);
+    const d = await reportDraft(ctx.db.reads, ctx.clockSettings, ctx.clock.now(), user, query.sessionId, ctx.calendars);
     return {
       ...d,
       clockInAt: iso(ctx, d.clockInAt),
