@@ -23,7 +23,8 @@ describe('CalendarCache', () => {
   });
 
   it('beyond its bound forgets the worker asked least recently', () => {
-    const c = new CalendarCache(2);
+    // Two generations of max / 2 = 2 entries each (src/shared/lru.ts).
+    const c = new CalendarCache(4);
     c.set('13900000001', kept('2026-03-02'));
     c.set('13900000002', kept('2026-03-02'));
     expect(c.get('13900000001')).toBeDefined(); // 02 is now the least recently used
