@@ -29,11 +29,11 @@ export interface Database {
    */
   readonly writes: StatementRunner;
   /**
-   * Where the worker's hot single-statement reads go (the report draft, queries/report-draft.ts): a group commit of
-   * their own over `pool` (group-commit.ts), so that reads waiting together share one round trip and one implicit
-   * transaction (nothing to commit: what they share is the protocol, the system calls and the backend's wake-up and
-   * transaction start and end). Its own instance, so a read never waits behind the appends' batches. The pool
-   * itself when the group commit is off.
+   * Where the worker's hot single-statement reads go (the clock state of a scan and the report draft,
+   * queries/clock-state.ts and queries/report-draft.ts): a group commit of their own over `pool` (group-commit.ts),
+   * so that reads waiting together share one round trip and one implicit transaction (nothing to commit: what they
+   * share is the protocol, the system calls and the backend's wake-up and transaction start and end). Its own
+   * instance, so a read never waits behind the appends' batches. The pool itself when the group commit is off.
    */
   readonly reads: StatementRunner;
   /** A new connection outside the pool (caller ends it); for session-level advisory locks. */
@@ -70,11 +70,12 @@ export async function openDatabase(opts: DatabaseOptions, log?: Logger): Promise
     if (opts.connectionString) config.connectionString = opts.connectionString;
     const pool = new pg.Pool(config);
     pool.on('error', (err) => log?.error({ err }, 'idle database connection failed'));
+    const grouped = () => (opts.groupCommit === false ? pool : new GroupCommit(pool));
     return {
       kind: 'postgres',
       pool,
-      writes: opts.groupCommit === false ? pool : new GroupCommit(pool),
-      reads: opts.groupCommit === false ? pool : new GroupCommit(pool),
+      writes: grouped(),
+      reads: grouped(),
       async dedicatedClient() {
         const c = new pg.Client(opts.connectionString ? { connectionString: opts.connectionString } : {});
         await c.connect();

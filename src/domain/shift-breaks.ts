@@ -189,8 +189,8 @@ export function occurrencesApplying<S extends ShiftTimes>(
   byDate: Readonly<Record<string, S | null | undefined>>,
   timeZone: string,
 ): ShiftOccurrence<S>[] {
-  const on = (days: number) => {
-    const date = addDays(clockInDate, days);
+  const on = (offset: number) => {
+    const date = addDays(clockInDate, offset);
     const shift = byDate[date];
     return shift ? place({ date, shift }, timeZone) : undefined;
   };
@@ -262,7 +262,7 @@ export interface SessionBreak {
 export function sessionBreak(presence: Presence, clockInDate: string, days: readonly ShiftDay[], timeZone: string, defaultBreak: number): SessionBreak {
   const p = presenceSpan(presence);
   const placed = placedDays(days, timeZone);
-  const on = (days: number) => placed.get(addDays(clockInDate, days));
+  const on = (offset: number) => placed.get(addDays(clockInDate, offset));
   const applying = applyingWithin(p, on(-1), on(0), on(1));
   const named = namedWithin(p, applying, clockInDate);
   if (!named) return { breakMinutes: defaultBreak, breakSource: 'default', shift: null };
