@@ -3,12 +3,14 @@
  * exits 1 when any check fails (0 when all pass, warnings included). Nothing is changed: no migration is applied,
  * no embedded database folder is created.
  *
- * Checks, in order (each `✓` ok, `!` warning, `✗` failure, with a Chinese / English line):
+ * Checks, in order (each `✓` ok, `!` warning, `✗` failure, with a Chinese / English line), after a first line with
+ * the release (package.json's `version`, see CHANGELOG.md) and the last migration it ships:
  * 1. configuration: every variable (src/config.ts); a wrong one is named and the other checks are skipped; the
  *    bounds of the plausibility flags (issue #21; a warning when a ratio of 0 turns a check off);
  * 2. database: PostgreSQL reachable (src/startup-checks.ts), or the embedded folder's state;
  * 3. migrations: those of `migrations/` against those applied (pending: a warning, the start applies them;
- *    applied ones this version does not know, i.e. code rolled back past a migration: a failure);
+ *    applied ones this version does not know, i.e. code rolled back past a migration: a failure; up to date: the
+ *    last one's name);
  * 4. platform: a `stable_token` call with WX_APPID and WX_SECRET;
  * 5. time zone: APP_TIMEZONE and the factory's local time now;
  * 6. server clock: against the database's clock, and the platform's `Date` header (over 5 s: a warning, over
@@ -47,6 +49,14 @@ function migrationFiles(): { id: number; name: string }[] {
     .sort((a, b) => a.id - b.id);
 }
 
+/** The release (`version` of package.json, see CHANGELOG.md) and the last migration it ships. */
+function versionCheck(): CheckLine {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const last = migrationFiles().at(-1);
+  const shipped = last ? `${String(last.id).padStart(3, '0')}_${last.name}` : '无 / none';
+  return { status: 'ok', name: '版本 / version', detail: `${pkg.version}（本版本最后一个迁移 ${shipped}）/ release ${pkg.version}, last migration shipped ${shipped}` };
+}
+
 /** Compares the applied migrations (`applied` ids; undefined: none ever) with this version's files. */
 function migrationsCheck(applied: number[] | undefined): CheckLine {
   const name = '数据库结构 / migrations';
@@ -69,7 +79,8 @@ function migrationsCheck(applied: number[] | undefined): CheckLine {
       detail: `有 ${pending.length} 个迁移待执行（${pending.map((f) => `${String(f.id).padStart(3, '0')}_${f.name}`).join('、')}），启动时自动执行 / ${pending.length} pending, applied at the next start`,
     };
   }
-  return { status: 'ok', name, detail: `已是最新（${String(last).padStart(3, '0')}）/ up to date` };
+  const lastName = files.at(-1) ? `${String(last).padStart(3, '0')}_${files.at(-1)!.name}` : '无 / none';
+  return { status: 'ok', name, detail: `已是最新，最后一个迁移 ${lastName} / up to date, last migration ${lastName}` };
 }
 
 /** The applied migration ids of a database, or undefined when it was never migrated. */
@@ -149,6 +160,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv, print: (line: string) =>
     lines.push(c);
     print(formatCheck(c));
   };
+  say(versionCheck());
   let config: Config;
   try {
     config = loadConfig(env);

@@ -5,7 +5,7 @@
  * once through the command line.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -75,6 +75,12 @@ describe('npm run cli -- doctor', () => {
       expect(r.lines.filter((l) => l.startsWith('✗'))).toEqual([]);
       expect(r.lines.find((l) => l.includes('微信平台'))).toMatch(/^✓ .*stable_token/);
       expect(r.lines.find((l) => l.includes('数据库结构'))).toMatch(/^✓ /);
+      // The release and the last migration: what CHANGELOG.md's newest entry is about.
+      const release = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+      const lastMigration = readdirSync(new URL('../../migrations/', import.meta.url)).filter((f) => f.endsWith('.sql')).sort().at(-1)!.replace(/\.sql$/, '');
+      expect(r.lines[0]).toBe(`✓ 版本 / version: ${release}（本版本最后一个迁移 ${lastMigration}）/ release ${release}, last migration shipped ${lastMigration}`);
+      expect(r.lines.find((l) => l.includes('数据库结构'))).toContain(`最后一个迁移 ${lastMigration}`);
+      expect(readFileSync(new URL('../../CHANGELOG.md', import.meta.url), 'utf8')).toContain(`## [${release}]`);
       expect(r.lines.find((l) => l.includes('异常报工'))).toContain(
         '✓ 异常报工 / plausibility flags: 有效工作时间为 0 却有产出、实际节拍不到标准节拍的 50%、产出超过这段时间标准工作量的 2 倍、上班到下班超过 15 小时的报工单标为异常',
       );
