@@ -17,6 +17,22 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * An AppError that says when to try again: `retryAfterSeconds` (whole seconds, at least 1) goes into `details` and
+ * into the answer's `Retry-After` header (http/errors.ts `errorHeaders`); its ErrorDoc sets `retryAfter` so that
+ * the API document lists the header (http/openapi.ts).
+ */
+export class RetryLaterError extends AppError {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(status, code, message, { retryAfterSeconds });
+  }
+}
+
 /** AppError 404 with the given code and message. */
 export const notFound = (code: string, message: string) => new AppError(404, code, message);
 /** AppError 409 (state conflict) with the given code, message and optional details. */

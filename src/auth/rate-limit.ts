@@ -10,7 +10,7 @@
  * Beyond a limit: 429 TOO_MANY_LOGIN_ATTEMPTS with `details.retryAfterSeconds` (the rest of the window).
  */
 import type { Queryable } from '../db/transaction.ts';
-import { AppError } from '../errors.ts';
+import { RetryLaterError } from '../errors.ts';
 
 export interface LimitRule {
   max: number;
@@ -26,12 +26,12 @@ export const LOGIN_LIMITS = {
 const KEEP_MS = 86_400_000;
 
 /**
- * AppError 429 TOO_MANY_LOGIN_ATTEMPTS; `retryAfterSeconds` (also in `details`) is the rest of the window, in seconds.
+ * RetryLaterError 429 TOO_MANY_LOGIN_ATTEMPTS; `retryAfterSeconds` (also in `details`) is the rest of the window, in seconds.
  */
-export class TooManyAttempts extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
+export class TooManyAttempts extends RetryLaterError {
+  constructor(retryAfterSeconds: number) {
     const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-    super(429, 'TOO_MANY_LOGIN_ATTEMPTS', `登录尝试次数过多，请 ${minutes} 分钟后再试`, { retryAfterSeconds });
+    super(429, 'TOO_MANY_LOGIN_ATTEMPTS', `登录尝试次数过多，请 ${minutes} 分钟后再试`, retryAfterSeconds);
   }
 }
 

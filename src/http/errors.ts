@@ -12,13 +12,12 @@
  * DATABASE_UNAVAILABLE (src/db/failures.ts); anything else 500 INTERNAL_ERROR, logged with its stack, never shown.
  * The HTTP layer's own refusals take their status, code and sentence from common-errors.ts, the table the API
  * document lists them from (issue #20). `errorHeaders(err)`: the headers that go with an answer (Retry-After of a
- * rate limit, on every route that has one).
+ * RetryLaterError: a rate limit, a busy import).
  */
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
-import { TooManyAttempts } from '../auth/rate-limit.ts';
 import { connectionFailed } from '../db/failures.ts';
-import { AppError } from '../errors.ts';
+import { AppError, RetryLaterError } from '../errors.ts';
 import { DomainError } from '../domain/errors.ts';
 import { StreamVersionConflict } from '../events/store.ts';
 import { COMMON, type CommonCode } from './common-errors.ts';
@@ -36,9 +35,12 @@ export function toErrorAnswer(err: unknown, requestId?: string): [number, ErrorB
   return [status, { error: requestId === undefined ? error : { ...error, requestId } }];
 }
 
-/** The headers of the error answer to `err`: Retry-After (seconds) of a rate limit (auth/rate-limit.ts), else none. */
+/**
+ * The headers of the error answer to `err`: Retry-After (seconds) of a RetryLaterError (a rate limit,
+ * auth/rate-limit.ts; a busy import, imports/parse-pool.ts), else none.
+ */
 export function errorHeaders(err: unknown): Record<string, string> {
-  return err instanceof TooManyAttempts ? { 'retry-after': String(err.retryAfterSeconds) } : {};
+  return err instanceof RetryLaterError ? { 'retry-after': String(err.retryAfterSeconds) } : {};
 }
 
 type Answer = [number, ErrorBody['error']];

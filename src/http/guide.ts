@@ -46,7 +46,7 @@ export const GUIDE_HTML = `<h2 id="guide">接入指南（小程序开发者先�
 <code>PERIOD_CLOSED</code>（提交时）：报工日期所在月份刚刚结账（只在月末那一刻与结账同时发生），报工单仍在填写时限内，稍后重新提交即可。</li>
 <li><b>422</b>：请求内容不符合要求，显示 <code>message</code>；<code>details</code> 指出字段或行。</li>
 <li><b>429</b>：登录尝试过多，按响应头 <code>Retry-After</code>（秒，与 <code>details.retryAfterSeconds</code> 相同）等待后再试。</li>
-<li><b>503</b>：数据库或微信服务暂时不可用，稍后重试（打卡操作重试是安全的）。</li>
+<li><b>503</b>：数据库或微信服务暂时不可用，稍后重试（打卡操作重试是安全的）；<code>IMPORT_BUSY</code>（同时上传的 Excel 文件过多）带响应头 <code>Retry-After</code>（秒，与 <code>details.retryAfterSeconds</code> 相同），等待后重新上传。</li>
 </ul>
 <h3>5. 审核页：异常报工标记</h3>
 <p>审核人看到的报工单（<code>GET /api/reviews/pending</code>、<code>GET /api/reports/:reportId</code>、通过与驳回的回答）都带

@@ -139,8 +139,9 @@ function operation(r: AnyRoute): Record<string, unknown> {
   for (const e of errorsOf(r)) byStatus.set(e.status, [...(byStatus.get(e.status) ?? []), e]);
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers: Record<string, unknown> = { 'X-Request-Id': requestIdHeader };
-    if (list.some((e) => e.code === 'TOO_MANY_LOGIN_ATTEMPTS')) {
-      headers['Retry-After'] = { description: 'TOO_MANY_LOGIN_ATTEMPTS 时：多少秒后可以再试', schema: { type: 'integer', minimum: 1 } };
+    const retry = list.filter((e) => e.retryAfter).map((e) => e.code);
+    if (retry.length) {
+      headers['Retry-After'] = { description: `${retry.join('、')} 时：多少秒后可以再试（与 details.retryAfterSeconds 相同）`, schema: { type: 'integer', minimum: 1 } };
     }
     responses[String(status)] = {
       description: list.map((e) => `${e.code}：${e.description}`).join('；'),

@@ -71,6 +71,8 @@ export interface ErrorDoc {
   description: string;
   /** The zod schema of `error.details`; absent when the error has none. */
   details?: z.ZodType;
+  /** The answer carries `Retry-After` (seconds; a RetryLaterError, src/errors.ts): the document lists the header. */
+  retryAfter?: true;
 }
 
 /** One request of an operation and its success answer, as the document shows them. */

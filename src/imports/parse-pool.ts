@@ -6,7 +6,8 @@
  * - One thread (the service's other work keeps the second core), started on demand and stopped as soon as it is
  *   idle (IDLE_TIMEOUT_MS), so that its heap is given back between imports (two 10,000-row previews in a row peaked
  *   at 295–339 MB with the thread kept 30 s, 291 MB so: `npm run bench -- import`); at most MAX_QUEUED uploads
- *   wait for it (more: 503 IMPORT_BUSY). That bound is counted here: piscina's own `maxQueue` never counts a task
+ *   wait for it (more: 503 IMPORT_BUSY with Retry-After: IMPORT_RETRY_AFTER_SECONDS, also in
+ *   `details.retryAfterSeconds`). That bound is counted here: piscina's own `maxQueue` never counts a task
  *   run with an abort signal (it waits in another queue), and every parse has one, its time limit (issue #20).
  * - Its heap is limited (`resourceLimits`: WORKER_HEAP_MB old generation, 16 MB young): a parse that needs more
  *   is ended by V8 (ERR_WORKER_OUT_OF_MEMORY) and answers 422 SPREADSHEET_TOO_LARGE; so is one still running
@@ -17,11 +18,11 @@
  *
  * `parseInWorker(kind, buffer, maxRows)` → the kind's `{valid, errors}` (parse-worker.ts; its JSON texts parsed one
  * slice per turn of the event loop, shared/turns.ts). Rejects with the
- * reader's AppError (422 …), AppError 422 SPREADSHEET_TOO_LARGE (memory or time limit), 503 IMPORT_BUSY, and
+ * reader's AppError (422 …), AppError 422 SPREADSHEET_TOO_LARGE (memory or time limit), RetryLaterError 503 IMPORT_BUSY, and
  * AppError 422 UNREADABLE_SPREADSHEET for anything else the reader threw (logged with its stack).
  */
 import { Piscina } from 'piscina';
-import { AppError, unprocessable } from '../errors.ts';
+import { AppError, RetryLaterError, unprocessable } from '../errors.ts';
 import { createLogger, LOG_LEVELS, type Logger } from '../logger.ts';
 import { parseArraysInTurns } from '../shared/turns.ts';
 import { spreadsheetTooLarge, type TooLargeDetails } from '../spreadsheet/too-large.ts';
@@ -35,6 +36,13 @@ export const WORKER_HEAP_MB = 256;
 export const PARSE_TIME_LIMIT_MS = 15_000;
 /** Uploads that may wait for the parse thread; one more is 503 IMPORT_BUSY. */
 export const MAX_QUEUED = 4;
+/**
+ * The Retry-After of 503 IMPORT_BUSY, in seconds: long enough for the parses ahead (one running, MAX_QUEUED
+ * waiting) to be through for an ordinary list of a few thousand rows, short enough that a person waiting at the
+ * console does not give up. A choice, not a measurement of the queue at that moment (a parse may take up to
+ * PARSE_TIME_LIMIT_MS): a client that is refused again simply waits again.
+ */
+export const IMPORT_RETRY_AFTER_SECONDS = 5;
 const IDLE_TIMEOUT_MS = 100;
 let timeLimitMs = PARSE_TIME_LIMIT_MS;
 
@@ -76,7 +84,9 @@ const tooLarge = (why: string, details: TooLargeDetails) =>
 /** Parses `buffer` as a `kind` list in the parse thread (module docstring). */
 export async function parseInWorker(kind: ParseTask['kind'], buffer: Uint8Array, maxRows: number): Promise<{ valid: unknown[]; errors: ErrorRow[] }> {
   // One parse runs, MAX_QUEUED wait: more is refused at once rather than kept in memory (module docstring).
-  if (inFlight >= 1 + MAX_QUEUED) throw new AppError(503, 'IMPORT_BUSY', '正在处理其他导入文件，请稍后重试');
+  if (inFlight >= 1 + MAX_QUEUED) {
+    throw new RetryLaterError(503, 'IMPORT_BUSY', `正在处理其他导入文件，请 ${IMPORT_RETRY_AFTER_SECONDS} 秒后重试`, IMPORT_RETRY_AFTER_SECONDS);
+  }
   inFlight++;
   // An upload's bytes are in shared memory (imports/shared-bytes.ts): handed over as they are, no copy. Other bytes
   // (the command line's file) get a copy of their own, moved to the thread (a Buffer may share its memory).

@@ -49,7 +49,8 @@ export function skipBrowserTests(file: string): boolean {
   return true;
 }
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+/** Chromium's flags for every browser test (headless, no sandbox, nothing fetched in the background). */
+export const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 /** Builds the console if its build is stale, then launches Chromium. Throws `browserMissing` (on CI) when it applies. */
 export async function launchBrowser(): Promise<Browser> {

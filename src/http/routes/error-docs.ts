@@ -93,6 +93,9 @@ export const problemsDetails = z.array(
   z.object({ code: z.string().describe('问题代码（snake_case）'), field: z.string().optional().describe('字段'), reason: z.string().describe('中文说明') }),
 );
 
+/** `details` of a RetryLaterError (src/errors.ts): the seconds of its Retry-After header. */
+export const retryAfterDetails = z.object({ retryAfterSeconds: z.number().int().min(1).describe('多少秒后可以再试（与响应头 Retry-After 相同）') });
+
 /**
  * 429 of the sign-in rate limits (auth/rate-limit.ts: per IP, per openid, per person confirming a web login), on
  * every route that counts attempts; the answer carries Retry-After (http/errors.ts `errorHeaders`) and the same
@@ -102,7 +105,8 @@ export const TOO_MANY_LOGIN_ATTEMPTS: ErrorDoc = {
   status: 429,
   code: 'TOO_MANY_LOGIN_ATTEMPTS',
   description: '登录尝试过多（同一 IP、同一微信用户或同一人员）：按响应头 Retry-After 或 details.retryAfterSeconds 等待后再试',
-  details: z.object({ retryAfterSeconds: z.number().int().min(1).describe('多少秒后可以再试（与响应头 Retry-After 相同）') }),
+  details: retryAfterDetails,
+  retryAfter: true,
 };
 
 /** 422 of a person refused by its rules (people/service.ts): saving a person, and adding the first administrator. */

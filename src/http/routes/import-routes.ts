@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { access } from '../../auth/roles.ts';
 import type { ImportKind } from '../../imports/kind.ts';
 import { MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from '../../imports/limits.ts';
+import { IMPORT_RETRY_AFTER_SECONDS, MAX_QUEUED } from '../../imports/parse-pool.ts';
 import { confirmImport, previewImport } from '../../imports/service.ts';
 import { readUpload } from '../../imports/upload.ts';
 import { confirmSchema, importIdParams, previewSchema } from '../../imports/schemas.ts';
@@ -16,6 +17,7 @@ import { MAX_CELLS, MAX_SHARED_STRINGS } from '../../spreadsheet/workbook.ts';
 import { MAX_INFLATED_BYTES } from '../../spreadsheet/zip.ts';
 import { actorOf, defineRoute, type AnyRoute, type ErrorDoc } from '../route.ts';
 import { ChunkedJson } from '../chunked-json.ts';
+import { retryAfterDetails } from './error-docs.ts';
 
 const MB = MAX_UPLOAD_BYTES / 1024 / 1024;
 
@@ -51,7 +53,13 @@ const UPLOAD_ERRORS: ErrorDoc[] = [
     description: `数据超过 ${MAX_IMPORT_ROWS} 行`,
     details: z.object({ maxRows: z.number().int() }),
   },
-  { status: 503, code: 'IMPORT_BUSY', description: '正在处理其他导入文件：稍后重试' },
+  {
+    status: 503,
+    code: 'IMPORT_BUSY',
+    description: `同时上传的文件超过 ${1 + MAX_QUEUED} 个，正在处理其他导入文件：按响应头 Retry-After 或 details.retryAfterSeconds（${IMPORT_RETRY_AFTER_SECONDS} 秒）等待后重试`,
+    details: retryAfterDetails,
+    retryAfter: true,
+  },
 ];
 
 /** The confirmation's refusals (imports/service.ts). */
