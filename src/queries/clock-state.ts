@@ -40,5 +40,5 @@ export async function clockState(
   if (!r.device_in_use) throw domainError('DEVICE_NOT_FOUND');
   const open = r.session_id ? openOrNone(toSession(r)) : undefined;
   const answer = labelAt(open, deviceNo, now, settings);
-  return { deviceNo, ...answer, ...(open && answer.sessionId ? { clockInAt: open.clockInAt } : {}) };
+  return { deviceNo, ...answer, ...(open && answer.sessionId ? { clockInAt: new Date(open.clockInAt) } : {}) };
 }
