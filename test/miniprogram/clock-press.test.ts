@@ -127,7 +127,16 @@ describe('the scan page', () => {
     const p = await page('/pages/clock/clock?scene=deviceNo%3DK-12', wx);
     expect(p.texts('#action')).toEqual(['下班报工']);
     label = '继续报工'; // clocked out on the 报工单's way, or on another phone, while this page was hidden
-    await p.show();
+    let answer!: () => void;
+    const reading = new Promise<void>((r) => (answer = r));
+    const answerState = wx.answer;
+    wx.answer = async (call) => (await reading, answerState(call));
+    const shown = p.show();
+    p.tap('#action'); // pressed while the label is read again: the stale 下班报工 does nothing
+    answer();
+    await shown;
+    expect(posts(wx)).toEqual([]);
+    expect(wx.modals).toEqual([]);
     expect(p.texts('#action')).toEqual(['继续报工']);
     expect(p.text()).toContain('报工单填写截止 17:30');
     p.tap('#action');

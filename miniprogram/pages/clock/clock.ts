@@ -48,6 +48,8 @@ Component({
     busy: false,
     /** The button is held after an operation changed its label (core/clock-press.ts). */
     held: false,
+    /** The label is being read again: the one shown may be stale, so it cannot be pressed. */
+    reading: false,
     /** onLoad found a device and a login: onShow reads the label. */
     ready: false,
     needsWorker: false,
@@ -85,12 +87,15 @@ Component({
           error: s.roles.includes('worker') ? `你现在是以${ROLE_NAMES[s.role]}身份登录，报工要切换为员工` : '只有员工可以扫码报工',
         });
       }
+      this.setData({ reading: true });
       try {
         const state = await call<ClockState>('GET', '/api/clock/state', { query: deviceRefOf(this.data.scene) });
         this.show(state.label, state.deviceNo, state.sessionId, state.clockInAt, state.expiresAt);
         if (keepError) this.setData({ error: keepError });
       } catch (err) {
         this.setData({ error: stepOf(err).text, label: '' });
+      } finally {
+        this.setData({ reading: false });
       }
     },
     show(label: ClockLabel, deviceNo: string, sessionId?: string, clockInAt?: string, expiresAt?: string) {
@@ -150,7 +155,7 @@ Component({
      */
     async onPress() {
       const label = this.data.label;
-      if (!isClockLabel(label) || this.data.busy || this.isHeld()) return;
+      if (!isClockLabel(label) || this.data.busy || this.data.reading || this.isHeld()) return;
       const action = actionOf(label);
       if (!action.operation) return go('report', { sessionId: this.data.sessionId, scene: this.data.scene });
       this.setData({ busy: true, error: '', done: '', retrying: '' });
