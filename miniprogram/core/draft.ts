@@ -88,3 +88,34 @@ export function checkForm(rows: readonly QuantityRow[], allowEmpty = false): For
 export function effectiveSeconds(clockInAt: string, clockOutAt: string, breakMinutes: number): number {
   return (Date.parse(clockOutAt) - Date.parse(clockInAt)) / 1000 - breakMinutes * 60;
 }
+
+/**
+ * The quantities typed on a 报工单 as the phone keeps them (platform/typed-store.ts), per product id: only products
+ * with something typed, the texts as typed (checked again when sent).
+ */
+export type TypedQuantities = Record<string, { finished: string; defective: string }>;
+
+/** What of `rows` was typed (module docstring of `TypedQuantities`). */
+export function typedOf(rows: readonly QuantityRow[]): TypedQuantities {
+  const typed: TypedQuantities = {};
+  for (const r of rows) if (r.finished !== '' || r.defective !== '') typed[String(r.productId)] = { finished: r.finished, defective: r.defective };
+  return typed;
+}
+
+/**
+ * `rows` with the quantities of `typed` put back where the product is still a candidate (a product no longer on
+ * the draft is left out; a row with nothing kept stays as it came). Used when a 报工单 opens again: after 重新报工,
+ * after the app was killed, after a login.
+ */
+export function withTyped<R extends QuantityRow>(rows: readonly R[], typed: TypedQuantities | undefined): R[] {
+  return rows.map((r) => {
+    const t = typed?.[String(r.productId)];
+    return t && typeof t.finished === 'string' && typeof t.defective === 'string' ? { ...r, finished: t.finished, defective: t.defective } : r;
+  });
+}
+
+/** The output (finished + defective) of one row as typed; 0 while a quantity is not a valid one. */
+export function rowOutput(row: QuantityRow): number {
+  const check = checkForm([row], true);
+  return check.problems.length ? 0 : check.totals.output;
+}

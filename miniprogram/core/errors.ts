@@ -54,15 +54,27 @@ export interface NextStep {
 /** The sentence the login page shows to a person who is not in personnel (issue #23, exact). */
 export const NOT_IN_PERSONNEL = '请联系管理员把你加入人员名单';
 
+/**
+ * Who changed the clock state behind a CLOCK_STATE_CONFLICT, as far as the phone can tell: `here` (this phone
+ * changed it after the page showed its label: an operation or a submission on another page), `elsewhere` (this
+ * phone did not: another phone, or the time that passed).
+ */
+export type ConflictCause = 'here' | 'elsewhere';
+
+/** The sentence of a CLOCK_STATE_CONFLICT whose fitting label is now `label`; without `cause` it blames nobody. */
+export function conflictText(label: ClockLabel, cause?: ConflictCause): string {
+  if (cause === 'here') return `这台手机刚才已经操作过，情况有变：现在应点击“${label}”`;
+  if (cause === 'elsewhere') return `情况有变（可能在另一台手机上操作过）：现在应点击“${label}”`;
+  return `情况有变：现在应点击“${label}”`;
+}
+
 /** What to show and do after `f` (module docstring). */
 export function nextStep(f: ApiFailure): NextStep {
   switch (f.code) {
     case 'PHONE_NOT_REGISTERED':
       return { action: 'none', text: NOT_IN_PERSONNEL };
     case 'CLOCK_STATE_CONFLICT':
-      return f.details?.label
-        ? { action: 'refresh', label: f.details.label, text: `情况有变（可能在另一台手机上操作过）：现在应点击“${f.details.label}”` }
-        : { action: 'refresh', text: f.message };
+      return f.details?.label ? { action: 'refresh', label: f.details.label, text: conflictText(f.details.label) } : { action: 'refresh', text: f.message };
     case 'REPORT_WINDOW_EXPIRED':
       return { action: 'rescan', text: '填写时限已过：请重新扫描设备码，点击“重新报工”（下班时间改为现在）后再填写报工单' };
     case 'SESSION_ABANDONED':

@@ -10,6 +10,21 @@ export function clockTime(iso: string): string {
   return m ? m[1] : iso;
 }
 
+/**
+ * The clock-in time a confirmation names (`上班时间 08:00:12`): `HH:mm:ss` of an ISO instant as the service wrote it
+ * (its own offset, the factory's local time), with `M月D日 ` before it when that is not the date of `nowMs`
+ * (milliseconds since the epoch) in the same offset: a night shift confirmed after midnight. The input itself when
+ * it is not an instant with an offset.
+ */
+export function clockInText(iso: string, nowMs: number): string {
+  const m = /^(\d{4}-(\d{2})-(\d{2}))T(\d{2}:\d{2})(:\d{2})?(?:\.\d+)?(Z|([+-])(\d{2}):(\d{2}))$/.exec(iso);
+  if (!m) return iso;
+  const offsetMs = m[6] === 'Z' ? 0 : (m[7] === '-' ? -1 : 1) * (Number(m[8]) * 60 + Number(m[9])) * 60_000;
+  const today = new Date(nowMs + offsetMs).toISOString().slice(0, 10);
+  const time = `${m[4]}${m[5] ?? ':00'}`;
+  return m[1] === today ? time : `${Number(m[2])}月${Number(m[3])}日 ${time}`;
+}
+
 /** `M月D日 HH:mm` of an ISO instant as the service wrote it. */
 export function dayAndTime(iso: string): string {
   const m = /^\d{4}-(\d{2})-(\d{2})T(\d{2}:\d{2})/.exec(iso);

@@ -2,8 +2,9 @@
  * Navigation between pages (the one place that calls wx's navigation). Page addresses carry only values that
  * need no encoding (ids, dates, phones) and, for a code, `scene` encoded once exactly as the platform hands a
  * code's scene over, so a page reads its options the same way whether WeChat opened it from a code or we did
- * (core/scene.ts).
+ * (core/scene.ts); the login page's `back` (the page to return to, core/back.ts) is encoded once too.
  */
+import { addressOf } from '../core/back';
 import { sceneQuery } from '../core/scene';
 
 export const PAGES = {
@@ -31,6 +32,7 @@ export function pageUrl(page: PageName, params: Params = {}): string {
   for (const [k, v] of Object.entries(params)) {
     if (v === undefined) continue;
     if (k === 'scene') parts.push(sceneQuery(v));
+    else if (k === 'back') parts.push(`back=${encodeURIComponent(v)}`);
     else if (SAFE.test(v)) parts.push(`${k}=${v}`);
     else throw new Error(`page parameter ${k} needs encoding: ${v}`);
   }
@@ -45,3 +47,20 @@ export const replace = (page: PageName, params?: Params): void => void wx.redire
 export const restart = (page: PageName, params?: Params): void => void wx.reLaunch({ url: pageUrl(page, params) });
 /** Back to the previous page. */
 export const back = (): void => void wx.navigateBack({ delta: 1 });
+/** Closes every page and opens `address` (a whole page address, e.g. core/back.ts `backTarget`). */
+export const restartAt = (address: string): void => void wx.reLaunch({ url: address });
+
+/**
+ * The address of the page on top (`getCurrentPages()`: its route and options as it got them), for the login page
+ * to return to (core/back.ts); undefined on a login page, 首页 or when there is none.
+ */
+export function currentAddress(): string | undefined {
+  try {
+    const stack = getCurrentPages();
+    const top = stack[stack.length - 1] as { route?: string; options?: Record<string, string | undefined> } | undefined;
+    const address = top?.route ? addressOf(top.route, top.options) : undefined;
+    return address === PAGES.home ? undefined : address;
+  } catch {
+    return undefined;
+  }
+}

@@ -8,11 +8,13 @@
  *   after 1 s and 3 s; `onRetry(attempt)` lets the page say so. Only operations the service answers the same when
  *   repeated are marked (reads, the clock operations, the submission — whose repeat is 409
  *   REPORT_ALREADY_SUBMITTED —, the reviews and the break change); never a login, whose codes work once.
- * - 401: the stored session is dropped and the login page opens (README "Errors": log in again).
+ * - 401: the stored session is dropped and the login page opens (README "Errors": log in again), with `back`: the
+ *   page on top, to which the login returns (core/back.ts).
  * A refusal or failure is thrown as an `ApiFailure` (core/errors.ts).
  */
 import { failureOf, networkFailure, type ApiFailure } from '../core/errors';
 import { config } from '../config';
+import { currentAddress, restart } from './nav';
 import { serverUrl } from './server';
 import { clearSession, currentSession } from './session-store';
 
@@ -91,7 +93,7 @@ async function run<T>(method: Method, path: string, opts: CallOptions): Promise<
     const failure: ApiFailure = res.status === 0 ? networkFailure() : failureOf(res.status, res.data, res.retryAfter);
     if (res.status === 401 && token) {
       clearSession();
-      if (!opts.keepPageOn401) wx.reLaunch({ url: '/pages/login/login?expired=1' });
+      if (!opts.keepPageOn401) restart('login', { expired: '1', back: currentAddress() });
     }
     throw failure;
   }

@@ -1,6 +1,7 @@
 /**
  * GET /api/clock/state (spec 3.1, 4.5; decisions.md "Clocking"): the one action label for the worker at the
- * scanned device, with `sessionId` (when a session is open) and `expiresAt` (继续报工, 重新报工).
+ * scanned device, with `sessionId` and `clockInAt` (when a session is open: the phone names the clock-in time when
+ * it asks to confirm 下班报工 / 重新报工) and `expiresAt` (继续报工, 重新报工).
  * One statement (the route leaves the person check to it, like the worker's commands): whether the person still
  * holds the role, whether the device is in use, and the worker's open session.
  * Throws domain errors ROLE_REVOKED, DEVICE_NOT_FOUND (no product uses the device).
@@ -21,7 +22,7 @@ const STATE_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND r
 
 /**
  * The one label (spec 3.1) for worker `phone` in `role` scanning `device` (`deviceNo` or `deviceKey`) at `now`, with
- * the resolved `deviceNo`, and `sessionId` / `expiresAt` where they apply, read through `reads` (Database.reads:
+ * the resolved `deviceNo`, and `sessionId` / `clockInAt` / `expiresAt` where they apply, read through `reads` (Database.reads:
  * batched with other workers' reads, keyed by the worker's phone; or the pool). Throws ROLE_REVOKED,
  * DEVICE_NOT_FOUND.
  */
@@ -31,12 +32,13 @@ export async function clockState(
   now: Date,
   worker: { phone: string; role: string },
   device: DeviceRef,
-): Promise<LabelAnswer & { deviceNo: string }> {
+): Promise<LabelAnswer & { deviceNo: string; clockInAt?: Date }> {
   const q = keyedQueryable(reads, worker.phone);
   const deviceNo = await scannedDeviceNo(q, device);
   const r = (await q.query(STATE_SQL, [worker.phone, worker.role, deviceNo])).rows[0];
   if (!r.person_holds) throw domainError('ROLE_REVOKED');
   if (!r.device_in_use) throw domainError('DEVICE_NOT_FOUND');
   const open = r.session_id ? openOrNone(toSession(r)) : undefined;
-  return { deviceNo, ...labelAt(open, deviceNo, now, settings) };
+  const answer = labelAt(open, deviceNo, now, settings);
+  return { deviceNo, ...answer, ...(open && answer.sessionId ? { clockInAt: new Date(open.clockInAt) } : {}) };
 }

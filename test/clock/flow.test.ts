@@ -38,8 +38,8 @@ describe('the full label sequence across the window edge', () => {
     const sessionId = started.body.sessionId;
 
     app.clock.advance(60 * MIN);
-    expect((await w.state(B)).body).toEqual({ label: '换设备', deviceNo: B, sessionId });
-    expect((await w.state(A)).body).toEqual({ label: '下班报工', deviceNo: A, sessionId });
+    expect((await w.state(B)).body).toEqual({ label: '换设备', deviceNo: B, sessionId, clockInAt: '2026-03-02T08:00:00.000+08:00' });
+    expect((await w.state(A)).body).toEqual({ label: '下班报工', deviceNo: A, sessionId, clockInAt: '2026-03-02T08:00:00.000+08:00' });
     const sw = await w.switchDevice(B);
     expect(sw.status).toBe(200);
     expect(sw.body).toMatchObject({ sessionId, devices: [A, B], label: '下班报工' });
@@ -56,7 +56,7 @@ describe('the full label sequence across the window edge', () => {
     });
 
     app.clock.set('2026-03-02T17:29:59+08:00');
-    expect((await w.state(A)).body).toEqual({ label: '继续报工', deviceNo: A, sessionId, expiresAt: '2026-03-02T17:30:00.000+08:00' });
+    expect((await w.state(A)).body).toEqual({ label: '继续报工', deviceNo: A, sessionId, clockInAt: '2026-03-02T08:00:00.000+08:00', expiresAt: '2026-03-02T17:30:00.000+08:00' });
     const draft = await w.draft(sessionId);
     expect(draft.status).toBe(200);
     expect(draft.body).toMatchObject({
@@ -79,7 +79,7 @@ describe('the full label sequence across the window edge', () => {
     });
 
     app.clock.set('2026-03-02T17:30:01+08:00');
-    expect((await w.state(A)).body).toEqual({ label: '重新报工', deviceNo: A, sessionId, expiresAt: '2026-03-02T17:30:00.000+08:00' });
+    expect((await w.state(A)).body).toEqual({ label: '重新报工', deviceNo: A, sessionId, clockInAt: '2026-03-02T08:00:00.000+08:00', expiresAt: '2026-03-02T17:30:00.000+08:00' });
     const lateDraft = await w.draft(sessionId);
     expect(lateDraft.status).toBe(409);
     expect(lateDraft.body.error).toMatchObject({ code: 'REPORT_WINDOW_EXPIRED', details: { label: '重新报工', sessionId } });

@@ -118,8 +118,15 @@ it('a whole shift: 开始上班 → 换设备 → 下班报工 → 报工单 →
   k12.tap('#action');
   k12.tap('#action');
   await k12.waitFor('已开始上班（08:00 上班，设备：K-12）');
-  expect(k12.texts('#action')).toEqual(['下班报工']);
+  expect(k12.texts('#action')).toEqual(['下班报工（请稍候）']);
   expect(clientCalls.filter((c) => c === 'POST /api/clock/start')).toHaveLength(1);
+  // A gloved double tap whose second tap lands 300 ms later, after the answer: the held button does nothing.
+  setTime('2026-03-02T08:00:00.300+08:00');
+  k12.tap('#action');
+  await k12.settle();
+  expect(clientCalls.filter((c) => c === 'POST /api/clock/finish')).toHaveLength(0);
+  expect(phones[WORKER].modals).toEqual([]);
+  expect((await open(WORKER, scanned('K-12'))).texts('#action')).toEqual(['下班报工']); // still clocked in
 
   setTime('2026-03-02T10:00:00+08:00');
   const press = await open(WORKER, scanned('冲床 01'));
@@ -127,11 +134,12 @@ it('a whole shift: 开始上班 → 换设备 → 下班报工 → 报工单 →
   expect(press.texts('#action')).toEqual(['换设备']);
   press.tap('#action');
   await press.waitFor('已换设备');
-  expect(press.texts('#action')).toEqual(['下班报工']);
+  expect(press.texts('#action')).toEqual(['下班报工（请稍候）']);
 
   setTime('2026-03-02T17:00:00+08:00');
   press.tap('#action');
   await until(() => phones[WORKER].lastUrl!.startsWith('/pages/report/report'), 'the report');
+  expect(phones[WORKER].modals.map((m) => m.content)).toEqual(['上班时间 08:00:00，确定下班报工吗？']);
   const report = await follow(WORKER);
   expect(report.texts('.product-name')).toEqual(['前围横梁', '后围横梁']);
   expect(report.texts('#effective')).toEqual(['8 小时 00 分']);
@@ -158,7 +166,7 @@ it('a whole shift: 开始上班 → 换设备 → 下班报工 → 报工单 →
   expect(again.texts('#action')).toEqual(['开始上班']);
 });
 
-it('the window passes: the report explains 重新报工, leads there, and the new window takes the report', async () => {
+it('the window passes: the report explains 重新报工, leads there, and the new window takes the report with the quantities typed before', async () => {
   setTime('2026-03-02T08:00:00+08:00');
   await logIn(WORKER2);
   const k12 = await open(WORKER2, scanned('K-12'));
@@ -181,12 +189,16 @@ it('the window passes: the report explains 重新报工, leads there, and the ne
   expect(device.texts('#hint')).toEqual(['填写时限已过：下班时间改为现在，重新填写报工单']);
   device.tap('#action');
   await until(() => phones[WORKER2].lastUrl!.startsWith('/pages/report/report'), 'the new report');
+  expect(phones[WORKER2].modals.at(-1)!.content).toBe('上班时间 08:00:00，确定重新报工吗？下班时间将改为现在。');
   const second = await follow(WORKER2);
   expect(second.text()).toContain('下班17:31');
-  second.input('.finished', '1500', 0);
-  second.input('.defective', '20', 0);
+  // The quantities typed before the window expired are on the new form: nothing to type again.
+  expect(second.texts('.product-name')).toEqual(['前围横梁']);
+  expect(second.comp.data.rows.map((r: any) => [r.finished, r.defective])).toEqual([['1500', '20']]);
+  expect(second.texts('#totals')).toEqual(['合计：成品 1500，不良 20，产出 1520']);
   second.tap('#submit');
   await until(() => phones[WORKER2].lastUrl!.startsWith('/pages/mine/mine'), 'my reports');
+  expect(phones[WORKER2].storage.has(`report-typed:${second.comp.data.sessionId}`)).toBe(false);
   second.close();
 });
 
@@ -224,8 +236,11 @@ it('a reviewer approves one report with a corrected line and rejects the other; 
   expect(mine.text()).toContain('已通过');
   expect(mine.texts('.correction')).toEqual(['审核修正：原为 成品 500，不良 5']);
   expect(mine.text()).toContain('前围横梁：成品 480，不良 25，产出 505');
+  expect(mine.texts('.reject-next')).toEqual([]);
   const rejected = await open(WORKER2, '/pages/mine/mine');
   expect(rejected.texts('.reject-reason')).toEqual(['驳回原因：数量与班组记录不符']);
+  // A rejection is final in the service: the next step is the reviewer, and the next shift as usual.
+  expect(rejected.texts('.reject-next')).toEqual([expect.stringContaining('请找审核人（管理员）当面说明')]);
 
   const reviewed = await open(ADMIN, '/pages/review/review');
   reviewed.tap('#tab-mine');
@@ -273,8 +288,18 @@ it('a report that cannot be true (08:00 to 08:00, 205 pieces): the reviewer sees
   const k12 = await open(WORKER2, scanned('K-12'));
   k12.tap('#action');
   await k12.waitFor('已开始上班');
-  k12.tap('#action'); // 下班报工 at the same minute: 0 minutes worked
+  const finishes = () => clientCalls.filter((c) => c === 'POST /api/clock/finish').length;
+  const before = finishes();
+  vi.setSystemTime(new Date('2026-03-03T08:00:00.300+08:00'));
+  k12.tap('#action'); // the second tap of a double tap: held, nothing happens
+  await k12.settle();
+  expect(finishes()).toBe(before);
+  // The phone's clock passes the hold; the service's still says 08:00:00.
+  vi.setSystemTime(new Date('2026-03-03T08:00:01.500+08:00'));
+  const asked = phones[WORKER2].modals.length;
+  k12.tap('#action'); // 下班报工 at the same second, confirmed: 0 minutes worked
   await until(() => phones[WORKER2].lastUrl!.startsWith('/pages/report/report'), 'the report');
+  expect(phones[WORKER2].modals.slice(asked).map((m) => m.content)).toEqual(['上班时间 08:00:00，确定下班报工吗？']);
   const report = await follow(WORKER2);
   expect(report.texts('#effective')).toEqual(['0 分']);
   report.input('.finished', '205', 0);

@@ -10,7 +10,9 @@
  * - `installDom()` makes one jsdom, puts its window and document in place, and loads miniprogram-simulate; its event
  *   classes replace Node's only while the tool builds a page or dispatches an event (`withDomEvents`).
  * - `ScriptedWx` is the `wx` the pages see: storage in a Map, `wx.request` answered by a handler (a script in page
- *   tests, the real service over HTTP end to end), `wx.login`, `wx.scanCode`, navigation recorded.
+ *   tests, the real service over HTTP end to end), `wx.login`, `wx.scanCode`, navigation recorded; `wx.showModal`
+ *   recorded and answered from `modalAnswers` (confirm when none is left); the page stack of `getCurrentPages()`
+ *   (the pages opened with it and not closed).
  * - `openPage(url)` loads the page of an address (`/pages/clock/clock?scene=…`, the query handed over undecoded as
  *   WeChat does), renders it, calls `onLoad(query)` and `onShow()` as the framework does, and gives a `PageDriver`
  *   to read the text a person sees and to tap, type and dispatch events.
@@ -126,6 +128,12 @@ export class ScriptedWx {
   loginCodes: (string | undefined)[] = [];
   scans: ({ path?: string } | 'cancel')[] = [];
   envVersion = 'develop';
+  /** The dialogs shown (`wx.showModal`), in order. */
+  readonly modals: { title?: string; content?: string; confirmText?: string }[] = [];
+  /** How the next dialogs are answered (true: confirm); confirm when empty. */
+  modalAnswers: boolean[] = [];
+  /** The open pages, bottom first, as `getCurrentPages()` names them. */
+  readonly stack: { route: string; options: Record<string, string> }[] = [];
 
   constructor(public answer: (call: RequestCall) => ScriptedAnswer | Promise<ScriptedAnswer> = () => 'fail') {}
 
@@ -167,12 +175,18 @@ export class ScriptedWx {
       redirectTo: (o: any) => void this.navigations.push({ how: 'redirectTo', url: o.url }),
       reLaunch: (o: any) => void this.navigations.push({ how: 'reLaunch', url: o.url }),
       navigateBack: () => void this.navigations.push({ how: 'navigateBack', url: '' }),
+      showModal: (o: any) => {
+        this.modals.push({ title: o.title, content: o.content, confirmText: o.confirmText });
+        const yes = this.modalAnswers.length ? this.modalAnswers.shift()! : true;
+        setTimeout(() => o.success?.({ confirm: yes, cancel: !yes, errMsg: 'showModal:ok' }), 0);
+      },
     };
   }
 
-  /** Installs this as the global `wx`. */
+  /** Installs this as the global `wx`, and its page stack as `getCurrentPages()`. */
   install(): this {
     (globalThis as any).wx = this.api();
+    (globalThis as any).getCurrentPages = () => this.stack.map((p) => ({ route: p.route, options: { ...p.options } }));
     return this;
   }
 
@@ -222,6 +236,8 @@ export class PageDriver {
     readonly url: string,
     readonly comp: SimComponent,
     private readonly wx: ScriptedWx,
+    /** Its entry in the page stack of `wx`. */
+    private readonly entry: ScriptedWx['stack'][number] = { route: '', options: {} },
   ) {}
 
   /** The text a person sees, whitespace collapsed. */
@@ -274,7 +290,16 @@ export class PageDriver {
     });
   }
 
+  /** The page hidden and shown again (another page was on top and closed, or the app came back to the front). */
+  async show(): Promise<void> {
+    this.comp.instance.onHide?.();
+    this.comp.instance.onShow?.();
+    await this.settle();
+  }
+
   close(): void {
+    const i = this.wx.stack.lastIndexOf(this.entry);
+    if (i >= 0) this.wx.stack.splice(i, 1);
     this.comp.instance.onUnload?.();
     this.comp.detach();
   }
@@ -302,7 +327,9 @@ export async function openPage(url: string, wx: ScriptedWx): Promise<PageDriver>
     c.attach(dom!.window.document.createElement('div'));
     return c;
   });
-  const page = new PageDriver(url, comp, wx);
+  const entry = { route: path, options: query };
+  wx.stack.push(entry);
+  const page = new PageDriver(url, comp, wx, entry);
   comp.instance.onLoad?.(query);
   comp.instance.onShow?.();
   await page.settle();

@@ -138,7 +138,7 @@ describe('报工 (scan)', () => {
     expect(paths(wx).filter((x) => x.startsWith('POST'))).toEqual(['POST /api/clock/start']);
     expect(wx.requests[1].data).toEqual({ deviceKey: 'AbCdEfGhIj' });
     expect(wx.requests[1].header.authorization).toBe('Bearer token-worker');
-    expect(p.texts('#action')).toEqual(['下班报工']);
+    expect(p.texts('#action')).toEqual(['下班报工（请稍候）']);
     expect(p.text()).toContain('已开始上班（08:00 上班，设备：冲床 01）');
   });
 
@@ -162,14 +162,23 @@ describe('报工 (scan)', () => {
   });
 
   it('shows the label that fits after a conflict (another phone acted)', async () => {
+    let startedElsewhere = false;
     const wx = withSession(
-      new ScriptedWx(script({ 'GET /api/clock/state': state('开始上班'), 'POST /api/clock/start': fail(409, 'CLOCK_STATE_CONFLICT', '状态已变', { label: '下班报工' }) })),
+      new ScriptedWx(
+        script({
+          'GET /api/clock/state': () => (startedElsewhere ? ok({ label: '下班报工', deviceNo: 'K-12', sessionId: 's1', clockInAt: '2026-03-02T07:58:00+08:00' }) : state('开始上班')),
+          'POST /api/clock/start': fail(409, 'CLOCK_STATE_CONFLICT', '状态已变', { label: '下班报工' }),
+        }),
+      ),
       session('worker'),
     );
     const p = await page('/pages/clock/clock?scene=deviceNo%3DK-12', wx);
+    startedElsewhere = true;
     p.tap('#action');
-    await p.waitFor('现在应点击“下班报工”');
-    expect(p.texts('#action')).toEqual(['下班报工']);
+    await p.waitFor('情况有变（可能在另一台手机上操作过）：现在应点击“下班报工”');
+    await p.settle();
+    expect(p.texts('#action')).toEqual(['下班报工（请稍候）']);
+    expect(p.texts('#error')).toEqual(['情况有变（可能在另一台手机上操作过）：现在应点击“下班报工”']);
   });
 
   it('下班报工 opens the report of the session; 继续报工 opens it without a clock operation', async () => {
@@ -616,7 +625,7 @@ describe('the stored login and the network', () => {
     const wx = withSession(new ScriptedWx(script({ 'GET /api/reports/mine': fail(401, 'TOKEN_EXPIRED', '登录已过期，请重新登录') })), session('worker'));
     const p = await page('/pages/mine/mine', wx);
     expect(wx.storage.has('session')).toBe(false);
-    expect(wx.navigations).toEqual([{ how: 'reLaunch', url: '/pages/login/login?expired=1' }]);
+    expect(wx.navigations).toEqual([{ how: 'reLaunch', url: `/pages/login/login?expired=1&back=${encodeURIComponent('/pages/mine/mine')}` }]);
     expect(p.texts('#error')).toEqual(['登录已过期，请重新登录']);
     const login = await page('/pages/login/login?expired=1', wx);
     expect(login.text()).toContain('登录已过期，请重新登录');
@@ -627,7 +636,7 @@ describe('the stored login and the network', () => {
     await page('/pages/mine/mine', wx);
     expect(wx.requests).toEqual([]);
     expect(wx.storage.has('session')).toBe(false);
-    expect(wx.navigations).toEqual([{ how: 'reLaunch', url: '/pages/login/login' }]);
+    expect(wx.navigations).toEqual([{ how: 'reLaunch', url: `/pages/login/login?back=${encodeURIComponent('/pages/mine/mine')}` }]);
   });
 
   it('retries a read twice on 503 and then says the server is unavailable', async () => {

@@ -4,18 +4,34 @@
  * on one big button; pressing it runs that label's operation (core/labels.ts) and shows the new label, or opens
  * the report (下班报工, 继续报工, 重新报工). A double tap sends one request (platform/request.ts); a weak network
  * is retried safely (the clock operations answer a repeat as the first time) and the page says so.
+ *
+ * A double tap cannot change the day (core/clock-press.ts): after an operation changes the label, the new button is
+ * held for a moment (disabled, `（请稍候）`), and 下班报工 / 重新报工 ask first, naming the clock-in time. The label is
+ * read again each time the page shows (back from the 报工单, the app brought to the front), so a stale label
+ * cannot be pressed; a conflict says whether this phone itself changed the state (platform/clock-mark.ts).
  */
 import type { ClockState, FinishAnswer, SessionAnswer } from '../../api/types';
+import { confirmationOf, holdLeft } from '../../core/clock-press';
+import { conflictText } from '../../core/errors';
 import { actionOf, isClockLabel, type ClockLabel } from '../../core/labels';
 import { ROLE_NAMES } from '../../core/login';
 import { deviceRefOf, parseScene } from '../../core/scene';
 import { clockTime } from '../../core/time';
+import { conflictCause, markClockChange } from '../../platform/clock-mark';
 import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
 import { switchRole } from '../../platform/login';
+import { confirm } from '../../platform/modal';
 import { go, replace } from '../../platform/nav';
 import { call } from '../../platform/request';
 import { scan } from '../../platform/scan';
+import { currentSession } from '../../platform/session-store';
+
+/**
+ * The page instance's own fields (not in its data): when the hold began and its timer (milliseconds, the phone's
+ * clock), and when the shown label was read from the service.
+ */
+type Instance = { heldAt?: number; holdTimer?: ReturnType<typeof setTimeout>; shownAt?: number };
 
 Component({
   data: {
@@ -24,13 +40,25 @@ Component({
     label: '' as ClockLabel | '',
     hint: '',
     sessionId: '',
+    clockInAt: '',
     expiresText: '',
     done: '',
     error: '',
     retrying: '',
     busy: false,
+    /** The button is held after an operation changed its label (core/clock-press.ts). */
+    held: false,
+    /** The label is being read again: the one shown may be stale, so it cannot be pressed. */
+    reading: false,
+    /** onLoad found a device and a login: onShow reads the label. */
+    ready: false,
     needsWorker: false,
     roleName: '',
+  },
+  lifetimes: {
+    detached() {
+      this.stopHoldTimer();
+    },
   },
   methods: {
     onLoad(options: Record<string, string | undefined>) {
@@ -39,10 +67,17 @@ Component({
       if (target.kind !== 'device') return this.setData({ error: target.reason });
       this.setData({ scene: target.scene });
       if (!sessionOrLogin(target.scene)) return;
-      this.refresh();
+      this.setData({ ready: true });
+    },
+    /** Each time the page shows (the first time and back from another page): the label as it is now. */
+    onShow() {
+      if (this.data.ready && !this.data.busy) this.refresh();
+    },
+    onUnload() {
+      this.stopHoldTimer();
     },
     /** Asks the state of the scanned device (as a worker; another role is offered the switch). */
-    async refresh() {
+    async refresh(keepError = '') {
       const s = sessionOrLogin(this.data.scene);
       if (!s) return;
       if (s.role !== 'worker') {
@@ -52,22 +87,57 @@ Component({
           error: s.roles.includes('worker') ? `你现在是以${ROLE_NAMES[s.role]}身份登录，报工要切换为员工` : '只有员工可以扫码报工',
         });
       }
+      this.setData({ reading: true });
       try {
         const state = await call<ClockState>('GET', '/api/clock/state', { query: deviceRefOf(this.data.scene) });
-        this.show(state.label, state.deviceNo, state.sessionId, state.expiresAt);
+        this.show(state.label, state.deviceNo, state.sessionId, state.clockInAt, state.expiresAt);
+        if (keepError) this.setData({ error: keepError });
       } catch (err) {
         this.setData({ error: stepOf(err).text, label: '' });
+      } finally {
+        this.setData({ reading: false });
       }
     },
-    show(label: ClockLabel, deviceNo: string, sessionId?: string, expiresAt?: string) {
+    show(label: ClockLabel, deviceNo: string, sessionId?: string, clockInAt?: string, expiresAt?: string) {
+      (this as unknown as Instance).shownAt = Date.now();
       this.setData({
         label,
         deviceNo,
         hint: actionOf(label).hint,
         sessionId: sessionId ?? '',
+        clockInAt: clockInAt ?? '',
         expiresText: expiresAt ? `报工单填写截止 ${clockTime(expiresAt)}` : '',
         error: '',
       });
+    },
+    /** Holds the button from now (core/clock-press.ts): disabled until the hold is over. */
+    hold() {
+      const self = this as unknown as Instance;
+      self.heldAt = Date.now();
+      this.setData({ held: true });
+      this.armHoldTimer();
+    },
+    /** Frees the button when the hold is over, else looks again when it should be (the phone's clock decides). */
+    armHoldTimer() {
+      const self = this as unknown as Instance;
+      this.stopHoldTimer();
+      const left = holdLeft(self.heldAt ?? 0, Date.now());
+      if (left === 0) return this.setData({ held: false });
+      self.holdTimer = setTimeout(() => this.armHoldTimer(), left);
+    },
+    stopHoldTimer() {
+      const self = this as unknown as Instance;
+      if (self.holdTimer !== undefined) clearTimeout(self.holdTimer);
+      self.holdTimer = undefined;
+    },
+    /** Whether the button is held now; frees it when the hold is over (its timer may not have run yet). */
+    isHeld(): boolean {
+      if (holdLeft((this as unknown as Instance).heldAt ?? 0, Date.now()) > 0) return true;
+      if (this.data.held) {
+        this.stopHoldTimer();
+        this.setData({ held: false });
+      }
+      return false;
     },
     async onSwitchToWorker() {
       try {
@@ -78,26 +148,41 @@ Component({
         this.setData({ error: stepOf(err).text });
       }
     },
-    /** The big button: the label's operation, then the new label or the report. */
+    /**
+     * The big button: the label's operation (after a confirmation for 下班报工 / 重新报工), then the new label,
+     * held for a moment, or the report. A tap on a held or busy button does nothing (a disabled button still
+     * delivers its tap on some clients).
+     */
     async onPress() {
       const label = this.data.label;
-      if (!isClockLabel(label)) return;
+      if (!isClockLabel(label) || this.data.busy || this.data.reading || this.isHeld()) return;
       const action = actionOf(label);
       if (!action.operation) return go('report', { sessionId: this.data.sessionId, scene: this.data.scene });
       this.setData({ busy: true, error: '', done: '', retrying: '' });
       try {
+        const question = confirmationOf(label, this.data.clockInAt || undefined, Date.now());
+        if (question && !(await confirm(question))) return;
         const answer = await call<SessionAnswer | FinishAnswer>('POST', `/api/clock/${action.operation}`, {
           body: deviceRefOf(this.data.scene),
           retry: true,
           onRetry: (n) => this.setData({ retrying: `网络不好，正在重试（第 ${n} 次）……重复发送不会重复记录` }),
         });
+        const worker = currentSession()?.person.phone;
+        if (worker) markClockChange(worker);
         this.setData({ retrying: '', done: `已${label}（${clockTime(answer.clockInAt)} 上班，设备：${answer.devices.join('、')}）` });
+        this.show(answer.label, this.data.deviceNo, answer.sessionId, answer.clockInAt);
+        if (answer.label !== label) this.hold();
         if (action.thenReport) return go('report', { sessionId: answer.sessionId, scene: this.data.scene });
-        this.show(answer.label, this.data.deviceNo, answer.sessionId);
       } catch (err) {
         const step = stepOf(err);
         this.setData({ retrying: '', error: step.text });
-        if (step.action === 'refresh' && step.label) this.setData({ label: step.label, hint: actionOf(step.label).hint });
+        if (step.action === 'refresh' && step.label) {
+          const since = (this as unknown as Instance).shownAt ?? 0;
+          const text = conflictText(step.label, conflictCause(currentSession()?.person.phone ?? '', since));
+          this.setData({ label: step.label, hint: actionOf(step.label).hint, clockInAt: '', error: text });
+          this.hold();
+          this.refresh(text);
+        }
       } finally {
         this.setData({ busy: false });
       }

@@ -3,15 +3,18 @@
  * (`open-type="getPhoneNumber"`) with a fresh `wx.login` code logs in; `choose_phone` / `choose_role` are answered
  * on this page; the token is stored until it expires or a call answers 401 (then this page opens again with
  * `expired=1`). Opened with a code's `scene` (a worker who scanned before logging in), it goes on to that code's
- * page after the login. With the service's platform simulator it also offers a login by typed phone.
+ * page after the login; opened with `back` (the page a 401 or an expired login left, with its parameters:
+ * core/back.ts), it returns there; otherwise 首页. With the service's platform simulator it also offers a login by
+ * typed phone.
  */
 import type { LoginAnswer, Role } from '../../api/types';
+import { backTarget } from '../../core/back';
 import { NOT_IN_PERSONNEL } from '../../core/errors';
 import { ROLE_NAMES, isPhone, phoneOutcome, simulatorCodes } from '../../core/login';
 import { parseScene } from '../../core/scene';
 import { stepOf } from '../../platform/failure';
 import { completeLogin, loginCode, platformLogin, usesSimulator } from '../../platform/login';
-import { restart } from '../../platform/nav';
+import { PAGES, restart, restartAt } from '../../platform/nav';
 
 Component({
   data: {
@@ -26,10 +29,11 @@ Component({
     notice: '',
     busy: false,
     scene: '',
+    back: '',
   },
   methods: {
     onLoad(options: Record<string, string | undefined>) {
-      this.setData({ scene: options.scene ?? '', notice: options.expired ? '登录已过期，请重新登录' : '' });
+      this.setData({ scene: options.scene ?? '', back: options.back ?? '', notice: options.expired ? '登录已过期，请重新登录' : '' });
       usesSimulator().then((simulator) => this.setData({ simulator }));
     },
     /** The phone button's answer. */
@@ -90,7 +94,11 @@ Component({
       const target = parseScene(this.data.scene);
       if (target.kind === 'device') restart('clock', { scene: target.scene });
       else if (target.kind === 'webLogin') restart('confirm', { scene: target.scene });
-      else restart('home');
+      else {
+        const back = backTarget(this.data.back, Object.values(PAGES));
+        if (back) restartAt(back);
+        else restart('home');
+      }
     },
   },
 });

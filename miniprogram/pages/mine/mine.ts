@@ -1,12 +1,12 @@
 /**
  * 我的报工 (issue #23 page 4; spec 4.6 `GET /api/reports/mine`): the worker's reports, newest first, 20 a page with
  * 加载更多: date, status, times, where the break came from (issue #24, core/placement.ts), effective working time,
- * devices and lines; a rejection's reason; an approval's corrected lines as before → after when this phone submitted the report (core/corrections.ts). Opened after a
+ * devices and lines; a rejection's reason and the next step; an approval's corrected lines as before → after when this phone submitted the report (core/corrections.ts). Opened after a
  * submission with `submitted=<reportId>`, it says so first.
  */
 import type { MyReport } from '../../api/types';
 import { withCorrections, type LineView } from '../../core/corrections';
-import { STATUS_NAMES } from '../../core/login';
+import { REJECTED_NEXT_STEP, STATUS_NAMES } from '../../core/login';
 import { breakSourceText } from '../../core/placement';
 import { clockTime, duration } from '../../core/time';
 import { sessionOrLogin } from '../../platform/guard';
@@ -27,6 +27,8 @@ interface Item {
   lines: LineView[];
   removed: string[];
   rejectReason: string;
+  /** Under a rejected report: what the worker can still do (core/login.ts). */
+  rejectNext: string;
 }
 
 /** A report as the page shows it. */
@@ -44,6 +46,7 @@ function itemOf(r: MyReport): Item {
     lines,
     removed,
     rejectReason: r.rejectReason ?? '',
+    rejectNext: r.status === 'rejected' ? REJECTED_NEXT_STEP : '',
   };
 }
 

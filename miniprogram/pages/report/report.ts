@@ -5,17 +5,25 @@
  * 默认休息时间), and per candidate product the finished and defective quantities (output shown as their sum); checked on the phone (core/draft.ts) and submitted (`POST /api/reports`, safe to repeat: a repeat is 409
  * REPORT_ALREADY_SUBMITTED, shown as done). On REPORT_WINDOW_EXPIRED (draft or submission) the page explains
  * 重新报工 and leads to the device's page, whose label is then 重新报工.
+ *
+ * Nothing typed is lost: each quantity is kept on the phone as it is typed (platform/typed-store.ts, per session)
+ * and put back when the 报工单 of the same session opens again (after 重新报工, an app killed in the background, a
+ * login after a 401: the login returns here, core/back.ts); forgotten once the report is submitted. A keystroke
+ * sends only that row's changed fields and the totals to the view (`rows[i].finished`), not the whole form.
  */
 import type { Draft, Submitted } from '../../api/types';
-import { checkForm, effectiveSeconds, type QuantityRow } from '../../core/draft';
+import { checkForm, effectiveSeconds, rowOutput, typedOf, withTyped, type QuantityRow } from '../../core/draft';
 import { breakSourceText } from '../../core/placement';
 import { parseScene } from '../../core/scene';
 import { clockTime, duration, windowLeft } from '../../core/time';
+import { markClockChange } from '../../platform/clock-mark';
 import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
 import { replace } from '../../platform/nav';
 import { call } from '../../platform/request';
+import { currentSession } from '../../platform/session-store';
 import { rememberSubmitted } from '../../platform/submitted-store';
+import { forgetTyped, saveTyped, typedFor } from '../../platform/typed-store';
 
 interface Row extends QuantityRow {
   detail: string;
@@ -65,6 +73,15 @@ Component({
     async load() {
       try {
         const d = await call<Draft>('GET', '/api/reports/draft', { query: { sessionId: this.data.sessionId } });
+        const candidates = d.candidates.map((c) => ({
+          productId: c.productId,
+          name: c.productName,
+          detail: `${c.projectNo} · ${c.processName} · ${c.deviceNo}`,
+          finished: '',
+          defective: '',
+          output: 0,
+        }));
+        const rows = withTyped(candidates, typedFor(this.data.sessionId)).map((r) => ({ ...r, output: rowOutput(r) }));
         this.setData({
           loaded: true,
           clockIn: clockTime(d.clockInAt),
@@ -74,14 +91,8 @@ Component({
           breakSource: breakSourceText(d.breakSource, d.shift?.name),
           effective: duration(effectiveSeconds(d.clockInAt, d.clockOutAt, d.breakMinutes)),
           expiresAt: d.expiresAt,
-          rows: d.candidates.map((c) => ({
-            productId: c.productId,
-            name: c.productName,
-            detail: `${c.projectNo} · ${c.processName} · ${c.deviceNo}`,
-            finished: '',
-            defective: '',
-            output: 0,
-          })),
+          rows,
+          totals: checkForm(rows, true).totals,
         });
         this.tick();
         this.startTimer();
@@ -103,14 +114,21 @@ Component({
       this.setData({ countdown: left.text, expired: left.expired });
       if (left.expired) this.stopTimer();
     },
+    /** A keystroke: that row's field and output and the totals to the view (path keys), the form kept on the phone. */
     onQty(e: WechatMiniprogram.Input) {
       const i = Number(e.currentTarget.dataset.index);
       const field = e.currentTarget.dataset.field === 'defective' ? 'defective' : 'finished';
-      const rows = this.data.rows.slice();
-      rows[i] = { ...rows[i], [field]: e.detail.value };
-      const check = checkForm([rows[i]], true);
-      rows[i].output = check.problems.length ? 0 : check.totals.output;
-      this.setData({ rows, totals: checkForm(rows, true).totals, problems: [] });
+      const row = this.data.rows[i];
+      if (!row) return;
+      const changed = { ...row, [field]: e.detail.value };
+      const rows = this.data.rows.map((r, j) => (j === i ? changed : r));
+      this.setData({
+        [`rows[${i}].${field}`]: e.detail.value,
+        [`rows[${i}].output`]: rowOutput(changed),
+        totals: checkForm(rows, true).totals,
+        ...(this.data.problems.length ? { problems: [] } : {}),
+      });
+      saveTyped(this.data.sessionId, typedOf(rows));
     },
     async onSubmit() {
       const check = checkForm(this.data.rows);
@@ -124,15 +142,25 @@ Component({
         });
         const names = new Map(this.data.rows.map((row) => [row.productId, row.name]));
         rememberSubmitted(r.reportId, check.lines.map((l) => ({ ...l, name: names.get(l.productId) ?? '' })));
+        this.submittedHere();
         this.stopTimer();
         replace('mine', { submitted: r.reportId });
       } catch (err) {
         const step = stepOf(err);
-        if (step.action === 'mine') return replace('mine', { submitted: step.reportId });
+        if (step.action === 'mine') {
+          forgetTyped(this.data.sessionId);
+          return replace('mine', { submitted: step.reportId });
+        }
         this.failed(err);
       } finally {
         this.setData({ busy: false, retrying: '' });
       }
+    },
+    /** After this phone's submission: the typed copy is forgotten, and the clock state changed here (platform/clock-mark.ts). */
+    submittedHere() {
+      forgetTyped(this.data.sessionId);
+      const worker = currentSession()?.person.phone;
+      if (worker) markClockChange(worker);
     },
     failed(err: unknown) {
       const step = stepOf(err);

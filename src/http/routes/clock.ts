@@ -1,6 +1,6 @@
 /**
  * Clocking endpoints (spec 3.1, 4.5; decisions.md "Clocking", "Device codes"), workers only, own data only.
- * - GET /api/clock/state?deviceNo= (or deviceKey=) → {label, deviceNo, sessionId?, expiresAt?}
+ * - GET /api/clock/state?deviceNo= (or deviceKey=) → {label, deviceNo, sessionId?, clockInAt?, expiresAt?}
  * - POST /api/clock/start | /switch-device {deviceNo | deviceKey} → {sessionId, clockInAt, devices, label}
  * - POST /api/clock/finish {deviceNo | deviceKey} → {sessionId, clockInAt, clockOutAt, expiresAt, devices, label}
  * Timestamps are ISO 8601 with the offset of APP_TIMEZONE. The worker is the token's person.
@@ -50,12 +50,13 @@ export const clockStateRoute = defineRoute({
     label: labelSchema,
     deviceNo: z.string().describe('扫描的设备编号'),
     sessionId: z.string().optional().describe('进行中的上班记录（有时给出）'),
+    clockInAt: instant.optional().describe('进行中的上班记录的上班时间（与 sessionId 一同给出；小程序在确认下班报工、重新报工时显示）'),
     expiresAt: instant.optional().describe('继续报工、重新报工：报工单填写截止时间'),
   }),
   errors: [DEVICE_NOT_FOUND],
   example: {
     query: { deviceNo: '冲床 01' },
-    response: { label: '下班报工', deviceNo: '冲床 01', sessionId: '0b6f1f0e-3c1a-4d6e-9a57-2f1d2c3b4a59' },
+    response: { label: '下班报工', deviceNo: '冲床 01', sessionId: '0b6f1f0e-3c1a-4d6e-9a57-2f1d2c3b4a59', clockInAt: '2026-03-02T08:00:12+08:00' },
   },
   async handler({ query, user }, ctx) {
     const s = await clockState(ctx.db.reads, ctx.clockSettings, ctx.clock.now(), user, query);
@@ -63,6 +64,7 @@ export const clockStateRoute = defineRoute({
       label: s.label,
       deviceNo: s.deviceNo,
       ...(s.sessionId ? { sessionId: s.sessionId } : {}),
+      ...(s.clockInAt ? { clockInAt: iso(ctx, s.clockInAt) } : {}),
       ...(s.expiresAt ? { expiresAt: iso(ctx, s.expiresAt) } : {}),
     };
   },
