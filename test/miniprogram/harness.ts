@@ -10,7 +10,8 @@
  * - `installDom()` makes one jsdom, puts its window and document in place, and loads miniprogram-simulate; its event
  *   classes replace Node's only while the tool builds a page or dispatches an event (`withDomEvents`).
  * - `ScriptedWx` is the `wx` the pages see: storage in a Map, `wx.request` answered by a handler (a script in page
- *   tests, the real service over HTTP end to end), `wx.login`, `wx.scanCode`, navigation recorded.
+ *   tests, the real service over HTTP end to end), `wx.login`, `wx.scanCode`, navigation and the end of a pull-down
+ *   refresh recorded.
  * - `openPage(url)` loads the page of an address (`/pages/clock/clock?scene=…`, the query handed over undecoded as
  *   WeChat does), renders it, calls `onLoad(query)` and `onShow()` as the framework does, and gives a `PageDriver`
  *   to read the text a person sees and to tap, type and dispatch events.
@@ -126,6 +127,8 @@ export class ScriptedWx {
   loginCodes: (string | undefined)[] = [];
   scans: ({ path?: string } | 'cancel')[] = [];
   envVersion = 'develop';
+  /** Times a page stopped the pull-down refresh spinner (`wx.stopPullDownRefresh`). */
+  pullDownStops = 0;
 
   constructor(public answer: (call: RequestCall) => ScriptedAnswer | Promise<ScriptedAnswer> = () => 'fail') {}
 
@@ -167,6 +170,7 @@ export class ScriptedWx {
       redirectTo: (o: any) => void this.navigations.push({ how: 'redirectTo', url: o.url }),
       reLaunch: (o: any) => void this.navigations.push({ how: 'reLaunch', url: o.url }),
       navigateBack: () => void this.navigations.push({ how: 'navigateBack', url: '' }),
+      stopPullDownRefresh: () => void this.pullDownStops++,
     };
   }
 

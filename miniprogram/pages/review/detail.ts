@@ -155,7 +155,8 @@ Component({
       const pick = this.data.addable[Number(e.detail.value)];
       if (!pick) return;
       const line: Line = { productId: pick.productId, name: pick.label, standard: pick.standard, finished: '', defective: '', outputQty: 0, added: true };
-      this.setData({ lines: this.data.lines.concat(line), addable: this.data.addable.filter((a) => a.productId !== pick.productId) });
+      const addable = this.data.addable.filter((a) => a.productId !== pick.productId);
+      this.setData({ lines: this.data.lines.concat(line), addable, addNote: addable.length ? '' : '本报工单的设备上没有别的产品可添加' });
     },
     onQty(e: WechatMiniprogram.Input) {
       const i = Number(e.currentTarget.dataset.index);
