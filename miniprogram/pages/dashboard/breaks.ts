@@ -1,5 +1,5 @@
 /**
- * The break change (issue #23 page 6; spec 3.2, 4.6; decisions.md "Reports and review"), managers only: the reports
+ * The break change (spec 3.2, 4.6; decisions.md "Reports and review"), managers only: the reports
  * of a date range (今天 / 本周 / 本月 / 上月 / 自定义, core/range.ts), of one employee when opened from a 看板 row
  * (`date=&phone=`) or of everyone the manager may see when opened with the 看板's range (`range=` or
  * `startDate=&endDate=`): `GET /api/reports?startDate=&endDate=&employee=`, 20 a page with 加载更多, each with its

@@ -1,9 +1,9 @@
 /**
- * 看板 (issue #23 page 6; spec 4.8; decisions.md "Calculations"): the team's figures of today and of the range
+ * 看板 (spec 4.8; decisions.md "Calculations"): the team's figures of today and of the range
  * chosen (今天 / 本周 / 本月 / 上月 / 自定义, core/range.ts; default 本周; at most 366 days as the service allows)
  * (`GET /api/dashboard/summary`, summed over employees, core/review.ts `teamFigures`) and the range's rows of
  * `GET /api/dashboard/reports` (date + employee, the six figures as the service gives them), 20 a page. A manager
- * opens a row's reports, or every report of the range (修改休息时间), to change a break (dashboard/breaks). Dates are
+ * opens a row's reports, or every report of the range (修改这段时间报工单的休息时间), to change a break (dashboard/breaks). Dates are
  * the phone's local dates. Opened with `range=<key>` or `startDate=&endDate=`, it shows that range. A pull-down
  * reloads it.
  * A row whose figures cannot be true (issue #21: the service's `untrusted` and `flags`) shows 异常 in place of the
