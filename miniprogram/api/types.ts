@@ -23,6 +23,8 @@ export type MyReport = Item<Answer<'/api/reports/mine', 'get'>>;
 export type ReportItem = Item<Answer<'/api/reviews/pending', 'get'>>;
 export type ReportLine = ReportItem['lines'][number];
 export type ReviewAnswer = Answer<'/api/reviews/{reportId}/approve', 'post'>;
+/** A product of `GET /api/products` (a correction's added line is one of the report's devices' products). */
+export type ProductItem = Item<Answer<'/api/products', 'get'>>;
 export type DashboardRow = Item<Answer<'/api/dashboard/reports', 'get'>>;
 export type DashboardSummary = Answer<'/api/dashboard/summary', 'get'>;
 export type ConfirmAnswer = Answer<'/api/auth/web-login/confirm', 'post'>;

@@ -10,9 +10,9 @@
  * - `installDom()` makes one jsdom, puts its window and document in place, and loads miniprogram-simulate; its event
  *   classes replace Node's only while the tool builds a page or dispatches an event (`withDomEvents`).
  * - `ScriptedWx` is the `wx` the pages see: storage in a Map, `wx.request` answered by a handler (a script in page
- *   tests, the real service over HTTP end to end), `wx.login`, `wx.scanCode`, navigation recorded; `wx.showModal`
- *   recorded and answered from `modalAnswers` (confirm when none is left); the page stack of `getCurrentPages()`
- *   (the pages opened with it and not closed).
+ *   tests, the real service over HTTP end to end), `wx.login`, `wx.scanCode`, navigation and the end of a pull-down
+ *   refresh recorded; `wx.showModal` recorded and answered from `modalAnswers` (confirm when none is left); the page
+ *   stack of `getCurrentPages()` (the pages opened with it and not closed).
  * - `openPage(url)` loads the page of an address (`/pages/clock/clock?scene=…`, the query handed over undecoded as
  *   WeChat does), renders it, calls `onLoad(query)` and `onShow()` as the framework does, and gives a `PageDriver`
  *   to read the text a person sees and to tap, type and dispatch events.
@@ -134,6 +134,8 @@ export class ScriptedWx {
   modalAnswers: boolean[] = [];
   /** The open pages, bottom first, as `getCurrentPages()` names them. */
   readonly stack: { route: string; options: Record<string, string> }[] = [];
+  /** Times a page stopped the pull-down refresh spinner (`wx.stopPullDownRefresh`). */
+  pullDownStops = 0;
 
   constructor(public answer: (call: RequestCall) => ScriptedAnswer | Promise<ScriptedAnswer> = () => 'fail') {}
 
@@ -180,6 +182,7 @@ export class ScriptedWx {
         const yes = this.modalAnswers.length ? this.modalAnswers.shift()! : true;
         setTimeout(() => o.success?.({ confirm: yes, cancel: !yes, errMsg: 'showModal:ok' }), 0);
       },
+      stopPullDownRefresh: () => void this.pullDownStops++,
     };
   }
 

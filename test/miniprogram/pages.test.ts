@@ -525,7 +525,7 @@ describe('看板 and the break change', () => {
     const p = await page('/pages/dashboard/dashboard', wx);
     // (2,980 − 4,800) / 4,800 = −37.92 %, the same over the week with every figure doubled.
     expect(p.texts('#today')).toEqual(['今天（2 人）报工 3035，成品 2980标准工作量 4800，工作量 -37.92%']);
-    expect(p.texts('#week')).toEqual(['本周（2 人）报工 6070，成品 5960标准工作量 9600，工作量 -37.92%']);
+    expect(p.texts('#range-figures')).toEqual(['本周（2 人）报工 6070，成品 5960标准工作量 9600，工作量 -37.92%']);
     expect(p.texts('.dash-row')).toEqual(['张三2026-03-02实际节拍 19.60 秒，标准 16.00 秒，节拍 +22.52%报工 1515（成品 1480），标准工作量 3600，工作量 -58.89%']);
     p.tap('.dash-row');
     await p.settle();
@@ -560,7 +560,7 @@ describe('看板 and the break change', () => {
       session('manager'),
     );
     const p = await page('/pages/dashboard/breaks?date=2026-03-02&phone=13800138000', wx);
-    expect(paths(wx)[0]).toBe('GET /api/reports?startDate=2026-03-02&endDate=2026-03-02&employee=13800138000&page=1&pageSize=50');
+    expect(paths(wx)[0]).toBe('GET /api/reports?startDate=2026-03-02&endDate=2026-03-02&employee=13800138000&page=1&pageSize=20');
     expect(p.texts('.effective')).toEqual(['休息 60 分钟，有效工作时间 8 小时 00 分']);
     p.input('.break-minutes', '600');
     p.tap('.save-break');

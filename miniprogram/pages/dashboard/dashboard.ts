@@ -1,18 +1,23 @@
 /**
- * 看板 (issue #23 page 6; spec 4.8; decisions.md "Calculations"): the team's figures of today and of this week
- * (`GET /api/dashboard/summary`, summed over employees, core/review.ts `teamFigures`) and this week's rows of
+ * 看板 (spec 4.8; decisions.md "Calculations"): the team's figures of today and of the range
+ * chosen (今天 / 本周 / 本月 / 上月 / 自定义, core/range.ts; default 本周; at most 366 days as the service allows)
+ * (`GET /api/dashboard/summary`, summed over employees, core/review.ts `teamFigures`) and the range's rows of
  * `GET /api/dashboard/reports` (date + employee, the six figures as the service gives them), 20 a page. A manager
- * opens a row's reports to change a break (dashboard/breaks). Dates are the phone's local dates.
+ * opens a row's reports, or every report of the range (修改这段时间报工单的休息时间), to change a break (dashboard/breaks). Dates are
+ * the phone's local dates. Opened with `range=<key>` or `startDate=&endDate=`, it shows that range. A pull-down
+ * reloads it.
  * A row whose figures cannot be true (issue #21: the service's `untrusted` and `flags`) shows 异常 in place of the
  * cycle figures or the workload difference it names, never a 0.00 s cycle as a good figure, and the flags' sentences.
  */
 import type { DashboardRow, DashboardSummary } from '../../api/types';
+import { DASHBOARD_CHOICES, MAX_RANGE_DAYS, choiceOf, choose, rangeFromOptions, rangeParams, rangeQuery, rangeTitle, rangeView, type DateRange } from '../../core/range';
 import { percent, seconds, teamFigures, type TeamFigures } from '../../core/review';
-import { localDay, weekStart } from '../../core/time';
 import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
 import { go } from '../../platform/nav';
-import { appendNextPage } from '../../platform/paged';
+import { appendNextPage, restartList } from '../../platform/paged';
+import { pickRangeDate, showRange, tapRange, today } from '../../platform/range';
+import { pulledDown } from '../../platform/refresh';
 import { call } from '../../platform/request';
 
 interface RowView {
@@ -43,45 +48,70 @@ const rowOf = (r: DashboardRow): RowView => ({
 Component({
   data: {
     today: null as TeamFigures | null,
-    week: null as TeamFigures | null,
-    range: '',
+    /** The figures of the range chosen (null while 今天 is chosen: the card above shows them). */
+    figures: null as TeamFigures | null,
+    figuresTitle: '',
     rows: [] as RowView[],
     page: 0,
     total: 0,
     canChangeBreaks: false,
     loading: false,
     error: '',
+    // The range is set by onLoad (today is the phone's date when the page opens).
+    ...rangeView({ key: 'week', startDate: '', endDate: '' }, DASHBOARD_CHOICES, MAX_RANGE_DAYS),
   },
   methods: {
+    onLoad(options: Record<string, string | undefined>) {
+      showRange(this, rangeFromOptions(options, today(), DASHBOARD_CHOICES, choose('week', today())), DASHBOARD_CHOICES, MAX_RANGE_DAYS);
+    },
     onShow() {
       const s = sessionOrLogin();
       if (!s) return;
-      this.setData({ canChangeBreaks: s.role === 'manager', rows: [], page: 0, total: 0 });
+      this.setData({ canChangeBreaks: s.role === 'manager' });
       this.load();
     },
+    onPullDownRefresh() {
+      return pulledDown(() => this.load());
+    },
+    /** Today's figures, the range's figures and the first page of its rows (nothing asked for a range with a problem). */
     async load() {
-      const today = localDay(Date.now());
-      const start = weekStart(today);
-      this.setData({ range: `${start} 至 ${today}`, loading: true, error: '' });
+      const range = choiceOf(this.data);
+      if (this.data.rangeProblem) return this.setData({ figures: null, figuresTitle: '', rows: [], page: 0, total: 0, error: '' });
+      const asked = JSON.stringify(rangeQuery(range));
+      const day = today();
+      this.setData({ error: '' });
+      const summary = (r: DateRange) => call<DashboardSummary>('GET', '/api/dashboard/summary', { query: { startDate: r.startDate, endDate: r.endDate } });
+      const rows = restartList(this, '/api/dashboard/reports', rowOf, this.query());
       try {
-        const [day, week] = await Promise.all([
-          call<DashboardSummary>('GET', '/api/dashboard/summary', { query: { startDate: today, endDate: today } }),
-          call<DashboardSummary>('GET', '/api/dashboard/summary', { query: { startDate: start, endDate: today } }),
-        ]);
-        this.setData({ today: teamFigures(day.byEmployee), week: teamFigures(week.byEmployee) });
+        const [todays, ranged] = await Promise.all([summary({ startDate: day, endDate: day }), range.key === 'today' ? undefined : summary(range)]);
+        if (JSON.stringify(rangeQuery(choiceOf(this.data))) !== asked) return rows;
+        this.setData({ today: teamFigures(todays.byEmployee), figures: ranged ? teamFigures(ranged.byEmployee) : null, figuresTitle: rangeTitle(range) });
       } catch (err) {
         this.setData({ error: stepOf(err).text });
       }
-      this.setData({ loading: false });
-      await this.more();
+      await rows;
     },
     more() {
-      const today = localDay(Date.now());
-      return appendNextPage(this, '/api/dashboard/reports', rowOf, { startDate: weekStart(today), endDate: today });
+      return appendNextPage(this, '/api/dashboard/reports', rowOf, this.query());
     },
+    query(): Record<string, string> {
+      return { ...rangeQuery(choiceOf(this.data)) };
+    },
+    onRange(e: WechatMiniprogram.TouchEvent) {
+      if (tapRange(this, e, DASHBOARD_CHOICES, MAX_RANGE_DAYS)) this.load();
+    },
+    onRangeDate(e: WechatMiniprogram.PickerChange) {
+      if (pickRangeDate(this, e, DASHBOARD_CHOICES, MAX_RANGE_DAYS)) this.load();
+    },
+    /** A row: that employee's reports of that date, to change a break (managers). */
     onOpen(e: WechatMiniprogram.TouchEvent) {
       if (!this.data.canChangeBreaks) return;
       go('breaks', { date: String(e.currentTarget.dataset.date), phone: String(e.currentTarget.dataset.phone) });
+    },
+    /** 修改休息时间: every report of the range shown (managers). */
+    onBreaks() {
+      if (!this.data.canChangeBreaks || this.data.rangeProblem) return;
+      go('breaks', rangeParams(choiceOf(this.data)));
     },
   },
 });

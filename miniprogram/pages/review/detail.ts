@@ -8,8 +8,11 @@
  * A report whose figures cannot be true shows its plausibility flags above the lines (issue #21: 异常报工, each the
  * service's sentence with its numbers, and what to do: check, correct or reject; approving stays possible, as
  * 核对无误，通过, and the service records the approval with 已知异常).
+ * A correction may add a line (添加产品): a product of one of the report's devices not yet on it (`GET /api/products
+ * ?deviceNo=` per device, as the approval allows: README "Review"), its quantities typed like the others; an added
+ * line left blank is not sent.
  */
-import type { Flag, ReportItem, ReviewAnswer } from '../../api/types';
+import type { Flag, ProductItem, ReportItem, ReviewAnswer } from '../../api/types';
 import { checkForm, type QuantityRow } from '../../core/draft';
 import { STATUS_NAMES } from '../../core/login';
 import { breakSourceText, teamText } from '../../core/placement';
@@ -29,7 +32,33 @@ const flagsOf = (flags: readonly Flag[]) => flags.map((f, i) => ({ key: `${f.cod
 interface Line extends QuantityRow {
   standard: string;
   outputQty: number;
+  /** Added in this correction (not on the report yet). */
+  added?: boolean;
 }
+
+/** A product a correction may add: one of the report's devices' products not on the report. */
+interface Addable {
+  productId: number;
+  label: string;
+  standard: string;
+}
+
+/** Products one device may have, read 100 a page (the most `GET /api/products` gives at once). */
+const PRODUCTS_PAGE = 100;
+
+/** Every product of `deviceNo` (all pages of `GET /api/products?deviceNo=`). */
+async function productsOf(deviceNo: string): Promise<ProductItem[]> {
+  const all: ProductItem[] = [];
+  for (let page = 1; ; page++) {
+    const r = await call<{ items: ProductItem[]; total: number }>('GET', '/api/products', { query: { deviceNo, page, pageSize: PRODUCTS_PAGE } });
+    all.push(...r.items);
+    if (r.items.length === 0 || all.length >= r.total) return all;
+  }
+}
+
+/** How a line's standards read (the report's copy for its lines; the product's current ones for an added line). */
+const standardText = (l: { processName: string; deviceNo: string; standardCycleSeconds: number; standardWorkload: number }) =>
+  `${l.processName} · ${l.deviceNo} · 标准节拍 ${l.standardCycleSeconds} 秒 · 标准工作量 ${l.standardWorkload}`;
 
 Component({
   data: {
@@ -48,6 +77,11 @@ Component({
     statusName: '',
     rejectReason: '',
     lines: [] as Line[],
+    /** The report's devices (a correction adds products of these). */
+    deviceNos: [] as string[],
+    /** Products a correction may add (the picker's choices); `addNote` says why there are none. */
+    addable: [] as Addable[],
+    addNote: '',
     flags: [] as { key: string; code: string; message: string }[],
     flagNote: FLAG_NOTE,
     mode: 'view' as 'view' | 'correct' | 'reject',
@@ -79,10 +113,13 @@ Component({
           statusName: STATUS_NAMES[r.status],
           rejectReason: r.rejectReason ?? '',
           flags: flagsOf(r.flags),
+          deviceNos: r.devices,
+          addable: [],
+          addNote: '',
           lines: r.lines.map((l) => ({
             productId: l.productId,
             name: l.productName,
-            standard: `${l.processName} · ${l.deviceNo} · 标准节拍 ${l.standardCycleSeconds} 秒 · 标准工作量 ${l.standardWorkload}`,
+            standard: standardText(l),
             finished: String(l.finishedQty),
             defective: String(l.defectiveQty),
             outputQty: l.outputQty,
@@ -97,6 +134,29 @@ Component({
       const mode = e.currentTarget.dataset.mode as 'view' | 'correct' | 'reject';
       this.setData({ mode, problems: [], error: '' });
       if (mode === 'view') this.load();
+      if (mode === 'correct') this.loadAddable();
+    },
+    /** The products a correction may add (module docstring). */
+    async loadAddable() {
+      try {
+        const lists = await Promise.all(this.data.deviceNos.map(productsOf));
+        const on = new Set(this.data.lines.map((l) => l.productId));
+        const addable = lists
+          .flat()
+          .filter((p) => !on.has(p.id))
+          .map((p): Addable => ({ productId: p.id, label: `${p.productName}（${p.processName} · ${p.deviceNo}）`, standard: standardText(p) }));
+        this.setData({ addable, addNote: addable.length ? '' : '本报工单的设备上没有别的产品可添加' });
+      } catch (err) {
+        this.setData({ addable: [], addNote: `读取可添加的产品失败：${stepOf(err).text}` });
+      }
+    },
+    /** 添加产品: the product picked becomes a blank line of the correction. */
+    onAddLine(e: WechatMiniprogram.PickerChange) {
+      const pick = this.data.addable[Number(e.detail.value)];
+      if (!pick) return;
+      const line: Line = { productId: pick.productId, name: pick.label, standard: pick.standard, finished: '', defective: '', outputQty: 0, added: true };
+      const addable = this.data.addable.filter((a) => a.productId !== pick.productId);
+      this.setData({ lines: this.data.lines.concat(line), addable, addNote: addable.length ? '' : '本报工单的设备上没有别的产品可添加' });
     },
     onQty(e: WechatMiniprogram.Input) {
       const i = Number(e.currentTarget.dataset.index);

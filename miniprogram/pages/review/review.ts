@@ -4,14 +4,19 @@
  * A report whose figures cannot be true carries the service's plausibility flags (issue #21): its row is marked
  * 异常 with the number of flags and the first flag's sentence as the service writes it; 只看异常 lists only those
  * (`flagged=true`). A report of a team shows its 班组 (team and workshop as of the report's date, issue #24).
+ * 我审核的 takes a date range of review dates (全部 / 今天 / 本周 / 本月 / 上月 / 自定义, core/range.ts) sent as
+ * `startDate`/`endDate`; 加载更多 keeps it. A pull-down reloads the tab shown.
  */
 import type { ReportItem } from '../../api/types';
 import { STATUS_NAMES } from '../../core/login';
 import { teamText } from '../../core/placement';
+import { LIST_CHOICES, choiceOf, rangeQuery, rangeView } from '../../core/range';
 import { dayAndTime } from '../../core/time';
 import { sessionOrLogin } from '../../platform/guard';
 import { go } from '../../platform/nav';
-import { appendNextPage } from '../../platform/paged';
+import { appendNextPage, restartList } from '../../platform/paged';
+import { pickRangeDate, tapRange } from '../../platform/range';
+import { pulledDown } from '../../platform/refresh';
 
 type Tab = 'pending' | 'mine';
 const PATHS: Record<Tab, string> = { pending: '/api/reviews/pending', mine: '/api/reviews/mine' };
@@ -44,19 +49,43 @@ const rowOf = (r: ReportItem): Row => ({
 });
 
 Component({
-  data: { tab: 'pending' as Tab, onlyFlagged: false, rows: [] as Row[], page: 0, total: 0, loading: false, error: '' },
+  data: {
+    tab: 'pending' as Tab,
+    onlyFlagged: false,
+    rows: [] as Row[],
+    page: 0,
+    total: 0,
+    loading: false,
+    error: '',
+    /** 我审核的's range of review dates (core/range.ts). */
+    ...rangeView({ key: 'all', startDate: '', endDate: '' }, LIST_CHOICES),
+  },
   methods: {
     onShow() {
       if (!sessionOrLogin()) return;
       this.reload();
     },
+    onPullDownRefresh() {
+      return pulledDown(() => this.reload());
+    },
+    /** The tab's list from its first page (我审核的: nothing asked while its range has a problem). */
     reload() {
-      this.setData({ rows: [], page: 0, total: 0 });
-      this.more();
+      if (this.data.tab === 'mine' && this.data.rangeProblem) return this.setData({ rows: [], page: 0, total: 0 });
+      return restartList(this, PATHS[this.data.tab], rowOf, this.query());
     },
     more() {
-      const query: Record<string, string> = this.data.tab === 'pending' && this.data.onlyFlagged ? { flagged: 'true' } : {};
-      return appendNextPage(this, PATHS[this.data.tab], rowOf, query);
+      return appendNextPage(this, PATHS[this.data.tab], rowOf, this.query());
+    },
+    /** The tab's filter: 只看异常 on 待审核, the date range on 我审核的. */
+    query(): Record<string, string> {
+      if (this.data.tab === 'mine') return { ...rangeQuery(choiceOf(this.data)) };
+      return this.data.onlyFlagged ? { flagged: 'true' } : {};
+    },
+    onRange(e: WechatMiniprogram.TouchEvent) {
+      if (tapRange(this, e, LIST_CHOICES)) this.reload();
+    },
+    onRangeDate(e: WechatMiniprogram.PickerChange) {
+      if (pickRangeDate(this, e, LIST_CHOICES)) this.reload();
     },
     /** 只看异常 ⇄ 全部 (the pending tab). */
     onFlagFilter() {

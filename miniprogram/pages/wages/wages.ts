@@ -6,13 +6,14 @@
  * (product, process, finished / defective pieces, piece rate and a defect rate that is not 0, amount). Amounts come as
  * decimal text and are shown through core/money.ts (integer fen as text, never a float); the phone sums nothing.
  * An empty month says so. A service without the endpoint (404 NOT_FOUND: a server older than issue #22) makes the
- * page say wages are not available yet.
+ * page say wages are not available yet. A pull-down reloads the month.
  */
 import type { MineWages, WageLine } from '../../api/types';
 import { moneyOf, previousCloseText } from '../../core/money';
 import { dayAndTime, monthOf, shiftMonth } from '../../core/time';
 import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
+import { pulledDown } from '../../platform/refresh';
 import { call, isFailure } from '../../platform/request';
 
 interface LineView {
@@ -105,6 +106,9 @@ Component({
     onShow() {
       if (!sessionOrLogin()) return;
       this.load();
+    },
+    onPullDownRefresh() {
+      return pulledDown(() => this.load());
     },
     setMonth(month: string) {
       this.setData({ month, monthName: monthName(month) });
