@@ -5,6 +5,7 @@
  */
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
+import { messageTemplateIds } from '../notifications/templates.ts';
 import { issueAccess, peopleOf } from './login.ts';
 import { ROLE_LABELS, type Role } from './roles.ts';
 
@@ -16,22 +17,30 @@ export interface Account {
 }
 
 /**
- * GET /api/auth/me (spec 4.1, 5 rule 3) → `{person: {phone, name}, role, roles}`: the current role and every role
- * the phone holds in `personnel` (the token's name and role when the person is not found).
+ * GET /api/auth/me (spec 4.1, 5 rule 3) → `{person: {phone, name}, role, roles, messageTemplates}`: the current role
+ * and every role the phone holds in `personnel` (the token's name and role when the person is not found), and the
+ * subscription templates configured now (notifications/templates.ts `messageTemplateIds`), so that a client logged
+ * in before a template was configured learns it without logging in again.
  */
 export async function currentAccount(ctx: AppContext, user: Account) {
   const [p] = await peopleOf(ctx.db.pool, [user.phone]);
-  return { person: { phone: user.phone, name: p?.name ?? user.name }, role: user.role, roles: p?.roles ?? [user.role] };
+  return {
+    person: { phone: user.phone, name: p?.name ?? user.name },
+    role: user.role,
+    roles: p?.roles ?? [user.role],
+    messageTemplates: messageTemplateIds(ctx.config.templates),
+  };
 }
 
 /**
  * POST /api/auth/switch-role (spec 5 rule 2) → a new access token for `role` (`{token, expiresAt, person, role,
- * roles}`, expiresAt ISO 8601). Throws AppError 403 ROLE_NOT_HELD when the phone does not hold `role`.
+ * roles, messageTemplates}`, expiresAt ISO 8601; messageTemplates as the login answers them). Throws AppError 403
+ * ROLE_NOT_HELD when the phone does not hold `role`.
  */
 export async function switchRole(ctx: AppContext, user: Account, role: Role) {
   const [p] = await peopleOf(ctx.db.pool, [user.phone]);
   if (!p || !p.roles.includes(role)) {
     throw new AppError(403, 'ROLE_NOT_HELD', `你没有「${ROLE_LABELS[role]}」角色，不能切换`);
   }
-  return issueAccess(ctx, p, role);
+  return { ...issueAccess(ctx, p, role), messageTemplates: messageTemplateIds(ctx.config.templates) };
 }

@@ -3,9 +3,11 @@
  * reports, newest report date first (then newest submission), with lines as they stand now (corrected lines
  * after an approval with correction), status and reject reason; paginated `{items, page, pageSize, total}`.
  * Filters: `startDate`/`endDate` (inclusive local dates `YYYY-MM-DD` of report_date), `status`.
- * Served by the index reports_by_worker_date.
+ * Served by the index reports_by_worker_date. `myReport` answers one of them by id (the page a review-result message
+ * opens), 404 REPORT_NOT_FOUND for another worker's report, as for an unknown one.
  */
 import type { Queryable } from '../db/transaction.ts';
+import { parseReportId, reportNotFound } from '../domain/report.ts';
 import type { ReportLine } from '../domain/report-line.ts';
 import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
 
@@ -37,6 +39,28 @@ export interface MyReport {
   shiftName: string | null;
 }
 
+/** A `reports` row (the columns of COLUMNS) as a MyReport. */
+const toMyReport = (row: any): MyReport => ({
+  reportId: row.report_id,
+  sessionId: row.session_id,
+  reportDate: row.report_date,
+  status: row.status,
+  clockInAt: row.clock_in_at,
+  clockOutAt: row.clock_out_at,
+  breakMinutes: row.break_minutes,
+  effectiveSeconds: (row.clock_out_at.getTime() - row.clock_in_at.getTime()) / 1000 - row.break_minutes * 60,
+  devices: row.devices,
+  lines: row.lines,
+  submittedAt: row.submitted_at,
+  reviewedAt: row.reviewed_at,
+  rejectReason: row.reject_reason,
+  breakSource: row.break_source,
+  shiftName: row.break_source === 'shift' ? (row.shift_name ?? null) : null,
+});
+
+const COLUMNS = `report_id, session_id, report_date, status, clock_in_at, clock_out_at, break_minutes, devices, lines,
+            submitted_at, reviewed_at, reject_reason, break_source, shift_name`;
+
 const WHERE = `employee_phone = $1
         AND ($2::date IS NULL OR report_date >= $2::date)
         AND ($3::date IS NULL OR report_date <= $3::date)
@@ -49,8 +73,7 @@ const WHERE = `employee_phone = $1
 export async function myReports(q: Queryable, phone: string, f: MyReportsFilter): Promise<Page<MyReport>> {
   const { limit, offset } = limitOffset(f);
   const r = await q.query(
-    `SELECT report_id, session_id, report_date, status, clock_in_at, clock_out_at, break_minutes, devices, lines,
-            submitted_at, reviewed_at, reject_reason, break_source, shift_name, count(*) OVER () AS total
+    `SELECT ${COLUMNS}, count(*) OVER () AS total
        FROM reports
       WHERE ${WHERE}
       ORDER BY report_date DESC, submitted_at DESC, report_id
@@ -65,22 +88,15 @@ export async function myReports(q: Queryable, phone: string, f: MyReportsFilter)
     );
     total = Number(c.rows[0].n);
   }
-  const items = r.rows.map((row): MyReport => ({
-    reportId: row.report_id,
-    sessionId: row.session_id,
-    reportDate: row.report_date,
-    status: row.status,
-    clockInAt: row.clock_in_at,
-    clockOutAt: row.clock_out_at,
-    breakMinutes: row.break_minutes,
-    effectiveSeconds: (row.clock_out_at.getTime() - row.clock_in_at.getTime()) / 1000 - row.break_minutes * 60,
-    devices: row.devices,
-    lines: row.lines,
-    submittedAt: row.submitted_at,
-    reviewedAt: row.reviewed_at,
-    rejectReason: row.reject_reason,
-    breakSource: row.break_source,
-    shiftName: row.break_source === 'shift' ? (row.shift_name ?? null) : null,
-  }));
-  return toPage(items, total, f);
+  return toPage(r.rows.map(toMyReport), total, f);
+}
+
+/**
+ * Worker `phone`'s report `reportId` as the list gives it. Throws 404 REPORT_NOT_FOUND for a malformed or unknown
+ * id and for another worker's report (a worker reads only their own: decisions.md "Roles").
+ */
+export async function myReport(q: Queryable, phone: string, reportId: string): Promise<MyReport> {
+  const r = await q.query(`SELECT ${COLUMNS} FROM reports WHERE report_id = $1 AND employee_phone = $2`, [parseReportId(reportId), phone]);
+  if (r.rows.length === 0) throw reportNotFound();
+  return toMyReport(r.rows[0]);
 }
