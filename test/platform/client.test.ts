@@ -215,7 +215,7 @@ describe('platform client: subscription messages', () => {
     expect(await send('tpl-a')).toBe(0);
     expect(await send('tpl-a')).toBe(43101);
     const bad = await fetch(`${sim.url}/sim/subscribe`, { method: 'POST', body: JSON.stringify({ user: 'nobody', templateIds: ['tpl-a'] }) });
-    expect((await bad.json()).errcode).toBe(40097);
+    expect(((await bad.json()) as { errcode: number }).errcode).toBe(40097);
   });
 });
 

@@ -16,6 +16,7 @@ import { sessionOrLogin } from '../../platform/guard';
 import { replace } from '../../platform/nav';
 import { call } from '../../platform/request';
 import { rememberSubmitted } from '../../platform/submitted-store';
+import { askToSubscribe } from '../../platform/subscribe';
 
 interface Row extends QuantityRow {
   detail: string;
@@ -115,7 +116,10 @@ Component({
     async onSubmit() {
       const check = checkForm(this.data.rows);
       if (check.problems.length) return this.setData({ problems: check.problems });
+      // The review-result message, asked inside the tap (before any await); submitted whatever the answer.
+      const asked = askToSubscribe('reviewResult');
       this.setData({ busy: true, error: '', problems: [] });
+      await asked;
       try {
         const r = await call<Submitted>('POST', '/api/reports', {
           body: { sessionId: this.data.sessionId, lines: check.lines },

@@ -8,6 +8,8 @@
  * A report whose figures cannot be true shows its plausibility flags above the lines (issue #21: 异常报工, each the
  * service's sentence with its numbers, and what to do: check, correct or reject; approving stays possible, as
  * 核对无误，通过, and the service records the approval with 已知异常).
+ * Opened by a new-report message with `reportId` (src/notifications/templates.ts). The taps on 通过 and 确认驳回 ask for
+ * the next new-report message first (platform/subscribe.ts; the decision does not wait for the answer).
  */
 import type { Flag, ReportItem, ReviewAnswer } from '../../api/types';
 import { checkForm, type QuantityRow } from '../../core/draft';
@@ -19,6 +21,7 @@ import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
 import { back } from '../../platform/nav';
 import { call } from '../../platform/request';
+import { askToSubscribe } from '../../platform/subscribe';
 
 /** What a reviewer reads under the flags (the console's review drawer says the same). */
 const FLAG_NOTE = '这些数据不可能为真，请先核对（可修正明细或驳回）；确认无误仍可通过，审计记录会写明“已知异常”。';
@@ -110,6 +113,7 @@ Component({
     },
     /** 通过 (as it is) or, in correction mode, 修正后通过. */
     async onApprove() {
+      void askToSubscribe('newReport');
       let body: { lines?: { productId: number; finishedQty: number; defectiveQty: number }[] } = {};
       if (this.data.mode === 'correct') {
         const check = checkForm(this.data.lines);
@@ -121,6 +125,7 @@ Component({
     async onReject() {
       const problem = reasonProblem(this.data.reason, true);
       if (problem) return this.setData({ problems: [problem] });
+      void askToSubscribe('newReport');
       await this.decide('reject', { reason: this.data.reason.trim() });
     },
     async decide(what: 'approve' | 'reject', body: object) {
