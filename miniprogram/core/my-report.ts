@@ -16,6 +16,9 @@ import { clockTime, duration } from './time';
  */
 export const REJECTED_NEXT_STEP = '这张报工单不能修改或重新提交。请按驳回原因与审核人或班组长核对数量；需要补记时请联系管理员。';
 
+/** A report that is not found: none of that id, or another worker's (a forwarded message). */
+export const REPORT_NOT_FOUND_TEXT = '没有找到这份报工单（只能查看自己的报工单），请在“我的报工”中查看';
+
 export interface MyReportView {
   reportId: string;
   reportDate: string;

@@ -34,13 +34,12 @@ export async function currentAccount(ctx: AppContext, user: Account) {
 
 /**
  * POST /api/auth/switch-role (spec 5 rule 2) → a new access token for `role` (`{token, expiresAt, person, role,
- * roles, messageTemplates}`, expiresAt ISO 8601; messageTemplates as the login answers them). Throws AppError 403
- * ROLE_NOT_HELD when the phone does not hold `role`.
+ * roles}`, expiresAt ISO 8601). Throws AppError 403 ROLE_NOT_HELD when the phone does not hold `role`.
  */
 export async function switchRole(ctx: AppContext, user: Account, role: Role) {
   const [p] = await peopleOf(ctx.db.pool, [user.phone]);
   if (!p || !p.roles.includes(role)) {
     throw new AppError(403, 'ROLE_NOT_HELD', `你没有「${ROLE_LABELS[role]}」角色，不能切换`);
   }
-  return { ...issueAccess(ctx, p, role), messageTemplates: messageTemplateIds(ctx.config.templates) };
+  return issueAccess(ctx, p, role);
 }

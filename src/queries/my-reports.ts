@@ -2,12 +2,11 @@
  * GET /api/reports/mine (spec 4.6; decisions.md "Reports and review", "HTTP conventions"): the worker's own
  * reports, newest report date first (then newest submission), with lines as they stand now (corrected lines
  * after an approval with correction), status and reject reason; paginated `{items, page, pageSize, total}`.
- * Filters: `startDate`/`endDate` (inclusive local dates `YYYY-MM-DD` of report_date), `status`.
- * Served by the index reports_by_worker_date. `myReport` answers one of them by id (the page a review-result message
- * opens), 404 REPORT_NOT_FOUND for another worker's report, as for an unknown one.
+ * Filters: `startDate`/`endDate` (inclusive local dates `YYYY-MM-DD` of report_date), `status`, `reportId` (that
+ * report only, when it is the worker's: the page a review-result message opens).
+ * Served by the index reports_by_worker_date.
  */
 import type { Queryable } from '../db/transaction.ts';
-import { parseReportId, reportNotFound } from '../domain/report.ts';
 import type { ReportLine } from '../domain/report-line.ts';
 import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
 
@@ -17,6 +16,8 @@ export interface MyReportsFilter extends PageQuery {
   startDate?: string;
   endDate?: string;
   status?: ReportStatus;
+  /** One report (a UUID): the page holds it when it is the worker's, else nothing. */
+  reportId?: string;
 }
 
 export interface MyReport {
@@ -39,64 +40,54 @@ export interface MyReport {
   shiftName: string | null;
 }
 
-/** A `reports` row (the columns of COLUMNS) as a MyReport. */
-const toMyReport = (row: any): MyReport => ({
-  reportId: row.report_id,
-  sessionId: row.session_id,
-  reportDate: row.report_date,
-  status: row.status,
-  clockInAt: row.clock_in_at,
-  clockOutAt: row.clock_out_at,
-  breakMinutes: row.break_minutes,
-  effectiveSeconds: (row.clock_out_at.getTime() - row.clock_in_at.getTime()) / 1000 - row.break_minutes * 60,
-  devices: row.devices,
-  lines: row.lines,
-  submittedAt: row.submitted_at,
-  reviewedAt: row.reviewed_at,
-  rejectReason: row.reject_reason,
-  breakSource: row.break_source,
-  shiftName: row.break_source === 'shift' ? (row.shift_name ?? null) : null,
-});
-
-const COLUMNS = `report_id, session_id, report_date, status, clock_in_at, clock_out_at, break_minutes, devices, lines,
-            submitted_at, reviewed_at, reject_reason, break_source, shift_name`;
-
 const WHERE = `employee_phone = $1
         AND ($2::date IS NULL OR report_date >= $2::date)
         AND ($3::date IS NULL OR report_date <= $3::date)
-        AND ($4::text IS NULL OR status = $4::text)`;
+        AND ($4::text IS NULL OR status = $4::text)
+        AND ($5::uuid IS NULL OR report_id = $5::uuid)`;
+
+/** The parameters $1–$5 of WHERE. */
+const filterArgs = (phone: string, f: MyReportsFilter) => [phone, f.startDate ?? null, f.endDate ?? null, f.status ?? null, f.reportId ?? null];
 
 /**
  * One page of worker `phone`'s reports (module docstring), filtered by inclusive local dates `YYYY-MM-DD`
- * (`startDate`, `endDate`) and `status`; instants as Dates, `effectiveSeconds` in seconds.
+ * (`startDate`, `endDate`), `status` and `reportId`; instants as Dates, `effectiveSeconds` in seconds.
  */
 export async function myReports(q: Queryable, phone: string, f: MyReportsFilter): Promise<Page<MyReport>> {
   const { limit, offset } = limitOffset(f);
   const r = await q.query(
-    `SELECT ${COLUMNS}, count(*) OVER () AS total
+    `SELECT report_id, session_id, report_date, status, clock_in_at, clock_out_at, break_minutes, devices, lines,
+            submitted_at, reviewed_at, reject_reason, break_source, shift_name, count(*) OVER () AS total
        FROM reports
       WHERE ${WHERE}
       ORDER BY report_date DESC, submitted_at DESC, report_id
-      LIMIT $5 OFFSET $6`,
-    [phone, f.startDate ?? null, f.endDate ?? null, f.status ?? null, limit, offset],
+      LIMIT $6 OFFSET $7`,
+    [...filterArgs(phone, f), limit, offset],
   );
   let total = r.rows.length ? Number(r.rows[0].total) : 0;
   if (r.rows.length === 0 && offset > 0) {
     const c = await q.query(
       `SELECT count(*) AS n FROM reports WHERE ${WHERE}`,
-      [phone, f.startDate ?? null, f.endDate ?? null, f.status ?? null],
+      filterArgs(phone, f),
     );
     total = Number(c.rows[0].n);
   }
-  return toPage(r.rows.map(toMyReport), total, f);
-}
-
-/**
- * Worker `phone`'s report `reportId` as the list gives it. Throws 404 REPORT_NOT_FOUND for a malformed or unknown
- * id and for another worker's report (a worker reads only their own: decisions.md "Roles").
- */
-export async function myReport(q: Queryable, phone: string, reportId: string): Promise<MyReport> {
-  const r = await q.query(`SELECT ${COLUMNS} FROM reports WHERE report_id = $1 AND employee_phone = $2`, [parseReportId(reportId), phone]);
-  if (r.rows.length === 0) throw reportNotFound();
-  return toMyReport(r.rows[0]);
+  const items = r.rows.map((row): MyReport => ({
+    reportId: row.report_id,
+    sessionId: row.session_id,
+    reportDate: row.report_date,
+    status: row.status,
+    clockInAt: row.clock_in_at,
+    clockOutAt: row.clock_out_at,
+    breakMinutes: row.break_minutes,
+    effectiveSeconds: (row.clock_out_at.getTime() - row.clock_in_at.getTime()) / 1000 - row.break_minutes * 60,
+    devices: row.devices,
+    lines: row.lines,
+    submittedAt: row.submitted_at,
+    reviewedAt: row.reviewed_at,
+    rejectReason: row.reject_reason,
+    breakSource: row.break_source,
+    shiftName: row.break_source === 'shift' ? (row.shift_name ?? null) : null,
+  }));
+  return toPage(items, total, f);
 }

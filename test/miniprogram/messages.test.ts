@@ -200,7 +200,7 @@ describe('subscription messages, from the tap to the page the message opens', ()
     expect(page.texts('.line')).toEqual(['前围横梁：成品 205，不良 1，产出 206']);
     // Another worker opening that page (a forwarded message) reads the service's refusal, not the report.
     const other = await open(WORKER, `/${msg.page}`);
-    expect(other.texts('#error')).toEqual(['没有找到这份报工单']);
+    expect(other.texts('#error')).toEqual(['没有找到这份报工单（只能查看自己的报工单），请在“我的报工”中查看']);
     expect(other.texts('.line')).toEqual([]);
   });
 

@@ -216,18 +216,21 @@ describe('what the mini-program reads for its messages', () => {
     }
   });
 
-  it('GET /api/reports/mine/{reportId}: the worker’s own report as 我的报工 lists it; another worker’s is 404 as an unknown one', async () => {
+  it('GET /api/reports/mine?reportId=: the worker’s own report as 我的报工 lists it; another worker’s or an unknown one: none', async () => {
     const ctx = app.service.ctx;
     const r = await submitReport(ctx, { phone: W2 }, '李四');
     const w2 = await app.login(W2, 'worker');
-    const one = await app.request('GET', `/api/reports/mine/${r.reportId}`, { token: w2 });
+    const one = await app.request('GET', `/api/reports/mine?reportId=${r.reportId}`, { token: w2 });
     const listed = (await app.request('GET', '/api/reports/mine', { token: w2 })).body.items.find((x: any) => x.reportId === r.reportId);
     expect(one.status).toBe(200);
-    expect(one.body).toEqual(listed);
+    expect(one.body).toEqual({ items: [listed], page: 1, pageSize: 20, total: 1 });
     const w1 = await app.login(W1, 'worker');
-    for (const id of [r.reportId, '00000000-0000-4000-8000-000000000000', 'not-a-report']) {
-      const other = await app.request('GET', `/api/reports/mine/${id}`, { token: w1 });
-      expect([other.status, other.body.error.code, other.body.error.message]).toEqual([404, 'REPORT_NOT_FOUND', '没有找到这份报工单']);
+    for (const id of [r.reportId, '00000000-0000-4000-8000-000000000000']) {
+      const other = await app.request('GET', `/api/reports/mine?reportId=${id}`, { token: w1 });
+      expect([other.status, other.body.items, other.body.total]).toEqual([200, [], 0]);
     }
+    const bad = await app.request('GET', '/api/reports/mine?reportId=not-a-report', { token: w1 });
+    expect([bad.status, bad.body.error.code]).toEqual([422, 'VALIDATION_FAILED']);
+    expect(bad.body.error.message).toContain('报工单编号');
   });
 });

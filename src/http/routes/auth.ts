@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { ROLES } from '../../auth/roles.ts';
 import { completeLogin, platformLogin } from '../../auth/login.ts';
 import { currentAccount, switchRole } from '../../auth/account.ts';
+import { messageTemplateIds } from '../../notifications/templates.ts';
 import { instant } from '../dates.ts';
 import { checkedRule } from '../json-schema.ts';
 import { defineRoute, type ErrorDoc } from '../route.ts';
@@ -171,7 +172,7 @@ export const switchRoleRoute = defineRoute({
     body: { role: 'manager' },
     response: (({ status: _s, ...rest }) => ({ ...rest, role: 'manager', roles: ['worker', 'manager'] }))(OK_EXAMPLE),
   },
-  handler: ({ user, body }, ctx) => switchRole(ctx, user, body.role),
+  handler: async ({ user, body }, ctx) => ({ ...(await switchRole(ctx, user, body.role)), messageTemplates: messageTemplateIds(ctx.config.templates) }),
 });
 
 export const authRoutes = [platformLoginRoute, completeLoginRoute, meRoute, switchRoleRoute];

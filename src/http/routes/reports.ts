@@ -4,8 +4,8 @@
  * - GET /api/reports/draft?sessionId= → the session's times, devices, break minutes, window end, candidates
  * - POST /api/reports {sessionId, lines: [{productId, finishedQty, defectiveQty, outputQty?}]} → 201
  *   {reportId, reportDate, status: "pending"}
- * - GET /api/reports/mine?startDate=&endDate=&status=&page=&pageSize= → a page of the worker's reports
- * - GET /api/reports/mine/:reportId → one of them (the page a review-result message opens); another's: 404
+ * - GET /api/reports/mine?startDate=&endDate=&status=&reportId=&page=&pageSize= → a page of the worker's reports
+ *   (`reportId`: that one only, as the page a review-result message opens reads it)
  * (The manager's break-minutes PATCH and the audit log are issue #6's, in report-admin.ts.)
  */
 import { z } from 'zod';
@@ -14,12 +14,11 @@ import { submitReport } from '../../commands/clock/handlers.ts';
 import { MAX_LINES, MAX_QTY } from '../../domain/report-line.ts';
 import { unprocessable } from '../../errors.ts';
 import { reportDraft } from '../../queries/report-draft.ts';
-import { myReport, myReports, type MyReport } from '../../queries/my-reports.ts';
-import type { AppContext } from '../../context.ts';
+import { myReports } from '../../queries/my-reports.ts';
 import { instant, localDate, optionalLocalDate, zonedIso as iso } from '../dates.ts';
 import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
-import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
+import { actorOf, defineRoute } from '../route.ts';
 import { CONCURRENT_MODIFICATION, LINE_ERRORS, PERIOD_CLOSED, WINDOW_ERRORS } from './error-docs.ts';
 import { breakSourceFields, PRODUCT_SNAPSHOT_EXAMPLE, productSnapshotSchema, reportLineSchema, reportStatus } from './review-schemas.ts';
 
@@ -133,52 +132,6 @@ export const submitReportRoute = defineRoute({
   },
 });
 
-/** A report as the worker reads it (我的报工, the report a review-result message opens). */
-const myReportItem = z.object({
-  reportId: z.string(),
-  sessionId: z.string(),
-  reportDate: localDate,
-  status: reportStatus,
-  clockInAt: instant,
-  clockOutAt: instant,
-  breakMinutes: z.number().int(),
-  effectiveSeconds: z.number().describe('有效工作时间（秒）= 下班 − 上班 − 休息'),
-  devices: z.array(z.string()),
-  lines: z.array(reportLineSchema).describe('当前明细（审核修正后为修正值）'),
-  submittedAt: instant,
-  reviewedAt: instant.nullable(),
-  rejectReason: z.string().nullable(),
-  // issue #24 part B
-  ...breakSourceFields,
-});
-
-const MY_REPORT_EXAMPLE = {
-  reportId: '5f0c9a8e-7b1d-4f2a-8c3e-6d9b0a1e2f34',
-  sessionId: SESSION_ID,
-  reportDate: '2026-03-02',
-  status: 'approved',
-  clockInAt: '2026-03-02T08:00:00+08:00',
-  clockOutAt: '2026-03-02T17:00:00+08:00',
-  breakMinutes: 60,
-  effectiveSeconds: 28800,
-  devices: ['冲床 01'],
-  lines: [{ ...LINE_EXAMPLE, finishedQty: 500, defectiveQty: 5, outputQty: 505 }],
-  submittedAt: '2026-03-02T17:05:00+08:00',
-  reviewedAt: '2026-03-02T18:01:00+08:00',
-  rejectReason: null,
-  breakSource: 'shift',
-  shiftName: '白班',
-};
-
-/** A MyReport as answered: instants in APP_TIMEZONE with offset. */
-const myReportAnswer = (ctx: AppContext, r: MyReport) => ({
-  ...r,
-  clockInAt: iso(ctx, r.clockInAt),
-  clockOutAt: iso(ctx, r.clockOutAt),
-  submittedAt: iso(ctx, r.submittedAt),
-  reviewedAt: r.reviewedAt ? iso(ctx, r.reviewedAt) : null,
-});
-
 export const myReportsRoute = defineRoute({
   method: 'get',
   path: '/api/reports/mine',
@@ -189,36 +142,74 @@ export const myReportsRoute = defineRoute({
     startDate: optionalLocalDate('开始日期'),
     endDate: optionalLocalDate('结束日期'),
     status: reportStatus.optional().meta({ title: '状态', description: 'pending 待审核、approved 已通过、rejected 已驳回' }),
+    reportId: z
+      .uuid()
+      .optional()
+      .meta({ title: '报工单编号', description: '只看这一张报工单（审核结果通知打开的页面 pages/mine/detail 读取）；不是本人的报工单时结果为空' }),
   }),
-  response: pageOf(myReportItem),
+  response: pageOf(
+    z.object({
+      reportId: z.string(),
+      sessionId: z.string(),
+      reportDate: localDate,
+      status: reportStatus,
+      clockInAt: instant,
+      clockOutAt: instant,
+      breakMinutes: z.number().int(),
+      effectiveSeconds: z.number().describe('有效工作时间（秒）= 下班 − 上班 − 休息'),
+      devices: z.array(z.string()),
+      lines: z.array(reportLineSchema).describe('当前明细（审核修正后为修正值）'),
+      submittedAt: instant,
+      reviewedAt: instant.nullable(),
+      rejectReason: z.string().nullable(),
+      // issue #24 part B
+      ...breakSourceFields,
+    }),
+  ),
   errors: [{ status: 422, code: 'INVALID_DATE_RANGE', description: '开始日期晚于结束日期' }],
   example: {
     query: { startDate: '2026-03-01', endDate: '2026-03-31', status: 'approved' },
-    response: { items: [MY_REPORT_EXAMPLE], page: 1, pageSize: 20, total: 1 },
+    response: {
+      items: [
+        {
+          reportId: '5f0c9a8e-7b1d-4f2a-8c3e-6d9b0a1e2f34',
+          sessionId: SESSION_ID,
+          reportDate: '2026-03-02',
+          status: 'approved',
+          clockInAt: '2026-03-02T08:00:00+08:00',
+          clockOutAt: '2026-03-02T17:00:00+08:00',
+          breakMinutes: 60,
+          effectiveSeconds: 28800,
+          devices: ['冲床 01'],
+          lines: [{ ...LINE_EXAMPLE, finishedQty: 500, defectiveQty: 5, outputQty: 505 }],
+          submittedAt: '2026-03-02T17:05:00+08:00',
+          reviewedAt: '2026-03-02T18:01:00+08:00',
+          rejectReason: null,
+          breakSource: 'shift',
+          shiftName: '白班',
+        },
+      ],
+      page: 1,
+      pageSize: 20,
+      total: 1,
+    },
   },
   async handler({ query, user }, ctx) {
     if (query.startDate && query.endDate && query.startDate > query.endDate) {
       throw unprocessable('INVALID_DATE_RANGE', '开始日期不能晚于结束日期');
     }
     const page = await myReports(ctx.db.pool, user.phone, query);
-    return { ...page, items: page.items.map((r) => myReportAnswer(ctx, r)) };
+    return {
+      ...page,
+      items: page.items.map((r) => ({
+        ...r,
+        clockInAt: iso(ctx, r.clockInAt),
+        clockOutAt: iso(ctx, r.clockOutAt),
+        submittedAt: iso(ctx, r.submittedAt),
+        reviewedAt: r.reviewedAt ? iso(ctx, r.reviewedAt) : null,
+      })),
+    };
   },
 });
 
-const MY_REPORT_NOT_FOUND: ErrorDoc = { status: 404, code: 'REPORT_NOT_FOUND', description: '没有这份报工单，或它不是您的报工单' };
-
-export const myReportRoute = defineRoute({
-  method: 'get',
-  path: '/api/reports/mine/:reportId',
-  tag: 'reports',
-  summary: '我的一份报工单（审核结果通知打开的页面读取）',
-  description: '与“我的报工单”列表中的一项相同。别人的报工单与不存在的报工单一样回答 404。',
-  access: access.worker,
-  params: z.object({ reportId: z.string().max(64).meta({ title: '报工单编号', description: '通知页面参数 reportId' }) }),
-  response: myReportItem,
-  errors: [MY_REPORT_NOT_FOUND],
-  example: { params: { reportId: MY_REPORT_EXAMPLE.reportId }, response: MY_REPORT_EXAMPLE },
-  handler: async ({ params, user }, ctx) => myReportAnswer(ctx, await myReport(ctx.db.pool, user.phone, params.reportId)),
-});
-
-export const reportRoutes = [reportDraftRoute, submitReportRoute, myReportsRoute, myReportRoute];
+export const reportRoutes = [reportDraftRoute, submitReportRoute, myReportsRoute];
