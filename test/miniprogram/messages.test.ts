@@ -129,7 +129,7 @@ describe('subscription messages, from the tap to the page the message opens', ()
     expect(pending.sort()).toEqual(Object.values(reports).sort());
   });
 
-  it("the reviewer's one grant gives one new-report message; it opens pages/review/detail of that report, whose 通过 asks again", async () => {
+  it("the reviewer's one grant gives one new-report message; it opens pages/review/detail of that report, whose 通过 and 确认驳回 ask again", async () => {
     await app.catchUpAll();
     expect(await app.service.sender.deliverDue()).toEqual({ sent: 1, dropped: 2, retrying: 0, failed: 0 });
     const toAdmin = messagesTo(ADMIN);
@@ -149,8 +149,20 @@ describe('subscription messages, from the tap to the page the message opens', ()
 
     const admin = await app.login(ADMIN, 'admin');
     expect((await app.request('POST', `/api/reviews/${reports[WORKER2]}/approve`, { token: admin, body: {} })).status).toBe(200);
-    const reason = '数量与班组记录不符';
-    expect((await app.request('POST', `/api/reviews/${reports[WORKER3]}/reject`, { token: admin, body: { reason } })).status).toBe(200);
+    // 确认驳回 asks too (驳回 only opens the reason).
+    const third = await open(ADMIN, `/pages/review/detail?reportId=${reports[WORKER3]}`);
+    third.tap('#reject-mode');
+    await third.settle();
+    expect(phones[ADMIN].subscribeRequests).toHaveLength(2);
+    third.input('#reason', '数量与班组记录不符');
+    third.tap('#reject');
+    await third.waitFor('已驳回');
+    expect(phones[ADMIN].subscribeRequests).toEqual([
+      { tmplIds: [NEW_TEMPLATE], outcome: 'accept' },
+      { tmplIds: [NEW_TEMPLATE], outcome: 'accept' },
+      { tmplIds: [NEW_TEMPLATE], outcome: 'accept' },
+    ]);
+    expect(app.simulator.grantsLeft(openidOf(ADMIN), NEW_TEMPLATE)).toBe(2);
   });
 
   it('a subscribed worker gets exactly one message for one approval; it opens their report with its figures', async () => {

@@ -113,13 +113,13 @@ Component({
     },
     /** 通过 (as it is) or, in correction mode, 修正后通过. */
     async onApprove() {
-      void askToSubscribe('newReport');
       let body: { lines?: { productId: number; finishedQty: number; defectiveQty: number }[] } = {};
       if (this.data.mode === 'correct') {
         const check = checkForm(this.data.lines);
         if (check.problems.length) return this.setData({ problems: check.problems });
         body = { lines: check.lines };
       }
+      void askToSubscribe('newReport');
       await this.decide('approve', body);
     },
     async onReject() {
