@@ -34,13 +34,6 @@ export const ROLE_NAMES: Record<string, string> = { worker: '员工', admin: '�
 export const STATUS_NAMES: Record<string, string> = { pending: '待审核', approved: '已通过', rejected: '已驳回' };
 
 /**
- * The next step under a rejected report in 我的报工. The service keeps a rejection final (decisions.md "Reports and
- * review": approve and reject only from pending; one session gives at most one report), so the worker can neither
- * change nor submit that shift again: what is left is to take the reason to the reviewer.
- */
-export const REJECTED_NEXT_STEP = '这次上班不能再修改或重新提交报工单：对驳回原因有疑问，请找审核人（管理员）当面说明；下次上班照常扫码报工。';
-
-/**
  * The platform simulator's codes for a login as `phone` (decisions.md "Platform simulator": codes work once, so
  * each login adds `#<nonce>`): `code` `sim:mp-<phone>#<nonce>` (a stable openid per phone), `phoneCode`
  * `sim:<phone>#<nonce>`.

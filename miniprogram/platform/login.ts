@@ -11,6 +11,7 @@ import type { LoginAnswer, Role, Setup } from '../api/types';
 import { NO_LOGIN_CODE } from '../core/login';
 import { call } from './request';
 import { saveSession, type Session } from './session-store';
+import { rememberTemplates } from './subscribe';
 
 /** A fresh `wx.login` code; rejects with a sentence when none came. */
 export function loginCode(): Promise<string> {
@@ -22,11 +23,12 @@ export function loginCode(): Promise<string> {
   });
 }
 
-/** Stores an `ok` answer; answers it as it came. */
+/** Stores an `ok` answer and its message templates (platform/subscribe.ts); answers it as it came. */
 function keep(a: LoginAnswer): LoginAnswer {
   if (a.status === 'ok') {
     const { status: _status, ...session } = a;
     saveSession(session);
+    rememberTemplates(a.messageTemplates);
   }
   return a;
 }
@@ -47,6 +49,7 @@ export async function completeLogin(ticket: string, choice: { phone?: string; ro
 export async function switchRole(role: Role): Promise<Session> {
   const s = await call<Session>('POST', '/api/auth/switch-role', { body: { role } });
   saveSession(s);
+  rememberTemplates(s.messageTemplates);
   return s;
 }
 

@@ -14,6 +14,7 @@ export const PAGES = {
   clock: '/pages/clock/clock',
   report: '/pages/report/report',
   mine: '/pages/mine/mine',
+  mineDetail: '/pages/mine/detail',
   wages: '/pages/wages/wages',
   review: '/pages/review/review',
   reviewDetail: '/pages/review/detail',

@@ -5,6 +5,7 @@
  */
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
+import { messageTemplateIds } from '../notifications/templates.ts';
 import { issueAccess, peopleOf } from './login.ts';
 import { ROLE_LABELS, type Role } from './roles.ts';
 
@@ -16,12 +17,19 @@ export interface Account {
 }
 
 /**
- * GET /api/auth/me (spec 4.1, 5 rule 3) → `{person: {phone, name}, role, roles}`: the current role and every role
- * the phone holds in `personnel` (the token's name and role when the person is not found).
+ * GET /api/auth/me (spec 4.1, 5 rule 3) → `{person: {phone, name}, role, roles, messageTemplates}`: the current role
+ * and every role the phone holds in `personnel` (the token's name and role when the person is not found), and the
+ * subscription templates configured now (notifications/templates.ts `messageTemplateIds`), so that a client logged
+ * in before a template was configured learns it without logging in again.
  */
 export async function currentAccount(ctx: AppContext, user: Account) {
   const [p] = await peopleOf(ctx.db.pool, [user.phone]);
-  return { person: { phone: user.phone, name: p?.name ?? user.name }, role: user.role, roles: p?.roles ?? [user.role] };
+  return {
+    person: { phone: user.phone, name: p?.name ?? user.name },
+    role: user.role,
+    roles: p?.roles ?? [user.role],
+    messageTemplates: messageTemplateIds(ctx.config.templates),
+  };
 }
 
 /**

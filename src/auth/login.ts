@@ -10,13 +10,15 @@
  * 3. several registered phones → `choose_phone` with a login ticket and the phones to choose from;
  *    one phone with several roles → `choose_role` with a ticket; one phone, one role → `ok` with the token.
  * `completeLogin(ctx, {ticket, phone?, role?}, ip)` continues from a ticket; the phone must be one the ticket
- * names, the role one the phone holds now. On `ok` the openid is kept in `platform_accounts` (notifications).
+ * names, the role one the phone holds now. On `ok` the openid is kept in `platform_accounts` (notifications), and
+ * the answer carries `messageTemplates`, the subscription templates the mini-program asks for (notifications/templates.ts).
  * Platform failures become clear 4xx/5xx answers through `platform/errcodes.ts`.
  */
 import jwt from 'jsonwebtoken';
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
+import { messageTemplateIds, type MessageTemplateIds } from '../notifications/templates.ts';
 import { platformFailure, type PlatformStep } from '../platform/errcodes.ts';
 import { toZonedIso } from '../time.ts';
 import { consumeTicket, LoginTickets, type VerifiedTicket } from './login-ticket.ts';
@@ -44,7 +46,7 @@ export interface PersonRoles {
 }
 
 export type LoginAnswer =
-  | { status: 'ok'; token: string; expiresAt: string; person: { phone: string; name: string }; role: Role; roles: Role[] }
+  | ({ status: 'ok'; messageTemplates: MessageTemplateIds } & ReturnType<typeof issueAccess>)
   | { status: 'choose_phone'; ticket: string; ticketExpiresAt: string; phones: PersonRoles[] }
   | { status: 'choose_role'; ticket: string; ticketExpiresAt: string; person: { phone: string; name: string }; roles: Role[] };
 
@@ -108,7 +110,7 @@ async function success(ctx: AppContext, openid: string, person: PersonRoles, rol
      ON CONFLICT (phone) DO UPDATE SET openid = EXCLUDED.openid, updated_at = EXCLUDED.updated_at`,
     [person.phone, openid, ctx.clock.now()],
   );
-  return { status: 'ok', ...issueAccess(ctx, person, role) };
+  return { status: 'ok', ...issueAccess(ctx, person, role), messageTemplates: messageTemplateIds(ctx.config.templates) };
 }
 
 /** A new access token for `person` in `role` with its expiry (ISO 8601 with offset). */

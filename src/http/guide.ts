@@ -1,7 +1,8 @@
 /**
  * The opening guide for the mini-program's developer (issue #16), in Chinese: how to send the token, which
  * operation each scan label calls, the login steps, what to do on 401, 409, 429 and 503, and the simulator's
- * conventions, and the plausibility flags a review page shows (issue #21). It is the description of the OpenAPI
+ * conventions, the plausibility flags a review page shows (issue #21), and the subscription messages (which template
+ * to ask for on which tap, one message per acceptance, the pages a message opens). It is the description of the OpenAPI
  * document (HTML, which OpenAPI's CommonMark allows) and the first section of `/api/docs`. The README's "For the
  * mini-program's developer" says the same in English.
  */
@@ -14,13 +15,21 @@ export const GUIDE_HTML = `<h2 id="guide">接入指南（小程序开发者先�
 <p><code>POST /api/auth/platform-login</code>，请求体 <code>{code, phoneCode}</code>（<code>wx.login</code> 的 code 与
 <code>getPhoneNumber</code> 的 code；旧版可用 <code>{code, encryptedData, iv}</code>）。回答的 <code>status</code>：</p>
 <table><tr><th>status</th><th>含义</th><th>下一步</th></tr>
-<tr><td><code>ok</code></td><td>已登录：<code>token</code>、<code>expiresAt</code>、<code>person</code>、<code>role</code>、<code>roles</code></td><td>保存令牌</td></tr>
+<tr><td><code>ok</code></td><td>已登录：<code>token</code>、<code>expiresAt</code>、<code>person</code>、<code>role</code>、<code>roles</code>、<code>messageTemplates</code></td><td>保存令牌</td></tr>
 <tr><td><code>choose_phone</code></td><td>微信给出多个已登记的手机号：<code>ticket</code>、<code>phones</code></td><td>让用户选手机号，<code>POST /api/auth/platform-login/complete {ticket, phone}</code></td></tr>
 <tr><td><code>choose_role</code></td><td>该手机号有多个角色：<code>ticket</code>、<code>person</code>、<code>roles</code></td><td>让用户选角色，<code>POST /api/auth/platform-login/complete {ticket, role}</code></td></tr>
 </table>
 <p>登录票据 5 分钟内有效，只能用一次。选了手机号之后，如果这个手机号有多个角色，<code>/complete</code> 会再次回答
 <code>choose_role</code>，并带一张新票据：用新票据再调用一次 <code>/complete {ticket, role}</code>（也可以第一次就同时提交
 <code>phone</code> 和 <code>role</code>）。</p>
+<p>订阅消息：<code>ok</code> 回答、<code>POST /api/auth/switch-role</code> 和 <code>GET /api/auth/me</code> 带 <code>messageTemplates</code>，
+即工厂配置的订阅消息模板 ID：<code>reviewResult</code>（审核结果，发给员工）、<code>newReport</code>（新报工单待审核，发给管理员）；未配置的不出现，也就不必请求。
+微信的订阅是一次性的：用户每同意一次 <code>wx.requestSubscribeMessage({tmplIds})</code>，服务才能给他发一条该模板的消息；这个调用只能在用户点击的处理函数里、任何
+<code>await</code> 之前进行。参考实现在员工点“提交报工单”时请求 <code>reviewResult</code>，管理员点“审核报工单”“通过”“确认驳回”时请求 <code>newReport</code>，
+无论同意与否操作都继续。没有订阅的消息不会送达（微信返回 43101，服务记为未送达、不重试，日志写明接收人）。消息打开的页面：审核结果
+<code>pages/mine/detail?reportId=…</code>（读取 <code>GET /api/reports/mine?reportId=…</code>），新报工单 <code>pages/review/detail?reportId=…</code>
+（读取 <code>GET /api/reports/{reportId}</code>）。模拟器同样要求订阅：开发时可向模拟器发送
+<code>POST /sim/subscribe {"user": "sim:&lt;登录用的文字&gt;", "templateIds": […]}</code>，相当于用户点了“允许”。</p>
 <h3>3. 扫码后的标签与接口</h3>
 <p>设备码的 scene 是 <code>deviceNo=&lt;编码后的设备编号&gt;</code> 或 <code>d=&lt;设备短码&gt;</code>：前者解码后作为
 <code>deviceNo</code>，后者作为 <code>deviceKey</code>，二者只传一个。扫码后先调用

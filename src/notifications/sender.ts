@@ -5,7 +5,8 @@
  * whose lease ran out) in a short transaction (FOR UPDATE SKIP LOCKED, so several instances never claim the
  * same row), sends them outside any transaction, and records each outcome:
  * - success → `sent`;
- * - errcode 43101 (the user gave no grant) → `dropped`, logged at info level, never retried;
+ * - errcode 43101 (the user gave no grant: a subscription is one-time, one accepted `wx.requestSubscribeMessage`
+ *   allows one message of that template) → `dropped`, logged at info level with the recipient, never retried;
  * - errcode -1 (platform busy; the client also reports network failures and HTTP 5xx as -1) or any error that
  *   is not a PlatformError (network) → `pending` again after a backoff (`backoffMs(attempt)`: 30 s, 1 min,
  *   2 min … capped at 30 min), at most `maxAttempts` sends in all, then `failed`;
@@ -96,7 +97,11 @@ export class NotificationSender {
         const code = err instanceof PlatformError ? err.errcode : undefined;
         const message = err instanceof Error ? err.message : String(err);
         if (code === 43101) {
-          log?.info({ errcode: code }, 'subscription message dropped: the recipient gave no grant (43101)');
+          log?.info(
+            { errcode: code, templateId: row.template_id, outcome: 'dropped' },
+            `subscription message to ${row.recipient_phone} not delivered: no subscription of theirs to this template is left (43101: ` +
+              'they did not accept when the mini-program asked, or each acceptance was used by an earlier message); dropped, not retried',
+          );
           await this.finish(row.id, 'dropped', message);
           counts.dropped++;
         } else if ((code === -1 || code === undefined) && row.attempts < this.maxAttempts) {

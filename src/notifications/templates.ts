@@ -26,11 +26,35 @@ export const DEFAULT_KEYS: { [N in TemplateName]: Record<FieldOf<N>, string> } =
   NEW_REPORT: { worker: 'thing1', reportDate: 'date2', devices: 'thing3', submittedAt: 'time4' },
 };
 
-/** Mini-program page opened from each message. */
+/**
+ * Mini-program page opened from each message, with the report's id as the parameter that page reads: the worker's
+ * own report (`pages/mine/detail`, as 我的报工 shows it) and the reviewer's report detail (`pages/review/detail`).
+ * Both pages are in `miniprogram/app.json`; `test/miniprogram/messages.test.ts` opens the page of a real message.
+ */
 export const TEMPLATE_PAGES: Record<TemplateName, (reportId: string) => string> = {
-  REVIEW_RESULT: (id) => `pages/report/report?id=${id}`,
-  NEW_REPORT: (id) => `pages/review/review?id=${id}`,
+  REVIEW_RESULT: (id) => `pages/mine/detail?reportId=${id}`,
+  NEW_REPORT: (id) => `pages/review/detail?reportId=${id}`,
 };
+
+/**
+ * The template ids a mini-program asks the person to subscribe to (`wx.requestSubscribeMessage`), as the login
+ * answers and `GET /api/auth/me` give them: `reviewResult` (asked by a worker's 提交), `newReport` (asked by a
+ * reviewer's 审核, 通过, 驳回). A template not configured is absent: the mini-program then asks for nothing.
+ */
+export interface MessageTemplateIds {
+  reviewResult?: string;
+  newReport?: string;
+}
+
+/** The configured template ids of `templates` (`config.templates`) as `MessageTemplateIds`. */
+export function messageTemplateIds(templates: Readonly<Record<string, string>>): MessageTemplateIds {
+  const ids: MessageTemplateIds = {};
+  const review = templates.REVIEW_RESULT?.trim();
+  const fresh = templates.NEW_REPORT?.trim();
+  if (review) ids.reviewResult = review;
+  if (fresh) ids.newReport = fresh;
+  return ids;
+}
 
 export interface TemplateConfig {
   templateId: string;

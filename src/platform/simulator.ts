@@ -14,10 +14,19 @@
  *   same token to every caller while valid (a new one in its last 5 minutes); unknown → 40001, expired → 42001.
  * - `getwxacodeunlimit` answers a real PNG (a code-like picture of the scene) or, on error, JSON with HTTP 200;
  *   scene and page are checked as the platform documents them (40169, 41030).
- * - subscription messages are checked per key type (47003) and recorded in `messages`; `denyGrant(openid)`
- *   makes them answer 43101.
+ * - subscription messages are checked per key type (47003), then need a grant, as on the platform: each accepted
+ *   `wx.requestSubscribeMessage` of a template gives its user one message of that template (one-time
+ *   subscription). A send without a grant answers 43101 and is not recorded; a delivered one uses a grant and is
+ *   recorded in `messages`. Grants come from `grant(openid, templateId)` or, for a client under test, from the
+ *   simulator-only endpoint `POST /sim/subscribe` (below); `denyGrant(openid)` makes every send to that user answer
+ *   43101 (messages switched off in the user's settings).
  * Switches for tests: `failNext(api, errcode, {times, contentType})`, `expireTokens()`, `tokenExpiresIn`,
  * `countryCodeAsNumber`; `calls` records every request by API name.
+ *
+ * Endpoints that are not the platform's (the simulator only; the service has no such route): `GET /sim/legacy-phone`
+ * (legacy phone data for a login code) and `POST /sim/subscribe` `{user | openid, templateIds}` → `{granted}`, what
+ * the platform records when the person taps 允许 in `wx.requestSubscribeMessage`'s dialog: one grant per template id
+ * for the user named by `openid`, or by `user`, a login code of the simulator (`sim:<seed>`, not consumed).
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -80,7 +89,17 @@ const ERRMSG: Record<number, string> = {
 /** At most this many recent calls, messages and codes are kept (a development server runs for days). */
 const MAX_RECORDS = 10_000;
 const SCENE_CHARS = /^[0-9A-Za-z!#$&'()*+,/:;=?@\-._~]{1,32}$/;
-const DEFAULT_PAGES = ['pages/index/index', 'pages/clock/clock', 'pages/report/report', 'pages/review/review', 'pages/login/login', 'pages/login/confirm'];
+const DEFAULT_PAGES = [
+  'pages/index/index',
+  'pages/clock/clock',
+  'pages/report/report',
+  'pages/mine/mine',
+  'pages/mine/detail',
+  'pages/review/review',
+  'pages/review/detail',
+  'pages/login/login',
+  'pages/login/confirm',
+];
 
 class SimFailure {
   constructor(
@@ -111,6 +130,8 @@ export class PlatformSimulator {
   private readonly usedLoginCodes = new Set<string>();
   private readonly usedPhoneCodes = new Set<string>();
   private readonly denied = new Set<string>();
+  /** openid → template id → messages the user still accepts (one per accepted request). */
+  private readonly grants = new Map<string, Map<string, number>>();
   private readonly failures = new Map<SimApi, { errcode: number; errmsg?: string; contentType?: string; remaining: number }[]>();
   private server?: Server;
   private baseUrl = '';
@@ -165,9 +186,32 @@ export class PlatformSimulator {
     for (const t of this.tokens.keys()) this.tokens.set(t, now);
   }
 
-  /** Subscription messages to `openid` answer 43101 (the user gave no grant). */
+  /** Every subscription message to `openid` answers 43101, grants or not (messages switched off by the user). */
   denyGrant(openid: string): void {
     this.denied.add(openid);
+  }
+
+  /**
+   * The user `openid` accepted template `templateId` `times` times (default once) in `wx.requestSubscribeMessage`:
+   * that many messages of it may be sent to them.
+   */
+  grant(openid: string, templateId: string, times = 1): void {
+    const byTemplate = this.grants.get(openid) ?? new Map<string, number>();
+    byTemplate.set(templateId, (byTemplate.get(templateId) ?? 0) + times);
+    this.grants.set(openid, byTemplate);
+  }
+
+  /** How many more messages of `templateId` may be sent to `openid` (its unused grants). */
+  grantsLeft(openid: string, templateId: string): number {
+    return this.grants.get(openid)?.get(templateId) ?? 0;
+  }
+
+  /** Uses one grant of `templateId` for `openid`; false when none is left. */
+  private useGrant(openid: string, templateId: string): boolean {
+    const left = this.grantsLeft(openid, templateId);
+    if (left <= 0) return false;
+    this.grants.get(openid)!.set(templateId, left - 1);
+    return true;
   }
 
   /** How many requests `api` has received. */
@@ -308,7 +352,7 @@ export class PlatformSimulator {
           throw new SimFailure(47003, `argument invalid! data.${k}.value invalid`);
         }
       }
-      if (this.denied.has(b.touser)) throw new SimFailure(43101);
+      if (this.denied.has(b.touser) || !this.useGrant(b.touser, b.template_id)) throw new SimFailure(43101);
       this.messages.push(b);
       if (this.messages.length > MAX_RECORDS) this.messages.shift();
       res.json({ errcode: 0, errmsg: 'ok' });
@@ -335,6 +379,17 @@ export class PlatformSimulator {
       const code = String(req.query.code ?? '');
       const phone = String(req.query.phone ?? '');
       res.json(this.legacyPhoneData(code, phone));
+    });
+
+    // Simulator-only (not a platform endpoint): what the platform records when the person accepts
+    // wx.requestSubscribeMessage (module docstring). A client under test calls it in place of the dialog.
+    app.post('/sim/subscribe', (req, res) => {
+      const b = (req.body ?? {}) as { user?: unknown; openid?: unknown; templateIds?: unknown };
+      const openid = typeof b.openid === 'string' ? b.openid : typeof b.user === 'string' && b.user.startsWith('sim:') ? this.openidFor(seedOf(b.user)) : undefined;
+      const ids = Array.isArray(b.templateIds) ? b.templateIds.filter((t): t is string => typeof t === 'string' && t !== '') : [];
+      if (!openid || !/^o[\w-]{27}$/.test(openid) || ids.length === 0) return this.fail(res, 40097);
+      for (const id of ids) this.grant(openid, id);
+      res.json({ errcode: 0, errmsg: 'ok', openid, granted: ids });
     });
 
     app.use((_req: Request, res: Response) => {

@@ -2,7 +2,8 @@
  * GET /api/reports/mine (spec 4.6; decisions.md "Reports and review", "HTTP conventions"): the worker's own
  * reports, newest report date first (then newest submission), with lines as they stand now (corrected lines
  * after an approval with correction), status and reject reason; paginated `{items, page, pageSize, total}`.
- * Filters: `startDate`/`endDate` (inclusive local dates `YYYY-MM-DD` of report_date), `status`.
+ * Filters: `startDate`/`endDate` (inclusive local dates `YYYY-MM-DD` of report_date), `status`, `reportId` (that
+ * report only, when it is the worker's: the page a review-result message opens).
  * Served by the index reports_by_worker_date.
  */
 import type { Queryable } from '../db/transaction.ts';
@@ -15,6 +16,8 @@ export interface MyReportsFilter extends PageQuery {
   startDate?: string;
   endDate?: string;
   status?: ReportStatus;
+  /** One report (a UUID): the page holds it when it is the worker's, else nothing. */
+  reportId?: string;
 }
 
 export interface MyReport {
@@ -40,11 +43,15 @@ export interface MyReport {
 const WHERE = `employee_phone = $1
         AND ($2::date IS NULL OR report_date >= $2::date)
         AND ($3::date IS NULL OR report_date <= $3::date)
-        AND ($4::text IS NULL OR status = $4::text)`;
+        AND ($4::text IS NULL OR status = $4::text)
+        AND ($5::uuid IS NULL OR report_id = $5::uuid)`;
+
+/** The parameters $1–$5 of WHERE. */
+const filterArgs = (phone: string, f: MyReportsFilter) => [phone, f.startDate ?? null, f.endDate ?? null, f.status ?? null, f.reportId ?? null];
 
 /**
  * One page of worker `phone`'s reports (module docstring), filtered by inclusive local dates `YYYY-MM-DD`
- * (`startDate`, `endDate`) and `status`; instants as Dates, `effectiveSeconds` in seconds.
+ * (`startDate`, `endDate`), `status` and `reportId`; instants as Dates, `effectiveSeconds` in seconds.
  */
 export async function myReports(q: Queryable, phone: string, f: MyReportsFilter): Promise<Page<MyReport>> {
   const { limit, offset } = limitOffset(f);
@@ -54,14 +61,14 @@ export async function myReports(q: Queryable, phone: string, f: MyReportsFilter)
        FROM reports
       WHERE ${WHERE}
       ORDER BY report_date DESC, submitted_at DESC, report_id
-      LIMIT $5 OFFSET $6`,
-    [phone, f.startDate ?? null, f.endDate ?? null, f.status ?? null, limit, offset],
+      LIMIT $6 OFFSET $7`,
+    [...filterArgs(phone, f), limit, offset],
   );
   let total = r.rows.length ? Number(r.rows[0].total) : 0;
   if (r.rows.length === 0 && offset > 0) {
     const c = await q.query(
       `SELECT count(*) AS n FROM reports WHERE ${WHERE}`,
-      [phone, f.startDate ?? null, f.endDate ?? null, f.status ?? null],
+      filterArgs(phone, f),
     );
     total = Number(c.rows[0].n);
   }

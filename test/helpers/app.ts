@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { startService, type Service } from '../../src/app.ts';
 import { catchUpToNow } from '../../src/projections/consumer.ts';
 import type { Role } from '../../src/auth/roles.ts';
+import type { Logger } from '../../src/logger.ts';
 import type { PlatformSimulator } from '../../src/platform/simulator.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { openTestDatabase } from './db.ts';
@@ -38,11 +39,15 @@ export interface TestResponse {
   headers: Headers;
 }
 
-export async function startTestApp(env: Record<string, string> = {}, start = '2026-03-02T08:00:00+08:00'): Promise<TestApp> {
+/**
+ * Starts the service (module docstring) with `env` over the test defaults, its clock at `start`; `opts.log` replaces
+ * its root logger (a test that reads what the service logs).
+ */
+export async function startTestApp(env: Record<string, string> = {}, start = '2026-03-02T08:00:00+08:00', opts: { log?: Logger } = {}): Promise<TestApp> {
   const config = loadConfig({ JWT_SECRET: 'test-secret', PORT: '0', LOG_LEVEL: 'silent', ...env });
   const clock = new ManualClock(start);
   const db = await openTestDatabase();
-  const service = await startService(config, { db, clock, background: false });
+  const service = await startService(config, { db, clock, background: false, ...(opts.log ? { log: opts.log } : {}) });
   const guard = guardContract(service.server);
   const url = `http://127.0.0.1:${service.port}`;
   const app: TestApp = {

@@ -13,6 +13,7 @@ import { ALL_LABELS } from '../../src/domain/labels.ts';
 import { deviceKeyOf } from '../../src/devices/device.ts';
 import { CLOCK_PAGE, sceneFor } from '../../src/platform/device-codes.ts';
 import { withCorrections } from '../../miniprogram/core/corrections.ts';
+import { myReportView, REJECTED_NEXT_STEP } from '../../miniprogram/core/my-report.ts';
 import { checkForm, effectiveSeconds, quantityOf } from '../../miniprogram/core/draft.ts';
 import { failureOf, nextStep, NOT_IN_PERSONNEL } from '../../miniprogram/core/errors.ts';
 import { actionOf, isClockLabel } from '../../miniprogram/core/labels.ts';
@@ -187,5 +188,39 @@ describe('layout (issue #23)', () => {
     // The pages the service's codes open exist: the device codes' and the console's sign-in code's.
     expect(app.pages).toEqual(expect.arrayContaining([CLOCK_PAGE, 'pages/login/confirm']));
     for (const page of app.pages) for (const ext of ['ts', 'wxml', 'json']) expect(existsSync(join(root, `${page}.${ext}`)), `${page}.${ext}`).toBe(true);
+  });
+});
+
+describe('a worker’s report as 我的报工 and the page a review-result message opens show it', () => {
+  const line = { productId: 1, projectNo: 'P-1', productName: '前围横梁', deviceNo: 'K-12', processName: '冲压', standardCycleSeconds: 24, standardWorkload: 1200 };
+  const report = {
+    reportId: 'r1',
+    sessionId: 's1',
+    reportDate: '2026-03-02',
+    status: 'approved' as const,
+    clockInAt: '2026-03-02T08:00:00+08:00',
+    clockOutAt: '2026-03-02T17:00:00+08:00',
+    breakMinutes: 60,
+    effectiveSeconds: 28_800,
+    devices: ['K-12', '冲床 01'],
+    lines: [{ ...line, finishedQty: 480, defectiveQty: 25, outputQty: 505 }],
+    submittedAt: '2026-03-02T17:05:00+08:00',
+    reviewedAt: '2026-03-02T18:00:00+08:00',
+    rejectReason: null,
+    breakSource: 'shift' as const,
+    shiftName: '白班',
+  };
+  const submitted = [{ productId: 1, name: '前围横梁', finishedQty: 500, defectiveQty: 5 }];
+
+  it('approved: times, break source, effective time, devices, the corrected line against what this phone submitted; no next step', () => {
+    const v = myReportView(report, submitted);
+    expect(v).toMatchObject({ statusName: '已通过', times: '08:00–17:00，休息 60 分钟', breakSource: '按班次「白班」的休息时段计算', effective: '8 小时 00 分', devices: 'K-12、冲床 01', nextStep: '', rejectReason: '' });
+    expect(v.lines.map((l) => [l.name, l.finishedQty, l.note])).toEqual([['前围横梁', 480, '审核修正：原为 成品 500，不良 5']]);
+  });
+
+  it('rejected: the reason and the next step; what this phone submitted is not compared (nothing was corrected)', () => {
+    const v = myReportView({ ...report, status: 'rejected', rejectReason: '数量不对' }, submitted);
+    expect([v.statusName, v.rejectReason, v.nextStep]).toEqual(['已驳回', '数量不对', REJECTED_NEXT_STEP]);
+    expect(v.lines.map((l) => l.note)).toEqual(['']);
   });
 });

@@ -19,6 +19,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { contractDeviations, recordFetch, type Exchange } from '../helpers/contract.ts';
 import { PageDriver, ScriptedWx, forwardTo, openPage, until } from './harness.ts';
+import { REJECTED_NEXT_STEP } from '../../miniprogram/core/my-report.ts';
 
 let app: TestApp;
 let recording: ReturnType<typeof recordFetch>;
@@ -240,7 +241,7 @@ it('a reviewer approves one report with a corrected line and rejects the other; 
   const rejected = await open(WORKER2, '/pages/mine/mine');
   expect(rejected.texts('.reject-reason')).toEqual(['驳回原因：数量与班组记录不符']);
   // A rejection is final in the service: the next step is the reviewer, and the next shift as usual.
-  expect(rejected.texts('.reject-next')).toEqual([expect.stringContaining('请找审核人（管理员）当面说明')]);
+  expect(rejected.texts('.reject-next')).toEqual([REJECTED_NEXT_STEP]);
 
   const reviewed = await open(ADMIN, '/pages/review/review');
   reviewed.tap('#tab-mine');

@@ -10,9 +10,12 @@
  * - `installDom()` makes one jsdom, puts its window and document in place, and loads miniprogram-simulate; its event
  *   classes replace Node's only while the tool builds a page or dispatches an event (`withDomEvents`).
  * - `ScriptedWx` is the `wx` the pages see: storage in a Map, `wx.request` answered by a handler (a script in page
- *   tests, the real service over HTTP end to end), `wx.login`, `wx.scanCode`, navigation and the end of a pull-down
- *   refresh recorded; `wx.showModal` recorded and answered from `modalAnswers` (confirm when none is left); the page
- *   stack of `getCurrentPages()` (the pages opened with it and not closed).
+ *   tests, the real service over HTTP end to end), `wx.login` (codes of one simulator user per phone, so the openid
+ *   stays the same between logins as on the platform), `wx.scanCode`, navigation and the end of a pull-down refresh
+ *   recorded; `wx.showModal` recorded and answered from `modalAnswers` (confirm when none is left); the page stack of
+ *   `getCurrentPages()` (the pages opened with it and not closed); and
+ *   `wx.requestSubscribeMessage` as the platform has it: refused unless called while a tap is being handled, the
+ *   person's answer scripted, an acceptance recorded at the platform simulator (`subscribeAt`) as one grant.
  * - `openPage(url)` loads the page of an address (`/pages/clock/clock?scene=…`, the query handed over undecoded as
  *   WeChat does), renders it, calls `onLoad(query)` and `onShow()` as the framework does, and gives a `PageDriver`
  *   to read the text a person sees and to tap, type and dispatch events.
@@ -136,6 +139,21 @@ export class ScriptedWx {
   readonly stack: { route: string; options: Record<string, string> }[] = [];
   /** Times a page stopped the pull-down refresh spinner (`wx.stopPullDownRefresh`). */
   pullDownStops = 0;
+  /** The simulator user of this phone: `wx.login` codes are `<user>#<n>` (one openid, as one WeChat user has). */
+  readonly user = `sim:wx-${Math.random().toString(36).slice(2)}`;
+  private logins = 0;
+  /** While > 0 a tap is being handled (PageDriver.tap): the platform lets `wx.requestSubscribeMessage` ask only then. */
+  tapping = 0;
+  /**
+   * What the person answers to each `wx.requestSubscribeMessage` dialog, in turn (then `subscribeAnswer`):
+   * 'accept' or 'reject' for every template asked, or 'fail' (the call fails, e.g. messages switched off).
+   */
+  subscribeAnswers: ('accept' | 'reject' | 'fail')[] = [];
+  subscribeAnswer: 'accept' | 'reject' | 'fail' = 'accept';
+  /** Every `wx.requestSubscribeMessage` call: the ids asked, and how it ended ('accept', 'reject', or its fail errMsg). */
+  readonly subscribeRequests: { tmplIds: string[]; outcome: string }[] = [];
+  /** The platform simulator's origin: an accepted template is granted there (`POST /sim/subscribe`) for `user`. */
+  subscribeAt?: string;
 
   constructor(public answer: (call: RequestCall) => ScriptedAnswer | Promise<ScriptedAnswer> = () => 'fail') {}
 
@@ -162,8 +180,36 @@ export class ScriptedWx {
         return { abort() {} };
       },
       login: (o: any) => {
-        const code = this.loginCodes.length ? this.loginCodes.shift() : `sim:wx-${Math.random().toString(36).slice(2)}`;
+        const code = this.loginCodes.length ? this.loginCodes.shift() : `${this.user}#${++this.logins}`;
         setTimeout(() => (code ? o.success?.({ code, errMsg: 'login:ok' }) : o.fail?.({ errMsg: 'login:fail' })), 0);
+      },
+      requestSubscribeMessage: (o: any) => {
+        const tmplIds: string[] = Array.isArray(o.tmplIds) ? o.tmplIds : [];
+        const fail = (errMsg: string, errCode?: number) => {
+          this.subscribeRequests.push({ tmplIds, outcome: errMsg });
+          setTimeout(() => o.fail?.({ errMsg, ...(errCode === undefined ? {} : { errCode }) }), 0);
+        };
+        // The platform's refusals: not from a tap, no ids (10001), messages switched off (20004).
+        if (this.tapping === 0) return fail('requestSubscribeMessage:fail can only be invoked by user TAP gesture.');
+        if (tmplIds.length === 0) return fail('requestSubscribeMessage:fail TmplIds can\'t be empty', 10001);
+        const answer = this.subscribeAnswers.length ? this.subscribeAnswers.shift()! : this.subscribeAnswer;
+        if (answer === 'fail') return fail('requestSubscribeMessage:fail 用户关闭了主开关，无法进行订阅', 20004);
+        this.subscribeRequests.push({ tmplIds, outcome: answer });
+        this.pending++;
+        const grant =
+          answer === 'accept' && this.subscribeAt
+            ? globalThis.fetch(`${this.subscribeAt}/sim/subscribe`, { method: 'POST', body: JSON.stringify({ user: this.user, templateIds: tmplIds }) }).then((r) => r.json())
+            : Promise.resolve();
+        grant.then(
+          () => {
+            this.pending--;
+            o.success?.({ errMsg: 'requestSubscribeMessage:ok', ...Object.fromEntries(tmplIds.map((id) => [id, answer])) });
+          },
+          () => {
+            this.pending--;
+            o.fail?.({ errMsg: 'requestSubscribeMessage:fail network' });
+          },
+        );
       },
       scanCode: (o: any) => {
         const next = this.scans.shift() ?? 'cancel';
@@ -260,10 +306,19 @@ export class PageDriver {
     return c;
   }
 
-  /** Taps the node of `selector` (the `index`th). */
+  /**
+   * Taps the node of `selector` (the `index`th). The test tool delivers the event in a microtask; `wx` counts the
+   * tap as being handled until the microtask after it, so only what the handler does before its first `await` is
+   * done inside the tap (as the platform sees it).
+   */
   tap(selector: string, index = 0): void {
     const c = this.one(selector, index);
-    withDomEvents(() => c.dispatchEvent('tap'));
+    this.wx.tapping++;
+    try {
+      withDomEvents(() => c.dispatchEvent('tap'));
+    } finally {
+      queueMicrotask(() => this.wx.tapping--);
+    }
   }
 
   /** Types `value` into the input of `selector` (its `input` event). */

@@ -605,7 +605,7 @@ describe('确认登录 and the role switch', () => {
     p.tap('.switch');
     await p.waitFor('当前身份：经理');
     expect(p.texts('.menu')).toEqual(['看板', '扫码登录网页后台']);
-    expect(wx.requests[0].data).toEqual({ role: 'manager' });
+    expect(wx.requests.find((r) => r.method === 'POST')!.data).toEqual({ role: 'manager' });
   });
 
   it('the scan button opens the page of the code it read', async () => {

@@ -183,6 +183,7 @@ describe('platform client: mini-program codes', () => {
 describe('platform client: subscription messages', () => {
   it('cuts values so the platform accepts them, and 43101 is thrown for the caller to record', async () => {
     const to = sim.openidFor('msg-user');
+    sim.grant(to, 'tpl-review'); // the user accepted the template once (wx.requestSubscribeMessage)
     await client.sendSubscribeMessage({
       toUser: to,
       templateId: 'tpl-review',
@@ -193,8 +194,28 @@ describe('platform client: subscription messages', () => {
     expect(sent.touser).toBe(to);
     expect(sent.data).toEqual({ thing1: { value: '一二三四五六七八九十一二三四五六七八九…' }, phrase2: { value: '审核未通过' }, time3: { value: '2026年3月2日 09:00' } });
     expect(sent).toMatchObject({ template_id: 'tpl-review', lang: 'zh_CN', miniprogram_state: 'formal' });
-    sim.denyGrant(to);
+    // One acceptance, one message: the grant is used up.
+    expect(await errcodeOf(client.sendSubscribeMessage({ toUser: to, templateId: 'tpl-review', data: { thing1: 'a' } }))).toBe(43101);
+    sim.grant(to, 't');
+    sim.denyGrant(to); // messages switched off: refused even with a grant
     expect(await errcodeOf(client.sendSubscribeMessage({ toUser: to, templateId: 't', data: { thing1: 'a' } }))).toBe(43101);
+    expect(sim.messages.filter((m) => m.touser === to)).toHaveLength(1);
+  });
+
+  it('a grant is per user and per template; the simulator-only /sim/subscribe records one as the dialog’s 允许 does', async () => {
+    const to = sim.openidFor('grant-user');
+    const send = (templateId: string, toUser = to) => errcodeOf(client.sendSubscribeMessage({ toUser, templateId, data: { thing1: 'a' } }));
+    expect(await send('tpl-a')).toBe(43101);
+    const granted = await fetch(`${sim.url}/sim/subscribe`, { method: 'POST', body: JSON.stringify({ user: 'sim:grant-user#7', templateIds: ['tpl-a', 'tpl-a'] }) });
+    expect(await granted.json()).toEqual({ errcode: 0, errmsg: 'ok', openid: to, granted: ['tpl-a', 'tpl-a'] });
+    expect(sim.grantsLeft(to, 'tpl-a')).toBe(2);
+    expect(await send('tpl-b')).toBe(43101); // another template
+    expect(await send('tpl-a', sim.openidFor('someone-else'))).toBe(43101); // another user
+    expect(await send('tpl-a')).toBe(0);
+    expect(await send('tpl-a')).toBe(0);
+    expect(await send('tpl-a')).toBe(43101);
+    const bad = await fetch(`${sim.url}/sim/subscribe`, { method: 'POST', body: JSON.stringify({ user: 'nobody', templateIds: ['tpl-a'] }) });
+    expect(((await bad.json()) as { errcode: number }).errcode).toBe(40097);
   });
 });
 

@@ -78,10 +78,10 @@ describe('notification reactor and sender (fake platform)', () => {
       ['REVIEW_RESULT', W2, 'o-w2', 'tmpl-review'],
     ]);
     expect(rows[0].data).toEqual({ name1: '张三', date2: r1.reportDate, thing3: 'D1、D 2', time4: r1.at });
-    expect(rows[0].page).toBe(`pages/review/review?id=${r1.reportId}`);
+    expect(rows[0].page).toBe(`pages/review/detail?reportId=${r1.reportId}`);
     expect(rows[2].data).toEqual({ phrase1: '已通过', date2: r1.reportDate, thing3: '审核通过', thing4: '审核员甲' });
     expect(rows[3].data).toEqual({ phrase1: '已驳回', date2: r2.reportDate, thing3: '数量与记录不符', thing4: '审核员甲' });
-    expect(rows[3].page).toBe(`pages/report/report?id=${r2.reportId}`);
+    expect(rows[3].page).toBe(`pages/mine/detail?reportId=${r2.reportId}`);
 
     // Reading the same events again (checkpoint lost) adds nothing: the outbox key holds.
     await ctx.db.pool.query(`UPDATE projection_checkpoints SET transaction_id = '0', global_position = 0 WHERE name = $1`, [REACTOR_NAME]);
@@ -113,7 +113,7 @@ describe('notification reactor and sender (fake platform)', () => {
       [W1, 'sent', 3],
       [W2, 'failed', 3],
     ]);
-    expect(fake.sent[0]).toEqual({ toUser: 'o-w1', templateId: 'tmpl-review', page: `pages/report/report?id=${r1.reportId}`, data: rows[2].data });
+    expect(fake.sent[0]).toEqual({ toUser: 'o-w1', templateId: 'tmpl-review', page: `pages/mine/detail?reportId=${r1.reportId}`, data: rows[2].data });
   });
 
   it('takes a row back from a sender that died after claiming it, once its lease has run out', async () => {
@@ -168,7 +168,8 @@ describe('sender against the platform simulator', () => {
     app.clock.advance(60_000);
     expect((await app.request('POST', `/api/reviews/${r.reportId}/reject`, { token: admin, body: { reason } })).status).toBe(200);
     await app.catchUpAll();
-    sim.denyGrant(admin1);
+    // The worker accepted the review-result message when submitting; the admin accepted nothing.
+    sim.grant(w1, 'tmpl-review');
     sim.failNext('subscribe_send', -1, { times: 3 }); // more than the client's own quick retries
     const sender = app.service.sender;
     // Rows in order: NEW_REPORT to the admin (meets the busy platform: 3 × -1, the client's two quick retries
@@ -191,5 +192,45 @@ describe('sender against the platform simulator', () => {
     expect(mine[0].data.thing3.value.startsWith(reason.slice(0, 19))).toBe(true);
     expect(mine[0].data.date2.value).toMatch(/^\d{4}年\d{1,2}月\d{1,2}日$/);
     expect(sim.messages.filter((m) => m.touser === admin1)).toHaveLength(0);
+    expect(sim.grantsLeft(w1, 'tmpl-review')).toBe(0); // one acceptance, one message
+  });
+});
+
+describe('what the mini-program reads for its messages', () => {
+  it('the template ids to ask for come with the login, the role switch and GET /api/auth/me; an unset one is absent', async () => {
+    const ids = { reviewResult: 'tmpl-review', newReport: 'tmpl-new' };
+    const c = `sim:notify-w1#${Date.now()}`;
+    const login = await app.request('POST', '/api/auth/platform-login', { body: { code: c, phoneCode: `sim:${W1}#${Date.now()}` } });
+    expect([login.status, login.body.status, login.body.messageTemplates]).toEqual([200, 'ok', ids]);
+    expect((await app.request('GET', '/api/auth/me', { token: login.body.token })).body.messageTemplates).toEqual(ids);
+    const both = await app.login('13900000009', 'admin', '双角色');
+    await app.login('13900000009', 'worker', '双角色');
+    expect((await app.request('POST', '/api/auth/switch-role', { token: both, body: { role: 'worker' } })).body.messageTemplates).toEqual(ids);
+
+    const only = await startTestApp({ WX_TEMPLATE_NEW_REPORT: 'tmpl-new-only' });
+    try {
+      const token = await only.login(W1, 'worker', '张三');
+      expect((await only.request('GET', '/api/auth/me', { token })).body.messageTemplates).toEqual({ newReport: 'tmpl-new-only' });
+    } finally {
+      await only.close();
+    }
+  });
+
+  it('GET /api/reports/mine?reportId=: the worker’s own report as 我的报工 lists it; another worker’s or an unknown one: none', async () => {
+    const ctx = app.service.ctx;
+    const r = await submitReport(ctx, { phone: W2 }, '李四');
+    const w2 = await app.login(W2, 'worker');
+    const one = await app.request('GET', `/api/reports/mine?reportId=${r.reportId}`, { token: w2 });
+    const listed = (await app.request('GET', '/api/reports/mine', { token: w2 })).body.items.find((x: any) => x.reportId === r.reportId);
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual({ items: [listed], page: 1, pageSize: 20, total: 1 });
+    const w1 = await app.login(W1, 'worker');
+    for (const id of [r.reportId, '00000000-0000-4000-8000-000000000000']) {
+      const other = await app.request('GET', `/api/reports/mine?reportId=${id}`, { token: w1 });
+      expect([other.status, other.body.items, other.body.total]).toEqual([200, [], 0]);
+    }
+    const bad = await app.request('GET', '/api/reports/mine?reportId=not-a-report', { token: w1 });
+    expect([bad.status, bad.body.error.code]).toEqual([422, 'VALIDATION_FAILED']);
+    expect(bad.body.error.message).toContain('报工单编号');
   });
 });

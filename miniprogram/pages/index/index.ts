@@ -1,7 +1,8 @@
 /**
  * 首页: who is logged in and as what, the pages of that role in big buttons (worker: 扫码报工, 我的报工, 我的工资;
  * admin: 审核, 看板; manager: 看板; admin and manager: 扫码登录网页后台), the role switch for a person with several roles
- * (issue #23 page 8, `POST /api/auth/switch-role`) and 退出登录.
+ * (issue #23 page 8, `POST /api/auth/switch-role`) and 退出登录. Shown, it reads the message templates configured now;
+ * the tap on 审核报工单 asks for the new-report message first (platform/subscribe.ts).
  */
 import type { Role } from '../../api/types';
 import { ROLE_NAMES } from '../../core/login';
@@ -11,6 +12,7 @@ import { switchRole } from '../../platform/login';
 import { go, restart, type PageName } from '../../platform/nav';
 import { scan } from '../../platform/scan';
 import { clearSession } from '../../platform/session-store';
+import { askToSubscribe, refreshTemplates } from '../../platform/subscribe';
 
 const MENUS: Record<Role, { page: PageName | 'scan'; text: string }[]> = {
   worker: [
@@ -49,9 +51,11 @@ Component({
         others: s.roles.filter((r) => r !== s.role).map((r) => ({ role: r, name: ROLE_NAMES[r] })),
         error: '',
       });
+      void refreshTemplates();
     },
     async onMenu(e: WechatMiniprogram.TouchEvent) {
       const page = String(e.currentTarget.dataset.page) as PageName | 'scan';
+      if (page === 'review') await askToSubscribe('newReport');
       if (page !== 'scan') return go(page);
       const target = await scan();
       if (target === 'cancelled') return;

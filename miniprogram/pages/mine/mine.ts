@@ -7,11 +7,8 @@
  * 加载更多 keeps it; a pull-down reloads the list.
  */
 import type { MyReport } from '../../api/types';
-import { withCorrections, type LineView } from '../../core/corrections';
-import { REJECTED_NEXT_STEP, STATUS_NAMES } from '../../core/login';
-import { breakSourceText } from '../../core/placement';
+import { myReportView, type MyReportView } from '../../core/my-report';
 import { LIST_CHOICES, choiceOf, rangeQuery, rangeView } from '../../core/range';
-import { clockTime, duration } from '../../core/time';
 import { sessionOrLogin } from '../../platform/guard';
 import { go } from '../../platform/nav';
 import { appendNextPage, restartList } from '../../platform/paged';
@@ -19,45 +16,12 @@ import { pickRangeDate, tapRange } from '../../platform/range';
 import { pulledDown } from '../../platform/refresh';
 import { submittedLines } from '../../platform/submitted-store';
 
-interface Item {
-  reportId: string;
-  reportDate: string;
-  status: string;
-  statusName: string;
-  times: string;
-  /** Where the break came from (issue #24): 按班次「白班」的休息时段计算, 默认休息时间 or 经理已修改. */
-  breakSource: string;
-  effective: string;
-  devices: string;
-  lines: LineView[];
-  removed: string[];
-  rejectReason: string;
-  /** Under a rejected report: what the worker can still do (core/login.ts). */
-  rejectNext: string;
-}
-
-/** A report as the page shows it. */
-function itemOf(r: MyReport): Item {
-  const { lines, removed } = withCorrections(r.lines, r.status === 'approved' ? submittedLines(r.reportId) : undefined);
-  return {
-    reportId: r.reportId,
-    reportDate: r.reportDate,
-    status: r.status,
-    statusName: STATUS_NAMES[r.status],
-    times: `${clockTime(r.clockInAt)}–${clockTime(r.clockOutAt)}，休息 ${r.breakMinutes} 分钟`,
-    breakSource: breakSourceText(r.breakSource, r.shiftName),
-    effective: duration(r.effectiveSeconds),
-    devices: r.devices.join('、'),
-    lines,
-    removed,
-    rejectReason: r.rejectReason ?? '',
-    rejectNext: r.status === 'rejected' ? REJECTED_NEXT_STEP : '',
-  };
-}
+/** A report as the page shows it (core/my-report.ts), with the lines this phone submitted. */
+const itemOf = (r: MyReport): MyReportView => myReportView(r, submittedLines(r.reportId));
 
 Component({
   data: {
-    rows: [] as Item[],
+    rows: [] as MyReportView[],
     page: 0,
     total: 0,
     loading: false,

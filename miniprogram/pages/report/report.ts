@@ -24,6 +24,7 @@ import { call } from '../../platform/request';
 import { currentSession } from '../../platform/session-store';
 import { rememberSubmitted } from '../../platform/submitted-store';
 import { forgetTyped, saveTyped, typedFor } from '../../platform/typed-store';
+import { askToSubscribe } from '../../platform/subscribe';
 
 interface Row extends QuantityRow {
   detail: string;
@@ -133,7 +134,10 @@ Component({
     async onSubmit() {
       const check = checkForm(this.data.rows);
       if (check.problems.length) return this.setData({ problems: check.problems });
+      // The review-result message, asked inside the tap (before any await); submitted whatever the answer.
+      const asked = askToSubscribe('reviewResult');
       this.setData({ busy: true, error: '', problems: [] });
+      await asked;
       try {
         const r = await call<Submitted>('POST', '/api/reports', {
           body: { sessionId: this.data.sessionId, lines: check.lines },

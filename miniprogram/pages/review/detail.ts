@@ -11,6 +11,8 @@
  * A correction may add a line (添加产品): a product of one of the report's devices not yet on it (`GET /api/products
  * ?deviceNo=` per device, as the approval allows: README "Review"), its quantities typed like the others; an added
  * line left blank is not sent.
+ * Opened by a new-report message with `reportId` (src/notifications/templates.ts). The taps on 通过 and 确认驳回 ask for
+ * the next new-report message first (platform/subscribe.ts; the decision does not wait for the answer).
  */
 import type { Flag, ProductItem, ReportItem, ReviewAnswer } from '../../api/types';
 import { checkForm, type QuantityRow } from '../../core/draft';
@@ -22,6 +24,7 @@ import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
 import { back } from '../../platform/nav';
 import { call } from '../../platform/request';
+import { askToSubscribe } from '../../platform/subscribe';
 
 /** What a reviewer reads under the flags (the console's review drawer says the same). */
 const FLAG_NOTE = '这些数据不可能为真，请先核对（可修正明细或驳回）；确认无误仍可通过，审计记录会写明“已知异常”。';
@@ -176,11 +179,13 @@ Component({
         if (check.problems.length) return this.setData({ problems: check.problems });
         body = { lines: check.lines };
       }
+      void askToSubscribe('newReport');
       await this.decide('approve', body);
     },
     async onReject() {
       const problem = reasonProblem(this.data.reason, true);
       if (problem) return this.setData({ problems: [problem] });
+      void askToSubscribe('newReport');
       await this.decide('reject', { reason: this.data.reason.trim() });
     },
     async decide(what: 'approve' | 'reject', body: object) {

@@ -3,15 +3,18 @@
  * account, role switch. Logic in src/auth/login.ts and src/auth/account.ts.
  *
  * - `POST /api/auth/platform-login` `{code, phoneCode}` | `{code, encryptedData, iv}` → `{status: "ok", token,
- *   expiresAt, person, role, roles}` or `{status: "choose_phone", ticket, ticketExpiresAt, phones}` or
+ *   expiresAt, person, role, roles, messageTemplates}` or `{status: "choose_phone", ticket, ticketExpiresAt, phones}` or
  *   `{status: "choose_role", ticket, ticketExpiresAt, person, roles}`.
  * - `POST /api/auth/platform-login/complete` `{ticket, phone?, role?}` → the same answers.
- * - `GET /api/auth/me` → `{person, role, roles}`; `POST /api/auth/switch-role` `{role}` → a new token.
+ * - `GET /api/auth/me` → `{person, role, roles, messageTemplates}`; `POST /api/auth/switch-role` `{role}` → a new token.
+ * `messageTemplates` are the subscription-message template ids the mini-program asks the person for
+ * (`wx.requestSubscribeMessage`; notifications/templates.ts `messageTemplateIds`).
  */
 import { z } from 'zod';
 import { ROLES } from '../../auth/roles.ts';
 import { completeLogin, platformLogin } from '../../auth/login.ts';
 import { currentAccount, switchRole } from '../../auth/account.ts';
+import { messageTemplateIds } from '../../notifications/templates.ts';
 import { instant } from '../dates.ts';
 import { checkedRule } from '../json-schema.ts';
 import { defineRoute, type ErrorDoc } from '../route.ts';
@@ -20,6 +23,16 @@ import { PLATFORM_ERRORS, TOO_MANY_LOGIN_ATTEMPTS } from './error-docs.ts';
 
 const role = z.enum(ROLES).describe('worker 员工、admin 管理员、manager 经理');
 const person = z.object({ phone: z.string(), name: z.string() });
+const messageTemplates = z
+  .object({
+    reviewResult: z.string().optional().describe('审核结果通知的模板 ID（WX_TEMPLATE_REVIEW_RESULT）：员工点“提交报工单”时请求订阅'),
+    newReport: z.string().optional().describe('新报工单待审核通知的模板 ID（WX_TEMPLATE_NEW_REPORT）：管理员点“审核报工单”“通过”“驳回”时请求订阅'),
+  })
+  .describe(
+    '订阅消息模板（工厂在服务端配置）：小程序在用户点击按钮时以 wx.requestSubscribeMessage({tmplIds}) 请求订阅；' +
+      '每次同意只能收到一条该模板的消息（一次性订阅）。未配置的模板不出现，此时不请求订阅。',
+  );
+const MESSAGE_TEMPLATES_EXAMPLE = { reviewResult: 'Xy3kPq-ReviewResultTemplateId00000000000', newReport: 'Ab7mNz-NewReportTemplateId0000000000000' };
 const ok = z.object({
   status: z.literal('ok'),
   token: z.string().describe('访问令牌：请求头 Authorization: Bearer <token>'),
@@ -27,6 +40,7 @@ const ok = z.object({
   person,
   role: role.describe('本次登录的角色'),
   roles: z.array(role).describe('该手机号拥有的全部角色'),
+  messageTemplates,
 });
 const loginAnswer = z.discriminatedUnion('status', [
   ok,
@@ -82,7 +96,15 @@ const ROLE_NOT_HELD: ErrorDoc = { status: 403, code: 'ROLE_NOT_HELD', descriptio
 
 const PERSON = { phone: '13800138000', name: '张三' };
 const TOKEN = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoid29ya2VyIiwic3ViIjoiMTM4MDAxMzgwMDAifQ.c2lnbmF0dXJl';
-const OK_EXAMPLE = { status: 'ok', token: TOKEN, expiresAt: '2026-03-09T07:30:00+08:00', person: PERSON, role: 'worker', roles: ['worker'] };
+const OK_EXAMPLE = {
+  status: 'ok',
+  token: TOKEN,
+  expiresAt: '2026-03-09T07:30:00+08:00',
+  person: PERSON,
+  role: 'worker',
+  roles: ['worker'],
+  messageTemplates: MESSAGE_TEMPLATES_EXAMPLE,
+};
 const TICKET = 'eyJhbGciOiJIUzI1NiJ9.eyJwaG9uZXMiOlsiMTM4MDAxMzgwMDAiXX0.dGlja2V0';
 
 export const platformLoginRoute = defineRoute({
@@ -131,8 +153,9 @@ export const meRoute = defineRoute({
   tag: 'auth',
   summary: '当前账号、当前角色及同一手机号下的全部角色',
   access: 'authenticated',
-  response: z.object({ person, role: role.describe('当前角色'), roles: z.array(role).describe('该手机号拥有的全部角色') }),
-  example: { response: { person: PERSON, role: 'worker', roles: ['worker', 'manager'] } },
+  description: 'messageTemplates 为当前配置的订阅消息模板：登录后才配置的模板，小程序由此得知，无需重新登录。',
+  response: z.object({ person, role: role.describe('当前角色'), roles: z.array(role).describe('该手机号拥有的全部角色'), messageTemplates }),
+  example: { response: { person: PERSON, role: 'worker', roles: ['worker', 'manager'], messageTemplates: MESSAGE_TEMPLATES_EXAMPLE } },
   handler: ({ user }, ctx) => currentAccount(ctx, user),
 });
 
@@ -149,7 +172,7 @@ export const switchRoleRoute = defineRoute({
     body: { role: 'manager' },
     response: (({ status: _s, ...rest }) => ({ ...rest, role: 'manager', roles: ['worker', 'manager'] }))(OK_EXAMPLE),
   },
-  handler: ({ user, body }, ctx) => switchRole(ctx, user, body.role),
+  handler: async ({ user, body }, ctx) => ({ ...(await switchRole(ctx, user, body.role)), messageTemplates: messageTemplateIds(ctx.config.templates) }),
 });
 
 export const authRoutes = [platformLoginRoute, completeLoginRoute, meRoute, switchRoleRoute];

@@ -4,7 +4,8 @@
  * - GET /api/reports/draft?sessionId= → the session's times, devices, break minutes, window end, candidates
  * - POST /api/reports {sessionId, lines: [{productId, finishedQty, defectiveQty, outputQty?}]} → 201
  *   {reportId, reportDate, status: "pending"}
- * - GET /api/reports/mine?startDate=&endDate=&status=&page=&pageSize= → a page of the worker's reports
+ * - GET /api/reports/mine?startDate=&endDate=&status=&reportId=&page=&pageSize= → a page of the worker's reports
+ *   (`reportId`: that one only, as the page a review-result message opens reads it)
  * (The manager's break-minutes PATCH and the audit log are issue #6's, in report-admin.ts.)
  */
 import { z } from 'zod';
@@ -141,6 +142,10 @@ export const myReportsRoute = defineRoute({
     startDate: optionalLocalDate('开始日期'),
     endDate: optionalLocalDate('结束日期'),
     status: reportStatus.optional().meta({ title: '状态', description: 'pending 待审核、approved 已通过、rejected 已驳回' }),
+    reportId: z
+      .uuid()
+      .optional()
+      .meta({ title: '报工单编号', description: '只看这一张报工单（审核结果通知打开的页面 pages/mine/detail 读取）；不是本人的报工单时结果为空' }),
   }),
   response: pageOf(
     z.object({
