@@ -77,6 +77,10 @@ const CASES: Record<string, Case[]> = {
     { who: `${W.approved}/worker`, url: () => '/pages/mine/mine', shows: '已通过' },
     { who: `${W.rejected}/worker`, url: () => '/pages/mine/mine', shows: '驳回原因' },
   ],
+  'pages/mine/detail': [
+    { who: `${W.approved}/worker`, url: () => `/pages/mine/detail?reportId=${ids.approved}`, shows: LONG_PRODUCT },
+    { who: `${W.rejected}/worker`, url: () => `/pages/mine/detail?reportId=${ids.rejected}`, shows: '驳回原因' },
+  ],
   'pages/wages/wages': [{ who: `${W.approved}/worker`, url: () => '/pages/wages/wages', shows: LONG_PRODUCT }],
   'pages/review/review': [{ who: `${ADMIN}/admin`, url: () => '/pages/review/review', shows: '异常' }],
   'pages/review/detail': [
@@ -150,10 +154,10 @@ beforeAll(async () => {
   ids.flagged = await submit(W.flagged, sessions[W.flagged], [[LONG_PRODUCT, 205, 3]]);
   setTime('2026-03-02T16:00:00+08:00');
   await finish(W.rejected);
-  const rejected = await submit(W.rejected, sessions[W.rejected], [[LONG_PRODUCT, 300, 2]]);
+  const rejected = (ids.rejected = await submit(W.rejected, sessions[W.rejected], [[LONG_PRODUCT, 300, 2]]));
   setTime('2026-03-02T17:00:00+08:00');
   await finish(W.approved);
-  const approved = await submit(W.approved, sessions[W.approved], [[LONG_PRODUCT, 520, 4], ['后围横梁', 1010, 12]]);
+  const approved = (ids.approved = await submit(W.approved, sessions[W.approved], [[LONG_PRODUCT, 520, 4], ['后围横梁', 1010, 12]]));
   expect((await app.request('POST', `/api/reviews/${approved}/approve`, { token: admin, body: { lines: [{ productId: id(LONG_PRODUCT), finishedQty: 500, defectiveQty: 4 }, { productId: id('后围横梁'), finishedQty: 1010, defectiveQty: 12 }] } })).status).toBe(200);
   expect((await app.request('POST', `/api/reviews/${rejected}/reject`, { token: admin, body: { reason: '成品数量与班组记录不符，请核对后重新报工' } })).status).toBe(200);
   setTime('2026-03-02T17:10:00+08:00');
