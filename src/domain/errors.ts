@@ -28,9 +28,9 @@ export type CloseBlocker = 'PERIOD_NOT_ENDED' | 'PERIOD_HAS_PENDING' | 'PERIOD_H
 export interface CloseBlockers {
   month: string;
   blockers: CloseBlocker[];
-  pending: { reportId: string; reportDate: string; employeePhone: string }[];
+  pending: { reportId: string; reportDate: string; employeePhone: string; employeeName: string | null }[];
   pendingTotal: number;
-  unpriced: { reportId: string; reportDate: string; employeePhone: string; productId: number; projectNo: string; productName: string; deviceNo: string; processName: string }[];
+  unpriced: { reportId: string; reportDate: string; employeePhone: string; employeeName: string | null; productId: number; projectNo: string; productName: string; deviceNo: string; processName: string }[];
   unpricedTotal: number;
 }
 

@@ -174,7 +174,7 @@ describe.skipIf(skipBrowserTests('wages.test.ts'))('wages and the monthly close 
     expectRefusals(pageErrors[0], 409, 1); // the refused close
     expect(await shown(blockers)).toContain('2026年3月不能结账：2026年3月还没有结束，月末之后才能结账；还有 1 张报工单待审核，请先审核');
     const links = blockers.getByTestId('blocker-link');
-    expect(await links.allTextContents()).toEqual([`2026-03-18 · ${LI} 的报工单`]);
+    expect(await links.allTextContents()).toEqual([`2026-03-18 · 李四（${LI}）的报工单`]);
     await shoot(page, 'periods-refused');
     expect(await axeViolations(page)).toEqual([]);
     await fitsBothWidths(page, [links.first()]);

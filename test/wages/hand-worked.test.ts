@@ -166,9 +166,9 @@ describe('the monthly close', () => {
     expect(r.body.error.details).toMatchObject({
       month: '2026-03',
       blockers: ['PERIOD_NOT_ENDED', 'PERIOD_HAS_PENDING', 'PERIOD_HAS_UNPRICED'],
-      pending: [{ reportId: R.R6, reportDate: '2026-03-20', employeePhone: LI }],
+      pending: [{ reportId: R.R6, reportDate: '2026-03-20', employeePhone: LI, employeeName: '李四' }],
       pendingTotal: 1,
-      unpriced: [{ reportId: R.R5, productId: P.P3, productName: 'P3' }],
+      unpriced: [{ reportId: R.R5, productId: P.P3, productName: 'P3', employeeName: expect.any(String) }],
       unpricedTotal: 1,
     });
     expect(r.body.error.message).toBe('2026年3月不能结账：2026年3月还没有结束，月末之后才能结账；还有 1 张报工单待审核，请先审核；有 1 行明细的产品在报工日期没有计件单价，请先设置单价');
