@@ -154,11 +154,13 @@ describe.skipIf(skipBrowserTests('wages.test.ts'))('wages and the monthly close 
     expect(XLSX.utils.sheet_to_json<any>(book.Sheets['汇总'])).toEqual([
       { 手机号: ZHANG, 姓名: '张三', 报工单数: 1, 成品数量: 580, 不良数量: 25, 计件工资: 667.5, 未定价行: 0 },
       { 手机号: LI, 姓名: '李四', 报工单数: 1, 成品数量: 1500, 不良数量: 20, 计件工资: 1865, 未定价行: 0 },
+      { 手机号: '合计', 报工单数: 2, 成品数量: 2080, 不良数量: 45, 计件工资: 2532.5, 未定价行: 0 },
     ]);
     expect(XLSX.utils.sheet_to_json<any>(book.Sheets['明细']).map((r) => [r.手机号, r.产品名称, r.计件单价, r.不良单价, r.金额])).toEqual([
       [ZHANG, '前围横梁', 1.25, -0.5, 587.5],
       [ZHANG, '后围板', 0.8, 0, 80],
       [LI, '前围横梁', 1.25, -0.5, 1865],
+      ['合计', undefined, undefined, undefined, 2532.5],
     ]);
   });
 
