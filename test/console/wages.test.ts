@@ -201,7 +201,7 @@ describe.skipIf(skipBrowserTests('wages.test.ts'))('wages and the monthly close 
     expectRefusals(pageErrors[0], 422, 1); // the reopen without a reason
     await page.getByTestId('reopen-reason').fill('补录漏审的报工单');
     await page.getByRole('button', { name: '保存' }).click();
-    await expect.poll(() => shown(march)).toContain('未结账');
+    await expect.poll(() => shown(march)).toContain('已反结账');
     await march.locator('.el-table__expand-icon').click();
     const trail = page.getByTestId('period-trail');
     await trail.waitFor();
@@ -218,6 +218,9 @@ describe.skipIf(skipBrowserTests('wages.test.ts'))('wages and the monthly close 
     await c.page.getByTestId('periods-table').locator('tbody tr').first().waitFor();
     expect(await c.page.getByTestId('close').count()).toBe(0);
     expect(await c.page.getByTestId('periods-scoped').count()).toBe(0);
+    // The reopened month reads 已反结账 on the 工资 page too, not 未结账.
+    await c.page.goto(`${app.url}/console/wages?month=2026-03`);
+    await expect.poll(() => shown(c.page.getByTestId('status-banner'))).toContain('2026年3月已反结账（第 1 次结账后）');
   });
 
   it('月结 for a manager with a scope (issue #24): the counts of the scope, no amounts, no close or reopen', async () => {

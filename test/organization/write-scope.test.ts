@@ -206,6 +206,19 @@ describe('scope matrix of writes: every write route × scoped people × inside /
   });
 });
 
+describe('what the console learns of the scope', () => {
+  it('GET /api/auth/me gives the current role\'s scope (codes), empty for the whole factory', async () => {
+    const scopes: Record<string, unknown> = {};
+    for (const a of ACTORS) scopes[a] = (await app.request('GET', '/api/auth/me', { token: tokens[a] })).body.scope;
+    expect(scopes).toEqual({
+      'admin*': { workshops: [], teams: [] },
+      'admin W1': { workshops: ['W1'], teams: [] },
+      'admin T2': { workshops: [], teams: ['T2'] },
+      'manager W2': { workshops: ['W2'], teams: [] },
+    });
+  });
+});
+
 describe('what a refusal says and leaves', () => {
   it('a workshop reviewer renaming another workshop: 404 with the Chinese sentence, and nothing written', async () => {
     const before = (await app.service.ctx.db.pool.query(`SELECT name FROM workshops WHERE code = 'W2'`)).rows;

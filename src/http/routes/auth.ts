@@ -131,8 +131,15 @@ export const meRoute = defineRoute({
   tag: 'auth',
   summary: '当前账号、当前角色及同一手机号下的全部角色',
   access: 'authenticated',
-  response: z.object({ person, role: role.describe('当前角色'), roles: z.array(role).describe('该手机号拥有的全部角色') }),
-  example: { response: { person: PERSON, role: 'worker', roles: ['worker', 'manager'] } },
+  response: z.object({
+    person,
+    role: role.describe('当前角色'),
+    roles: z.array(role).describe('该手机号拥有的全部角色'),
+    scope: z
+      .object({ workshops: z.array(z.string()).describe('车间编码'), teams: z.array(z.string()).describe('班组编码') })
+      .describe('当前角色的审核范围；两个都为空：全厂（员工角色总是为空）'),
+  }),
+  example: { response: { person: PERSON, role: 'worker', roles: ['worker', 'manager'], scope: { workshops: [], teams: [] } } },
   handler: ({ user }, ctx) => currentAccount(ctx, user),
 });
 
