@@ -120,6 +120,7 @@ export interface Service {
 export async function startService(config: Config, opts: ContextOptions & { background?: boolean } = {}): Promise<Service> {
   const ctx = await createContext(config, opts);
   if (config.jwtSecretGenerated) ctx.log.warn('JWT_SECRET is not set: a random key is used, tokens end with this process');
+  else if (config.jwtSecretFile) ctx.log.info({ file: config.jwtSecretFile }, 'JWT_SECRET is not set: the key kept beside the embedded database is used, sign-ins outlive a restart');
   const app = createHttpApp(ctx, routes);
   const lean = config.speedPiecesOff.has('lean') ? () => false : leanDispatcher(ctx, routes);
   const server = await new Promise<Server>((resolve, reject) => {

@@ -52,6 +52,8 @@ export interface Config {
   readonly jwtSecret: string;
   /** True when JWT_SECRET was not given and a random key was made for this start. */
   readonly jwtSecretGenerated: boolean;
+  /** The file the key was read from when JWT_SECRET was not given and the embedded database keeps it (auth/kept-secret.ts). */
+  readonly jwtSecretFile?: string;
   /** jsonwebtoken `expiresIn` value, e.g. "7d". */
   readonly tokenTtl: string;
   /** IANA zone of the factory; every local date (report_date, filters) is computed in it. */

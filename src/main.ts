@@ -1,7 +1,7 @@
 /**
  * `npm start`: the service. Reads and checks the environment (src/config.ts), waits for PostgreSQL when it is not
  * reachable yet (src/startup-checks.ts, up to DATABASE_WAIT_SECONDS with backoff), opens it or the embedded
- * PGlite, migrates, listens on PORT. In production it then checks the platform credentials (`stable_token`) and
+ * PGlite (keeping its token key when JWT_SECRET is not set: auth/kept-secret.ts), migrates, listens on PORT. In production it then checks the platform credentials (`stable_token`) and
  * logs a clear error when they fail. SIGINT/SIGTERM shut it down gracefully. With API_PROCESSES > 1 this process
  * is the primary of that many API processes sharing the port (src/cluster.ts), each of which runs the service.
  * A start that cannot go on prints one Chinese + English line per problem (no stack trace) and exits with 1.
@@ -11,11 +11,13 @@ import { DataDirLockedError } from './db/database.ts';
 import { startService } from './app.ts';
 import { isClusterWorker, runPrimary } from './cluster.ts';
 import { createLogger } from './logger.ts';
+import { withKeptJwtSecret } from './auth/kept-secret.ts';
 import { StartupError, probePlatform, waitForDatabase } from './startup-checks.ts';
 import { openControlChannel, registerRunningServer } from './http/control-channel.ts';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  // Without JWT_SECRET the embedded database's installation keeps its key (a cluster worker gets the primary's).
+  const config = isClusterWorker() ? loadConfig() : withKeptJwtSecret(loadConfig());
   if (!isClusterWorker()) {
     const log = createLogger(config.logLevel);
     if (config.production) {

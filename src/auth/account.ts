@@ -8,6 +8,7 @@ import { AppError } from '../errors.ts';
 import { messageTemplateIds } from '../notifications/templates.ts';
 import { issueAccess, peopleOf } from './login.ts';
 import { ROLE_LABELS, type Role } from './roles.ts';
+import { WHOLE_FACTORY, type Scope } from '../domain/scope.ts';
 
 /** The logged-in person as authentication found them (phone, role; the name from personnel when read). */
 export interface Account {
@@ -17,18 +18,22 @@ export interface Account {
 }
 
 /**
- * GET /api/auth/me (spec 4.1, 5 rule 3) → `{person: {phone, name}, role, roles, messageTemplates}`: the current role
- * and every role the phone holds in `personnel` (the token's name and role when the person is not found), and the
- * subscription templates configured now (notifications/templates.ts `messageTemplateIds`), so that a client logged
- * in before a template was configured learns it without logging in again.
+ * GET /api/auth/me (spec 4.1, 5 rule 3) → `{person: {phone, name}, role, roles, messageTemplates, scope}`: the
+ * current role, every role the phone holds in `personnel` (the token's name and role when the person is not found),
+ * the subscription templates configured now (notifications/templates.ts `messageTemplateIds`), so that a client
+ * logged in before a template was configured learns it without logging in again, and the current role's scope as
+ * the authentication read it (domain/scope.ts; both lists empty: the whole factory), so that a page can say what it
+ * covers and offer only the workshops and teams inside.
  */
-export async function currentAccount(ctx: AppContext, user: Account) {
+export async function currentAccount(ctx: AppContext, user: Account & { scope?: Scope }) {
   const [p] = await peopleOf(ctx.db.pool, [user.phone]);
+  const scope = user.scope ?? WHOLE_FACTORY;
   return {
     person: { phone: user.phone, name: p?.name ?? user.name },
     role: user.role,
     roles: p?.roles ?? [user.role],
     messageTemplates: messageTemplateIds(ctx.config.templates),
+    scope: { workshops: [...scope.workshops], teams: [...scope.teams] },
   };
 }
 

@@ -12,8 +12,10 @@
  *   holding both chooses (`choose_role` until `role` is given).
  * - `pollWebLogin(ctx, ticket, ip)` → `pending | expired | confirmed` with the access token, handed out once (the
  *   row is consumed in the same statement; a second poll is 409 WEB_LOGIN_TICKET_USED).
- * - `createConsoleLink(ctx, {phone, name?, role?})`: `npm run cli -- console-link` (src/cli/console-link.ts): a
- *   ticket confirmed from the start, valid CONSOLE_LINK_TTL_SECONDS (10 minutes), redeemed by the same poll.
+ * - `createConsoleLink(ctx, {phone, name?, role?, roles?})`: `npm run cli -- console-link` (src/cli/console-link.ts): a
+ *   ticket confirmed from the start, valid CONSOLE_LINK_TTL_SECONDS (10 minutes), redeemed by the same poll. While
+ *   personnel holds no administrator, a name adds the phone as the office's first person with `roles` (default
+ *   管理员 and 经理: FIRST_PERSON_ROLES); the link signs in as `role` (default the first the person holds).
  * Limits (the login's, src/auth/rate-limit.ts): refused polls and confirmations count against the IP's refused
  * login attempts; codes made per IP and confirmations per person are counted in WEB_LOGIN_LIMITS.
  */
@@ -172,14 +174,17 @@ export function pollWebLogin(ctx: AppContext, ticket: string, ip: string): Promi
  * given (`added: true`). → `{ticket, expiresAt, person, role, added}`. Throws 422 CONSOLE_LINK_REFUSED with a
  * sentence saying what to do (unknown phone, no console role, a role the person does not hold).
  */
-export async function createConsoleLink(ctx: AppContext, input: { phone: string; name?: string; role?: ConsoleRole }) {
+export async function createConsoleLink(ctx: AppContext, input: { phone: string; name?: string; role?: ConsoleRole; roles?: readonly ConsoleRole[] }) {
   const pool = ctx.db.pool;
   let [person] = await peopleOf(pool, [input.phone]);
-  let added = false;
+  let added: ConsoleRole[] = [];
   if (consoleRolesOf(person).length === 0 && input.name !== undefined && !(await hasAdministrator(ctx))) {
-    await savePerson(ctx, { phone: input.phone, name: input.name, role: 'admin' });
+    // The first person of the office gets both roles unless told otherwise: the month close and the scopes need
+    // 经理, the review 管理员, and nobody else is there yet to give the other one.
+    const give = access.console.filter((r) => (input.roles?.length ? input.roles : FIRST_PERSON_ROLES).includes(r));
+    for (const role of give) await savePerson(ctx, { phone: input.phone, name: input.name, role });
     [person] = await peopleOf(pool, [input.phone]);
-    added = true;
+    added = give;
   }
   const roles = consoleRolesOf(person);
   if (!person) {
@@ -198,8 +203,11 @@ export async function createConsoleLink(ctx: AppContext, input: { phone: string;
      VALUES ($1, 'link', 'confirmed', $2, $3, $4, $5, $4)`,
     [hashOf(ticket), person.phone, role, now, expiresAt],
   );
-  return { ticket, expiresAt: iso(ctx, expiresAt), person: { phone: person.phone, name: person.name }, role, added };
+  return { ticket, expiresAt: iso(ctx, expiresAt), person: { phone: person.phone, name: person.name }, role, roles, added: added.length > 0, addedRoles: added };
 }
+
+/** The roles the console link gives the first person of the office when none are named: 管理员 and 经理. */
+export const FIRST_PERSON_ROLES: readonly ConsoleRole[] = ['admin', 'manager'];
 
 const refused = (message: string) => new AppError(422, 'CONSOLE_LINK_REFUSED', message);
 

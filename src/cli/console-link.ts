@@ -1,5 +1,5 @@
 /**
- * `npm run cli -- console-link <phone> [name] [--role admin|manager]` (issue #17): a one-time link into the web
+ * `npm run cli -- console-link <phone> [name] [--role admin|manager] [--roles admin,manager]`: a one-time link into the web
  * console, valid 10 minutes, for the first administrator before any mini-program is live.
  *
  * - PostgreSQL (whether the server runs or not): the link is written there (src/auth/web-login.ts
@@ -11,7 +11,8 @@
  *     CLI says so and asks that one; several: it refuses, naming each server's folder;
  *   - no server runs: with a database in PGLITE_DIR the link is written there, saying that the service must be
  *     started (within the link's 10 minutes) to use it; with none, it refuses rather than create one.
- * While personnel holds no administrator, giving the name adds the phone as the first administrator.
+ * While personnel holds no administrator, giving the name adds the phone as the office's first person, 管理员 and 经理
+ * (`--roles admin` or `--roles manager` gives one of them); `--role` chooses the role the link signs in as.
  * Prints the link (on PUBLIC_BASE_URL, else http://localhost:<port>); exit 0, 1 when refused, 2 on a usage error.
  */
 import { existsSync } from 'node:fs';
@@ -23,25 +24,31 @@ import { consoleLinkPath, createConsoleLink, type ConsoleRole } from '../auth/we
 import { CONTROL_HEADER, readControlFile, runningServers, type ControlFile } from '../http/control-channel.ts';
 import type { CliCommandSpec } from './cli-command.ts';
 
-const USAGE = 'console-link <phone> [name] [--role admin|manager]';
+const USAGE = 'console-link <phone> [name] [--role admin|manager] [--roles admin,manager]';
 
 interface LinkArgs {
   phone: string;
   name?: string;
   role?: ConsoleRole;
+  roles?: ConsoleRole[];
 }
 
+const isConsoleRole = (v: string | undefined): v is ConsoleRole => v === 'admin' || v === 'manager';
+
+/** The arguments (`--role`: the role signed in as; `--roles`: the roles a first person gets), or undefined when wrong. */
 function parse(args: string[]): LinkArgs | undefined {
   const rest = [...args];
-  let role: ConsoleRole | undefined;
-  const at = rest.indexOf('--role');
-  if (at >= 0) {
-    const v = rest.splice(at, 2)[1];
-    if (v !== 'admin' && v !== 'manager') return undefined;
-    role = v;
-  }
+  const option = (flag: string): string | undefined | null => {
+    const at = rest.indexOf(flag);
+    return at < 0 ? undefined : (rest.splice(at, 2)[1] ?? null);
+  };
+  const role = option('--role');
+  const roles = option('--roles');
+  if (role === null || roles === null || (role !== undefined && !isConsoleRole(role))) return undefined;
+  const list = roles?.split(',').map((r) => r.trim());
+  if (list && (list.length === 0 || !list.every(isConsoleRole))) return undefined;
   if (rest.length < 1 || rest.length > 2 || rest.some((a) => a.startsWith('--'))) return undefined;
-  return { phone: rest[0], name: rest[1], role };
+  return { phone: rest[0], name: rest[1], ...(role ? { role } : {}), ...(list ? { roles: list as ConsoleRole[] } : {}) };
 }
 
 interface LinkAnswer {
@@ -50,10 +57,13 @@ interface LinkAnswer {
   person: { phone: string; name: string };
   role: ConsoleRole;
   added: boolean;
+  addedRoles: ConsoleRole[];
 }
 
 function print(base: string, link: LinkAnswer): void {
-  if (link.added) console.log(`已把 ${link.person.name}（${link.person.phone}）添加为第一位管理员。`);
+  if (link.added) {
+    console.log(`已把 ${link.person.name}（${link.person.phone}）添加为第一位${link.addedRoles.map((r) => ROLE_LABELS[r]).join('和')}。`);
+  }
   console.log(`网页后台一次性登录链接（10 分钟内有效，只能使用一次，${link.expiresAt.slice(0, 16).replace('T', ' ')} 前）：`);
   console.log(`  ${base}${link.path}`);
   console.log(`登录身份：${link.person.name}（${link.person.phone}），${ROLE_LABELS[link.role]}`);

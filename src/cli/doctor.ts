@@ -5,8 +5,9 @@
  *
  * Checks, in order (each `✓` ok, `!` warning, `✗` failure, with a Chinese / English line), after a first line with
  * the release (package.json's `version`, see CHANGELOG.md) and the last migration it ships:
- * 1. configuration: every variable (src/config.ts); a wrong one is named and the other checks are skipped; the
- *    bounds of the plausibility flags (issue #21; a warning when a ratio of 0 turns a check off);
+ * 1. configuration: every variable (src/config.ts); a wrong one is named and the other checks are skipped; without
+ *    JWT_SECRET, where the token key comes from (auth/kept-secret.ts); the bounds of the plausibility flags (a warning
+ *    when a ratio of 0 turns a check off);
  * 2. database: PostgreSQL reachable (src/startup-checks.ts), or the embedded folder's state;
  * 3. migrations: those of `migrations/` against those applied (pending: a warning, the start applies them;
  *    applied ones this version does not know, i.e. code rolled back past a migration: a failure; up to date: the
@@ -23,6 +24,7 @@ import { MIGRATIONS_DIR } from '../db/migrate.ts';
 import { openDatabase } from '../db/database.ts';
 import { databaseTarget, probeDatabase, probePlatform } from '../startup-checks.ts';
 import { toZonedIso } from '../time.ts';
+import { keptSecretPath, readKeptSecret } from '../auth/kept-secret.ts';
 import { boundsText, plausibilityBounds } from '../domain/plausibility.ts';
 import pg from 'pg';
 
@@ -55,6 +57,18 @@ function versionCheck(): CheckLine {
   const last = migrationFiles().at(-1);
   const shipped = last ? `${String(last.id).padStart(3, '0')}_${last.name}` : '无 / none';
   return { status: 'ok', name: '版本 / version', detail: `${pkg.version}（本版本最后一个迁移 ${shipped}）/ release ${pkg.version}, last migration shipped ${shipped}` };
+}
+
+/** Where the token key comes from when JWT_SECRET is not set (auth/kept-secret.ts); read only, nothing made. */
+function tokenKeyCheck(config: Config): CheckLine {
+  const name = '令牌密钥 / token key';
+  if (config.database.kind !== 'pglite') {
+    return { status: 'warn', name, detail: '未设置 JWT_SECRET：每次启动随机生成，重启后所有人需重新登录 / JWT_SECRET is not set: a key per start, a restart signs everyone out' };
+  }
+  const path = keptSecretPath(config.database.dataDir);
+  return readKeptSecret(path)
+    ? { status: 'ok', name, detail: `未设置 JWT_SECRET，使用保存在 ${path} 的密钥（仅所有者可读），重启后仍保持登录 / the key kept in ${path} is used` }
+    : { status: 'ok', name, detail: `未设置 JWT_SECRET，首次启动时生成密钥并保存在 ${path}（仅所有者可读）/ the first start keeps a key in ${path}` };
 }
 
 /** Compares the applied migrations (`applied` ids; undefined: none ever) with this version's files. */
@@ -177,6 +191,8 @@ export async function runDoctor(env: NodeJS.ProcessEnv, print: (line: string) =>
       ? `NODE_ENV=production，端口 ${config.port}，${databaseTarget(config)} / all variables valid`
       : `各变量有效，但 NODE_ENV 不是 production（开发模式：可用模拟器、随机密钥）/ all variables valid, but NODE_ENV is not production (development mode)`,
   });
+
+  if (config.jwtSecretGenerated) say(tokenKeyCheck(config));
 
   const bounds = plausibilityBounds(config);
   say({

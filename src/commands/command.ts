@@ -14,12 +14,14 @@
  * from a fresh load, at most `maxAttempts` times (then StreamVersionConflict). A decision made on cached state is
  * only a hint: its refusals, and its "nothing to do", are confirmed on a fresh load before they are answered.
  * Refusals come in this order: the person (ROLE_REVOKED), the section (the stream query's `missing`), the device
- * (DEVICE_NOT_FOUND), then the decider's.
+ * (DEVICE_NOT_FOUND), the scope of an organization write (WHOLE_FACTORY_ONLY, NOT_IN_SCOPE: domain/scope.ts), then
+ * the decider's.
  */
 import type { Clock } from '../clock.ts';
 import { GuardFailed } from '../db/guarded-write.ts';
 import type { Queryable, StatementRunner } from '../db/transaction.ts';
 import { domainError, isDomainError } from '../domain/errors.ts';
+import { outsideScopeError } from '../domain/scope.ts';
 import type { DomainEvent } from '../events/catalog.ts';
 import { StreamVersionConflict, type EventMetadata, type EventStore, type StreamAppend } from '../events/store.ts';
 import { rowsAfter } from '../projections/inline.ts';
@@ -127,7 +129,7 @@ const aheadOf = (appends: readonly StreamAppend[], metadata: EventMetadata, reco
 
 /**
  * Runs one command (module docstring) for `actor` and returns its answer. Throws the decider's domain errors,
- * ROLE_REVOKED, `run.missing()`, DEVICE_NOT_FOUND (each only from fresh state), and StreamVersionConflict when
+ * ROLE_REVOKED, `run.missing()`, DEVICE_NOT_FOUND, WHOLE_FACTORY_ONLY, NOT_IN_SCOPE (each only from fresh state), and StreamVersionConflict when
  * every attempt lost a race.
  */
 export async function runCommand<C, S, E extends DomainEvent, R>(
@@ -151,6 +153,7 @@ export async function runCommand<C, S, E extends DomainEvent, R>(
     if (query.person && facts.personName === undefined) throw domainError('ROLE_REVOKED');
     if (!section) throw run.missing?.() ?? new Error(`no section of ${run.stream.streamId}`);
     if (!facts.deviceInUse) throw domainError('DEVICE_NOT_FOUND');
+    if (facts.outsideScope) throw outsideScopeError(facts.outsideScope);
 
     // 2. Decide.
     let events: E[];

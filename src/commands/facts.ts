@@ -40,7 +40,7 @@ import { NO_PLACEMENT, type Placement } from '../domain/placement.ts';
 import { snapshotJson, snapshotsHold } from '../products/snapshot.ts';
 import type { ShiftDay } from '../domain/shift-breaks.ts';
 import { calendarSql } from '../shifts/sql.ts';
-import { storedScopeSql } from '../domain/scope.ts';
+import { outsideScopeSql, storedScopeSql, type ScopeTarget, type WholeFactoryWrite } from '../domain/scope.ts';
 import { streamPrefixes } from '../events/catalog.ts';
 import { headsParameters, streamHeadsHoldSql, streamHeadsSql, type StreamHeads } from '../events/heads.ts';
 
@@ -74,6 +74,11 @@ export interface FactQuery {
   // ---- issue #24 part S ----
   /** A report (UUID) the person acts on: is it in the person's scope? Needs `person`. */
   readonly reportInScope?: string;
+  /**
+   * What a write of the organization, shifts, overrides, devices or memberships touches (domain/scope.ts
+   * `ScopeTarget`): is each inside the person's scope? Needs `person`.
+   */
+  readonly writeScope?: readonly ScopeTarget[];
 }
 
 /** The facts as read (or cached). */
@@ -113,6 +118,8 @@ export interface Facts {
   // ---- issue #24 part S ----
   /** Whether the asked report exists and is in the person's scope (true when none was asked). */
   readonly reportInScope: boolean;
+  /** The first asked write target outside the person's scope (absent: all inside, or none asked). */
+  readonly outsideScope?: ScopeTarget;
 }
 
 export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [], reportInScope: true };
@@ -138,6 +145,7 @@ const placementSql = (phone: string, date: string) =>
  * $1 phone, $2 role, $3 device number, $4 product ids, $5 months; null parameters ask nothing. Issue #24 part A:
  * $6 workshop codes, $7 team codes, $8 phones, $9 placement phone, $10 placement date. Issue #24 part B: $11 shift
  * ids, $12 phone and $13 clock-in date of the shift calendar  (src/shifts/sql.ts). Issue #24 part S: $14 a report id whose scope is asked.
+ * $15 the targets of a write whose scope is asked (jsonb, domain/scope.ts `outsideScopeSql`).
  */
 const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role = $2) AS person_name,
        ($3::text IS NULL OR EXISTS (SELECT 1 FROM products WHERE device_no = $3)) AS device_in_use,
@@ -149,7 +157,8 @@ const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role 
        CASE WHEN $9::text IS NULL THEN NULL ELSE ${placementSql('$9::text', '$10::date')} END AS placement,
        (SELECT array_agg(shift_id) FROM shifts WHERE shift_id = ANY($11::text[])) AS known_shift_ids,
        CASE WHEN $12::text IS NULL THEN NULL ELSE ${calendarSql('$12::text', '$13::date')} END AS calendar,
-       ($14::uuid IS NULL OR ${IN_SCOPE_SQL('$14', '$1', '$2')}) AS report_in_scope`;
+       ($14::uuid IS NULL OR ${IN_SCOPE_SQL('$14', '$1', '$2')}) AS report_in_scope,
+       CASE WHEN $15::jsonb IS NULL THEN NULL ELSE ${outsideScopeSql('$15', '$1', '$2')} END AS outside_scope`;
 
 const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.length > 0;
 
@@ -157,7 +166,7 @@ const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.len
 export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> {
   const org = asked(query.workshopCodes) || asked(query.teamCodes) || asked(query.people) || query.placementOf !== undefined;
   const shifts = asked(query.shiftIds) || query.shiftsOf !== undefined; // issue #24 part B
-  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined) return NO_FACTS;
+  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined && query.writeScope === undefined) return NO_FACTS;
   const ids = [...new Set(query.productIds ?? [])];
   const months = [...new Set(query.months ?? [])];
   const r = (
@@ -176,6 +185,7 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
       query.shiftsOf?.phone ?? null,
       query.shiftsOf?.date ?? null,
       query.reportInScope ?? null,
+      query.writeScope ? JSON.stringify(query.writeScope) : null,
     ])
   ).rows[0];
   const placed = r.placement?.placement;
@@ -187,6 +197,7 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
     products: r.products ?? [],
     closedMonths: r.closed_months ?? [],
     reportInScope: r.report_in_scope,
+    ...(r.outside_scope ? { outsideScope: outsideTarget(r.outside_scope) } : {}),
     ...(query.workshopCodes ? { workshops: r.workshops ?? [] } : {}),
     ...(query.teamCodes ? { teams: r.teams ?? [] } : {}),
     ...(query.people ? { people: r.people ?? [] } : {}),
@@ -200,6 +211,10 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
     ...(heads ? { heads } : {}),
   };
 }
+
+/** The target `{kind, code, write}` that `outsideScopeSql` answered, as a ScopeTarget. */
+const outsideTarget = (o: { kind: string; code: string | null; write: string | null }): ScopeTarget =>
+  o.kind === 'factory' ? { kind: 'factory', write: o.write as WholeFactoryWrite } : { kind: o.kind as 'workshop' | 'team' | 'member' | 'device', code: o.code ?? '' };
 
 /**
  * Adds to `w` the guard `facts`: every fact of `query` still holds as `facts` say — the person under
@@ -232,6 +247,10 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
   // issue #24 part S: the report is still in the person's scope.
   if (query.reportInScope !== undefined && query.person && facts.reportInScope) {
     checks.push(IN_SCOPE_SQL(w.param(query.reportInScope), w.param(query.person.phone), w.param(query.person.role)));
+  }
+  // The targets of an organization write still inside the person's scope (domain/scope.ts).
+  if (query.writeScope !== undefined && query.person && !facts.outsideScope) {
+    checks.push(`${outsideScopeSql(w.param(JSON.stringify(query.writeScope)), w.param(query.person.phone), w.param(query.person.role))} IS NULL`);
   }
   if (checks.length) w.guard('facts', checks.join(' AND '));
   const months = [...new Set(query.months ?? [])].sort();

@@ -8,6 +8,7 @@
  */
 import type { ClockLabel } from './labels.ts';
 import type { ShiftProblem } from './shift-breaks.ts';
+import type { WholeFactoryWrite } from './scope.ts';
 
 /** What a worker tried when the clock state refused it (the sentence names it). */
 export type ClockAttempt = 'start' | 'switchDevice' | 'finish' | 'report';
@@ -27,9 +28,9 @@ export type CloseBlocker = 'PERIOD_NOT_ENDED' | 'PERIOD_HAS_PENDING' | 'PERIOD_H
 export interface CloseBlockers {
   month: string;
   blockers: CloseBlocker[];
-  pending: { reportId: string; reportDate: string; employeePhone: string }[];
+  pending: { reportId: string; reportDate: string; employeePhone: string; employeeName: string | null }[];
   pendingTotal: number;
-  unpriced: { reportId: string; reportDate: string; employeePhone: string; productId: number; projectNo: string; productName: string; deviceNo: string; processName: string }[];
+  unpriced: { reportId: string; reportDate: string; employeePhone: string; employeeName: string | null; productId: number; projectNo: string; productName: string; deviceNo: string; processName: string }[];
   unpricedTotal: number;
 }
 
@@ -118,6 +119,10 @@ export interface DomainErrorCatalog {
   UNKNOWN_SCOPE_CODES: { details: { workshops: string[]; teams: string[] }; context: never };
   /** Only a manager of the whole factory closes or reopens a month (its figures are the whole factory's). */
   CLOSE_NEEDS_WHOLE_FACTORY: { details: never; context: never };
+  /** A write of the organization touches a workshop, team, worker or device outside the person's scope (domain/scope.ts). */
+  NOT_IN_SCOPE: { details: { kind: 'workshop' | 'team' | 'member' | 'device'; code: string }; context: never };
+  /** A write only a person of the whole factory makes (a new workshop, a shift, a scope), by a narrowly scoped one. */
+  WHOLE_FACTORY_ONLY: { details: never; context: { write: WholeFactoryWrite } };
 }
 
 export type DomainErrorCode = keyof DomainErrorCatalog;

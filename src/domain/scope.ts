@@ -17,6 +17,7 @@
  * a filter outside the reader's scope gives nothing (empty lists, zero sums), never 403, so it leaks nothing about
  * what exists outside the scope.
  */
+import { domainError } from './errors.ts';
 
 /** A reviewer's or manager's scope: workshop codes and team codes; both empty = the whole factory. */
 export interface Scope {
@@ -94,6 +95,59 @@ export function scopeAndFilter(workshopCol: string, teamCol: string, scope: Scop
   const s = scopeSql(workshopCol, teamCol, p([...scope.workshops]), p([...scope.teams]));
   return `${s} AND ${filterSql(workshopCol, teamCol, p(filter.workshop ?? null), p(filter.team ?? null))}`;
 }
+
+/**
+ * What a write of the organization changes, for the scope rule of writes (`outsideScopeSql`): the workshop, team,
+ * worker (their open team) or device it touches, or `factory` for a write only the whole factory may make (a new
+ * workshop, a shift, a scope). `workshop` with `team`: the workshop a team is put in, in scope also when it is the
+ * team's workshop already (a team-scoped person may change their team without moving it).
+ */
+export type ScopeTarget =
+  | { readonly kind: 'factory'; readonly write: WholeFactoryWrite }
+  | { readonly kind: 'workshop'; readonly code: string; readonly team?: string }
+  | { readonly kind: 'team' | 'member' | 'device'; readonly code: string };
+
+/** The writes only a person of the whole factory makes. */
+export type WholeFactoryWrite = 'createWorkshop' | 'shift' | 'scope';
+
+/**
+ * The scope rule of writes, in SQL: the first of `targets` (a jsonb array of ScopeTarget, a placeholder such as
+ * `$15`) outside the scope stored for (`phone`, `role`), as `{kind, code, write}` JSON, or NULL when every target
+ * is inside (always for a person of the whole factory). Inside the scope means:
+ * - a workshop: one of the scope's workshops (a team scope covers no workshop), or, with `team`, that team's
+ *   workshop already;
+ * - a team: one of the scope's teams, or its workshop one of the scope's workshops; a code that names no team is
+ *   outside (so a scoped person learns nothing of what exists outside their scope);
+ * - a worker: no open membership, or the open one's team inside (moving a worker out of another workshop's team
+ *   changes that team);
+ * - a device: in no workshop, or in one of the scope's workshops;
+ * - `factory`: never inside a narrow scope.
+ * What the command path checks before a write of the organization, shifts, overrides, devices and memberships, and
+ * again in the guard of its append (commands/facts.ts), so a scope narrowed, or a team moved, between the decision
+ * and the append writes nothing.
+ */
+export const outsideScopeSql = (targets: string, phone: string, role: string): string =>
+  `(SELECT json_build_object('kind', x.kind, 'code', x.code, 'write', x.write)
+      FROM scopes s
+      CROSS JOIN ROWS FROM (jsonb_to_recordset(${targets}::jsonb) AS (kind text, code text, team text, write text)) WITH ORDINALITY AS x(kind, code, team, write, n)
+     WHERE s.phone = ${phone} AND s.role = ${role} AND cardinality(s.workshops) + cardinality(s.teams) > 0
+       AND NOT CASE x.kind
+         WHEN 'workshop' THEN x.code = ANY(s.workshops)
+           OR EXISTS (SELECT 1 FROM teams t WHERE x.team IS NOT NULL AND t.code = x.team AND t.workshop_code = x.code)
+         WHEN 'team' THEN EXISTS (SELECT 1 FROM teams t WHERE t.code = x.code AND (t.code = ANY(s.teams) OR t.workshop_code = ANY(s.workshops)))
+         WHEN 'member' THEN NOT EXISTS (SELECT 1 FROM team_memberships m JOIN teams t ON t.code = m.team_code
+                                        WHERE m.phone = x.code AND m.valid_to IS NULL
+                                          AND NOT (t.code = ANY(s.teams) OR t.workshop_code = ANY(s.workshops)))
+         WHEN 'device' THEN NOT EXISTS (SELECT 1 FROM device_workshops d WHERE d.device_no = x.code AND NOT d.workshop_code = ANY(s.workshops))
+         ELSE false END
+     ORDER BY x.n LIMIT 1)`;
+
+/**
+ * The refusal of a write whose target `t` is outside the person's scope: WHOLE_FACTORY_ONLY (403) for a write only
+ * the whole factory makes, else NOT_IN_SCOPE (404, as a report outside the scope: the target may as well not exist).
+ */
+export const outsideScopeError = (t: ScopeTarget) =>
+  t.kind === 'factory' ? domainError('WHOLE_FACTORY_ONLY', undefined, { write: t.write }) : domainError('NOT_IN_SCOPE', { kind: t.kind, code: t.code });
 
 /** A scope given by a person (lists of codes): trimmed, without blanks and repeats, sorted. */
 export function normalScope(scope: { workshops: readonly string[]; teams: readonly string[] }): Scope {

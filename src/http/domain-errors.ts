@@ -6,6 +6,7 @@
 import { LABELS, type ClockLabel } from '../domain/labels.ts';
 import type { ClockAttempt, CloseBlockers, ContextOf, DetailsOf, DomainError, DomainErrorCode, PeriodWrite, QuantityField, ReasonPurpose } from '../domain/errors.ts';
 import { monthLabel } from '../domain/period.ts';
+import type { WholeFactoryWrite } from '../domain/scope.ts';
 
 type Entry<C extends DomainErrorCode> = {
   readonly status: 401 | 403 | 404 | 409 | 422;
@@ -164,7 +165,23 @@ const ANSWERS: { readonly [C in DomainErrorCode]: Entry<C> } = {
       `审核范围中有不存在的${[d.workshops.length ? `车间：${d.workshops.join('、')}` : '', d.teams.length ? `班组：${d.teams.join('、')}` : ''].filter(Boolean).join('；')}，请检查编码`,
   },
   CLOSE_NEEDS_WHOLE_FACTORY: { status: 403, message: () => '您的审核范围只是部分车间或班组，月结和反结账须由负责全厂的经理操作' },
+  NOT_IN_SCOPE: {
+    status: 404,
+    message: (d) =>
+      d.kind === 'member'
+        ? `员工 ${d.code} 目前所在的班组不在您的管理范围内，不能调动或移出；请联系负责全厂的管理员或经理`
+        : `没有找到${SCOPE_KINDS[d.kind]}「${d.code}」，或它不在您的管理范围内；如需修改，请联系负责全厂的管理员或经理`,
+  },
+  WHOLE_FACTORY_ONLY: {
+    status: 403,
+    message: (_, c) => `您的管理范围只是部分车间或班组，${WHOLE_FACTORY_WRITES[c.write]}须由负责全厂的管理员或经理操作`,
+  },
 };
+
+/** What a write outside the scope touched (NOT_IN_SCOPE). */
+const SCOPE_KINDS = { workshop: '车间', team: '班组', device: '设备' } as const;
+/** What only the whole factory does (WHOLE_FACTORY_ONLY). */
+const WHOLE_FACTORY_WRITES: Record<WholeFactoryWrite, string> = { createWorkshop: '新建车间', shift: '新建或修改班次', scope: '设置审核范围' };
 
 /** The status and sentence of domain error `err` (module docstring). */
 export function domainAnswer<C extends DomainErrorCode>(err: DomainError<C>): { status: number; message: string } {

@@ -33,7 +33,7 @@ describe('POST /api/auth/platform-login', () => {
     expect(r.body.expiresAt).toMatch(/\+08:00$/);
     expect(await openidOf('13800000001')).toBe(app.simulator.openidFor(c.slice(4)));
     const me = await app.request('GET', '/api/auth/me', { token: r.body.token });
-    expect(me.body).toEqual({ person: { phone: '13800000001', name: '王一' }, role: 'worker', roles: ['worker'], messageTemplates: {} });
+    expect(me.body).toEqual({ person: { phone: '13800000001', name: '王一' }, role: 'worker', roles: ['worker'], messageTemplates: {}, scope: { workshops: [], teams: [] } });
   });
 
   it('the legacy credential (encryptedData + iv) logs in the same way', async () => {
@@ -175,7 +175,7 @@ describe('GET /api/auth/me and POST /api/auth/switch-role', () => {
     expect(r.body).toMatchObject({ role: 'manager', person: { phone: '13800000002', name: '李二' }, roles: ['worker', 'admin', 'manager'] });
     expect(app.service.ctx.tokens.verify(r.body.token)).toEqual({ phone: '13800000002', role: 'manager' });
     const me = await app.request('GET', '/api/auth/me', { token: r.body.token });
-    expect(me.body).toEqual({ person: { phone: '13800000002', name: '李二' }, role: 'manager', roles: ['worker', 'admin', 'manager'], messageTemplates: {} });
+    expect(me.body).toEqual({ person: { phone: '13800000002', name: '李二' }, role: 'manager', roles: ['worker', 'admin', 'manager'], messageTemplates: {}, scope: { workshops: [], teams: [] } });
   });
 
   it('refuses a role the phone does not hold, and an unknown role value', async () => {

@@ -57,12 +57,29 @@ describe('console-link, with the database at hand', () => {
     expect(out).toContain('console-link 13800138000 <姓名>');
     const [ok, link] = await printed(() => command.run(app.service.ctx, ['13800138000', '王管理']));
     expect(ok).toBe(0);
-    expect(link).toContain('已把 王管理（13800138000）添加为第一位管理员');
+    // The office's first person gets both console roles: the review needs 管理员, the close and the scopes 经理.
+    expect(link).toContain('已把 王管理（13800138000）添加为第一位管理员和经理');
     expect(link).toMatch(new RegExp(`http://localhost:${port}/console/login#link=[A-Za-z0-9_-]{43}`));
     expect(link).toContain('登录身份：王管理（13800138000），管理员');
     const poll = await app.request('GET', `/api/auth/web-login/${ticketIn(link)}`);
     expect(poll.body).toMatchObject({ status: 'confirmed', role: 'admin', person: { name: '王管理' } });
     expect((await app.request('GET', `/api/auth/web-login/${ticketIn(link)}`)).status).toBe(409);
+    const me = await app.request('GET', '/api/auth/me', { token: poll.body.token });
+    expect(me.body).toMatchObject({ role: 'admin', roles: ['admin', 'manager'] });
+  });
+
+  it('--roles gives the first person only the roles named; a wrong list is a usage error', async () => {
+    const other = await startTestApp();
+    try {
+      const [ok, link] = await printed(() => cliCommands['console-link'].run(other.service.ctx, ['13800138001', '赵管理', '--roles', 'admin']));
+      expect(ok, link).toBe(0);
+      expect(link).toContain('已把 赵管理（13800138001）添加为第一位管理员。');
+      expect((await other.service.ctx.db.pool.query(`SELECT role FROM personnel WHERE phone = '13800138001'`)).rows).toEqual([{ role: 'admin' }]);
+      expect((await printed(() => cliCommands['console-link'].run(other.service.ctx, ['13800138001', '--roles', 'worker'])))[0]).toBe(2);
+      expect((await printed(() => cliCommands['console-link'].run(other.service.ctx, ['13800138001', '--roles'])))[0]).toBe(2);
+    } finally {
+      await other.close();
+    }
   });
 
   it('never adds anyone once an administrator exists; a worker gets no link; a manager gets one as manager', async () => {

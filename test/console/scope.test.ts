@@ -112,4 +112,38 @@ describe.skipIf(skipBrowserTests('scope.test.ts'))('scopes, filters and the team
     expect((await dash.getByTestId('dashboard-table').getByTestId('row-team').allTextContents()).map((t) => t.trim())).toEqual(['冲压车间 · 冲压一班']);
     await c.page.close();
   });
+
+  it('工资 of the administrator scoped to 冲压车间 says what it covers and offers only its workshop and teams', async () => {
+    const c = await openConsole(browser, app);
+    pageErrors.push(c.errors);
+    await signIn(c.page, ADMIN);
+    await c.page.goto(`${app.url}/console/wages?month=2026-03`);
+    const note = c.page.getByTestId('scope-note');
+    await note.waitFor();
+    expect(await shown(note)).toContain('本页只含：冲压车间');
+    expect(await shown(note)).toContain('不是全厂的工资总额');
+    const table = c.page.getByTestId('wages-table');
+    await table.getByTestId('row-team').first().waitFor();
+    expect((await table.getByTestId('row-team').allTextContents()).map((t) => t.trim())).toEqual(['冲压一班']);
+    // No product here has a rate: the amount reads 未定价 with its lines, not 0.00 as if nothing were owed.
+    expect((await table.getByTestId('row-unpriced').allTextContents()).map((t) => t.trim())).toEqual(['未定价（1 行）']);
+    /** The options a select offers once its list is open and shows `first`. */
+    const offered = async (select: string, first: string) => {
+      await c.page.getByTestId(select).click();
+      await c.page.getByRole('option', { name: first, exact: true }).last().waitFor();
+      const texts = (await c.page.locator('.el-select-dropdown__item:visible').allTextContents()).map((t) => t.trim());
+      await c.page.keyboard.press('Escape');
+      await c.page.locator('.el-select-dropdown__item:visible').first().waitFor({ state: 'hidden' });
+      return texts;
+    };
+    expect(await offered('filter-workshop', '冲压车间')).toEqual(['冲压车间']);
+    expect(await offered('filter-team', '冲压一班')).toEqual(['冲压一班']);
+    await shoot(c.page, 'wages-scoped');
+    await fitsBothWidths(c.page, [note]);
+    // The whole factory's manager sees no such note.
+    await page.goto(`${app.url}/console/wages?month=2026-03`);
+    await page.getByTestId('wages-table').getByTestId('row-team').first().waitFor();
+    expect(await page.getByTestId('scope-note').count()).toBe(0);
+    await c.page.close();
+  });
 });

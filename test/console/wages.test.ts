@@ -154,11 +154,13 @@ describe.skipIf(skipBrowserTests('wages.test.ts'))('wages and the monthly close 
     expect(XLSX.utils.sheet_to_json<any>(book.Sheets['汇总'])).toEqual([
       { 手机号: ZHANG, 姓名: '张三', 报工单数: 1, 成品数量: 580, 不良数量: 25, 计件工资: 667.5, 未定价行: 0 },
       { 手机号: LI, 姓名: '李四', 报工单数: 1, 成品数量: 1500, 不良数量: 20, 计件工资: 1865, 未定价行: 0 },
+      { 手机号: '合计', 报工单数: 2, 成品数量: 2080, 不良数量: 45, 计件工资: 2532.5, 未定价行: 0 },
     ]);
     expect(XLSX.utils.sheet_to_json<any>(book.Sheets['明细']).map((r) => [r.手机号, r.产品名称, r.计件单价, r.不良单价, r.金额])).toEqual([
       [ZHANG, '前围横梁', 1.25, -0.5, 587.5],
       [ZHANG, '后围板', 0.8, 0, 80],
       [LI, '前围横梁', 1.25, -0.5, 1865],
+      ['合计', undefined, undefined, undefined, 2532.5],
     ]);
   });
 
@@ -174,7 +176,7 @@ describe.skipIf(skipBrowserTests('wages.test.ts'))('wages and the monthly close 
     expectRefusals(pageErrors[0], 409, 1); // the refused close
     expect(await shown(blockers)).toContain('2026年3月不能结账：2026年3月还没有结束，月末之后才能结账；还有 1 张报工单待审核，请先审核');
     const links = blockers.getByTestId('blocker-link');
-    expect(await links.allTextContents()).toEqual([`2026-03-18 · ${LI} 的报工单`]);
+    expect(await links.allTextContents()).toEqual([`2026-03-18 · 李四（${LI}）的报工单`]);
     await shoot(page, 'periods-refused');
     expect(await axeViolations(page)).toEqual([]);
     await fitsBothWidths(page, [links.first()]);
@@ -199,7 +201,7 @@ describe.skipIf(skipBrowserTests('wages.test.ts'))('wages and the monthly close 
     expectRefusals(pageErrors[0], 422, 1); // the reopen without a reason
     await page.getByTestId('reopen-reason').fill('补录漏审的报工单');
     await page.getByRole('button', { name: '保存' }).click();
-    await expect.poll(() => shown(march)).toContain('未结账');
+    await expect.poll(() => shown(march)).toContain('已反结账');
     await march.locator('.el-table__expand-icon').click();
     const trail = page.getByTestId('period-trail');
     await trail.waitFor();
@@ -216,6 +218,9 @@ describe.skipIf(skipBrowserTests('wages.test.ts'))('wages and the monthly close 
     await c.page.getByTestId('periods-table').locator('tbody tr').first().waitFor();
     expect(await c.page.getByTestId('close').count()).toBe(0);
     expect(await c.page.getByTestId('periods-scoped').count()).toBe(0);
+    // The reopened month reads 已反结账 on the 工资 page too, not 未结账.
+    await c.page.goto(`${app.url}/console/wages?month=2026-03`);
+    await expect.poll(() => shown(c.page.getByTestId('status-banner'))).toContain('2026年3月已反结账（第 1 次结账后）');
   });
 
   it('月结 for a manager with a scope (issue #24): the counts of the scope, no amounts, no close or reopen', async () => {

@@ -61,7 +61,8 @@ it('runs the whole scenario and every answer fits the specification', async () =
     // 车间 and 班组 (issue #24) are empty: the demo's workers are in no team
     ['13900000011', '张三', undefined, undefined, 1, 1480, 35, 937.5, 0],
     ['13900000013', '王五', undefined, undefined, 1, 1500, 20, 1865, 0],
+    ['合计', undefined, undefined, undefined, 2, 2980, 55, 2802.5, 0],
   ]);
-  expect(XLSX.utils.sheet_to_json<any>(wages['明细'], { header: 1 })).toHaveLength(4);
+  expect(XLSX.utils.sheet_to_json<any>(wages['明细'], { header: 1 })).toHaveLength(5); // header, 3 lines, 合计
   expect(lines.some((l) => l.includes('2026年3月已结账'))).toBe(true);
 });

@@ -5,12 +5,14 @@
  * once through the command line.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDoctor } from '../../src/cli/doctor.ts';
+import { withKeptJwtSecret } from '../../src/auth/kept-secret.ts';
+import { loadConfig } from '../../src/config.ts';
 import { systemClock } from '../../src/clock.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
@@ -88,6 +90,18 @@ describe('npm run cli -- doctor', () => {
     } finally {
       await db.drop();
     }
+  });
+
+  it('without JWT_SECRET on the embedded database, says where the kept token key is (made by the first start, not by doctor)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doctor-key-'));
+    dirs.push(dir);
+    const dataDir = join(dir, 'pglite');
+    const before = await doctor({ PGLITE_DIR: dataDir, WX_API_BASE: apiBase });
+    expect(before.lines).toContain(`✓ 令牌密钥 / token key: 未设置 JWT_SECRET，首次启动时生成密钥并保存在 ${dataDir}.jwt-secret（仅所有者可读）/ the first start keeps a key in ${dataDir}.jwt-secret`);
+    expect(existsSync(`${dataDir}.jwt-secret`)).toBe(false);
+    withKeptJwtSecret(loadConfig({ PGLITE_DIR: dataDir }));
+    const after = await doctor({ PGLITE_DIR: dataDir, WX_API_BASE: apiBase });
+    expect(after.lines.find((l) => l.includes('令牌密钥'))).toBe(`✓ 令牌密钥 / token key: 未设置 JWT_SECRET，使用保存在 ${dataDir}.jwt-secret 的密钥（仅所有者可读），重启后仍保持登录 / the key kept in ${dataDir}.jwt-secret is used`);
   });
 
   it('names each wrong variable and skips the other checks', async () => {

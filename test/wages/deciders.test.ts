@@ -95,9 +95,9 @@ describe('the period decider', () => {
   });
 
   it('lists every blocker at once, the code being the first', () => {
-    const pending = { pending: [{ reportId: 'r1', reportDate: '2026-03-20', employeePhone: '13800000003' }], pendingTotal: 1 };
+    const pending = { pending: [{ reportId: 'r1', reportDate: '2026-03-20', employeePhone: '13800000003', employeeName: '王五' }], pendingTotal: 1 };
     const unpriced = {
-      unpriced: [{ reportId: 'r5', reportDate: '2026-03-05', employeePhone: '13800000003', productId: 3, projectNo: 'XM', productName: '支架', deviceNo: 'D1', processName: '冲压' }],
+      unpriced: [{ reportId: 'r5', reportDate: '2026-03-05', employeePhone: '13800000003', employeeName: '王五', productId: 3, projectNo: 'XM', productName: '支架', deviceNo: 'D1', processName: '冲压' }],
       unpricedTotal: 1,
     };
     const both = periods.given([]).when(close('2026-04-01', { pending, unpriced }));

@@ -21,6 +21,7 @@
  * closed month, the reopen with a reason, the new prices, version 2 beside version 1, and the wage projection
  * rebuilt from the events equal to the one built as they came.
  */
+import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayProjection } from '../../src/projections/replay.ts';
 import { wagesProjection } from '../../src/projections/wages.ts';
@@ -151,6 +152,41 @@ describe('wages of March, by hand', () => {
     expect(summary).toMatchObject({ status: 'open', total: 2, totals: { reports: 5, finishedQty: 361, defectiveQty: 23, amount: '439.63', unpricedLines: 1, pendingReports: 1 } });
   });
 
+  it('the workbook marks the unpriced line 未定价 and ends each sheet with a 合计 row of the exact sums', async () => {
+    await app.catchUpAll();
+    const res = await fetch(`${app.url}/api/wages.xlsx?month=2026-03`, { headers: { authorization: `Bearer ${manager}` } });
+    const book = XLSX.read(Buffer.from(await res.arrayBuffer()));
+    const rows = (sheet: string) => XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[sheet], { header: 1, defval: null }).slice(1);
+    expect(rows('汇总')).toEqual([
+      [ZHANG, '张三', null, null, 4, 350, 23, 438.38, 0],
+      [LI, '李四', null, null, 1, 11, 0, 1.25, 1],
+      ['合计', null, null, null, 5, 361, 23, 439.63, 1],
+    ]);
+    const lines = rows('明细');
+    // 李四's P3 line: no rate on its date, so its rates and amount read 未定价 (not an empty cell, not 0.00).
+    expect(lines.filter((l) => l[0] === LI).map((l) => [l[5], l[10], l[11], l[12]])).toEqual([
+      ['P3', '未定价', '未定价', '未定价'],
+      ['P1', 1.25, -0.5, 1.25],
+    ]);
+    // 合计 of 明细: the quantities and the priced amounts (124.00 + 45.00 + 259.50 + 10.01 − 0.13 + 1.25 = 439.63).
+    expect(lines.at(-1)).toEqual(['合计', null, null, null, null, null, null, null, 361, 23, null, null, 439.63]);
+  });
+
+  it('a worker whose every line is unpriced reads 未定价 as 计件工资 in the workbook, not 0.00', async () => {
+    // February, apart from March's hand-worked month: P3 has no rate before 03-01.
+    const WU = '13800000009';
+    await app.login(WU, 'worker', '吴九');
+    const id = (await submitReport(app.service.ctx, { phone: WU, reportDate: '2026-02-26', lines: [lineOf('P3', 7, 0)] }, '吴九')).reportId;
+    expect((await call('POST', `/api/reviews/${id}/approve`, admin, {})).status).toBe(200);
+    await app.catchUpAll();
+    const res = await fetch(`${app.url}/api/wages.xlsx?month=2026-02`, { headers: { authorization: `Bearer ${manager}` } });
+    const summary = XLSX.utils.sheet_to_json<unknown[]>(XLSX.read(Buffer.from(await res.arrayBuffer())).Sheets['汇总'], { header: 1, defval: null });
+    expect(summary.slice(1)).toEqual([
+      [WU, '吴九', null, null, 1, 7, 0, '未定价', 1],
+      ['合计', null, null, null, 1, 7, 0, 0, 1],
+    ]);
+  });
+
   it('a worker reads their own statement; another phone is 403', async () => {
     expect((await wages('/api/wages/mine?month=2026-03', zhang)).body.amount).toBe('438.38');
     expect((await wages('/api/wages/mine?month=2026-03', liToken)).body.amount).toBe('1.25');
@@ -166,9 +202,9 @@ describe('the monthly close', () => {
     expect(r.body.error.details).toMatchObject({
       month: '2026-03',
       blockers: ['PERIOD_NOT_ENDED', 'PERIOD_HAS_PENDING', 'PERIOD_HAS_UNPRICED'],
-      pending: [{ reportId: R.R6, reportDate: '2026-03-20', employeePhone: LI }],
+      pending: [{ reportId: R.R6, reportDate: '2026-03-20', employeePhone: LI, employeeName: '李四' }],
       pendingTotal: 1,
-      unpriced: [{ reportId: R.R5, productId: P.P3, productName: 'P3' }],
+      unpriced: [{ reportId: R.R5, productId: P.P3, productName: 'P3', employeeName: expect.any(String) }],
       unpricedTotal: 1,
     });
     expect(r.body.error.message).toBe('2026年3月不能结账：2026年3月还没有结束，月末之后才能结账；还有 1 张报工单待审核，请先审核；有 1 行明细的产品在报工日期没有计件单价，请先设置单价');
@@ -260,7 +296,7 @@ describe('the monthly close', () => {
       return out;
     };
     const incremental = await tables();
-    expect(incremental.wage_lines.length).toBe(8);
+    expect(incremental.wage_lines.length).toBe(9); // March's 8 and February's unpriced one
     await pool.query(`UPDATE wage_workers SET amount_fen = 0`);
     await replayProjection(pool, app.service.ctx.store, wagesProjection, 3);
     expect(await tables()).toEqual(incremental);

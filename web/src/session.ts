@@ -57,8 +57,9 @@ export async function signOut(): Promise<void> {
 
 /** Switches the session to another console role the person holds. */
 export async function switchRole(role: 'admin' | 'manager'): Promise<void> {
-  const a = await unwrap(api.POST('/api/auth/web-session/switch-role', { body: { role } }));
-  session.account = { person: a.person, role: a.role, roles: a.roles };
+  await unwrap(api.POST('/api/auth/web-session/switch-role', { body: { role } }));
+  // The account again, with the new role's scope (each role has its own).
+  await loadSession();
 }
 
 /** Sends the user to the login page when the service says the session is over (set by main.ts). */

@@ -4,6 +4,10 @@
  * manager (the routes' `access.organization`), or for a personnel import's confirmation (inside its transaction:
  * `commandsIn`). Local dates `YYYY-MM-DD` in APP_TIMEZONE; a membership's `validFrom` defaults to today there.
  * Each answers the stream's state after the command (also when nothing changed).
+ *
+ * Scope (domain/scope.ts, the rule of writes): a person with a narrow scope changes only the workshops, teams,
+ * workers (by their open team) and devices inside it, and creates no workshop; every command asks its targets as
+ * the `writeScope` fact, checked again in its append. Refusals: NOT_IN_SCOPE (404), WHOLE_FACTORY_ONLY (403).
  */
 import { streams } from '../../events/catalog.ts';
 import { localDate } from '../../time.ts';
@@ -25,6 +29,7 @@ export function saveWorkshop(deps: CommandDeps, actor: CommandActor, input: { co
   return runCommand(deps, actor, {
     decider: workshopDecider,
     stream: { streamId: streams.workshop(input.code), fold: workshopDecider },
+    facts: { writeScope: [input.create ? { kind: 'factory', write: 'createWorkshop' } : { kind: 'workshop', code: input.code }] },
     command: (_, now) => ({ type: input.create ? ('DefineWorkshop' as const) : ('RenameWorkshop' as const), code: input.code, name: input.name, at: now.toISOString() }),
     answer: (state) => ({ code: input.code, name: state.name ?? input.name }),
   });
@@ -43,7 +48,14 @@ export function saveTeam(deps: CommandDeps, actor: CommandActor, input: TeamFiel
   return runCommand(deps, actor, {
     decider: teamDecider,
     stream: { streamId: streams.team(input.code), fold: teamDecider },
-    facts: { workshopCodes: [input.workshopCode], people: [...input.leaders] },
+    facts: {
+      workshopCodes: [input.workshopCode],
+      people: [...input.leaders],
+      writeScope: [
+        ...(input.create ? [] : [{ kind: 'team', code: input.code } as const]),
+        { kind: 'workshop', code: input.workshopCode, ...(input.create ? {} : { team: input.code }) },
+      ],
+    },
     command: (facts, now) => ({
       type: input.create ? ('DefineTeam' as const) : ('ChangeTeam' as const),
       code: input.code,
@@ -81,7 +93,7 @@ export function startMembership(
   return runCommand(deps, actor, {
     decider: memberDecider,
     stream: { streamId: streams.member(input.phone), fold: memberDecider },
-    facts: { teamCodes: [input.teamCode], people: [input.phone] },
+    facts: { teamCodes: [input.teamCode], people: [input.phone], writeScope: [{ kind: 'team', code: input.teamCode }, { kind: 'member', code: input.phone }] },
     command: (facts, now) => ({
       type: 'StartMembership' as const,
       phone: input.phone,
@@ -103,6 +115,7 @@ export function endMembership(deps: CommandDeps, actor: CommandActor, input: { p
   return runCommand(deps, actor, {
     decider: memberDecider,
     stream: { streamId: streams.member(input.phone), fold: memberDecider },
+    facts: { writeScope: [{ kind: 'member', code: input.phone }] },
     command: (_, now) => ({ type: 'EndMembership' as const, phone: input.phone, validTo: input.validTo ?? localDate(now, timeZone), at: now.toISOString() }),
     answer: (state) => ({ phone: input.phone, history: [...state.history] }),
   });
@@ -120,7 +133,11 @@ export function setDeviceWorkshop(
   return runCommand(deps, actor, {
     decider: deviceDecider,
     stream: { streamId: streams.device(input.deviceNo), fold: deviceDecider },
-    facts: { deviceNo: input.deviceNo, ...(input.workshopCode !== null ? { workshopCodes: [input.workshopCode] } : {}) },
+    facts: {
+      deviceNo: input.deviceNo,
+      ...(input.workshopCode !== null ? { workshopCodes: [input.workshopCode] } : {}),
+      writeScope: [{ kind: 'device', code: input.deviceNo }, ...(input.workshopCode !== null ? [{ kind: 'workshop', code: input.workshopCode } as const] : [])],
+    },
     command: (facts, now) => ({
       type: 'SetDeviceWorkshop' as const,
       deviceNo: input.deviceNo,

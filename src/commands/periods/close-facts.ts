@@ -19,6 +19,9 @@ import { rateOn, segmentsIn, type RateEntry } from '../../domain/rates.ts';
 import { rateEntriesOf } from '../../products/store.ts';
 import type { CloseFigures } from './decider.ts';
 
+/** The worker's name in personnel (null when no longer there), for the refusal to name people, not phones. */
+const NAME_SQL = (reports: string) => `(SELECT p.name FROM personnel p WHERE p.phone = ${reports}.employee_phone ORDER BY p.role <> 'worker', p.role LIMIT 1)`;
+
 /** Most pending reports and most unpriced lines a refused close lists (their numbers are given whole). */
 export const CLOSE_LIST_MAX = 200;
 
@@ -33,13 +36,13 @@ export interface CloseFacts {
 export async function closeFacts(q: Queryable, month: string): Promise<CloseFacts> {
   const { first, last } = monthDates(month);
   const pending = await q.query(
-    `SELECT report_id, report_date, employee_phone, count(*) OVER () AS total
+    `SELECT report_id, report_date, employee_phone, ${NAME_SQL('reports')} AS employee_name, count(*) OVER () AS total
        FROM reports WHERE status = 'pending' AND report_date BETWEEN $1::date AND $2::date
       ORDER BY report_date, submitted_at, report_id LIMIT $3`,
     [first, last, CLOSE_LIST_MAX],
   );
   const lines = await q.query(
-    `SELECT r.report_id, r.report_date, r.employee_phone, l."productId" AS product_id, l."finishedQty" AS finished, l."defectiveQty" AS defective,
+    `SELECT r.report_id, r.report_date, r.employee_phone, ${NAME_SQL('r')} AS employee_name, l."productId" AS product_id, l."finishedQty" AS finished, l."defectiveQty" AS defective,
             l."projectNo" AS project_no, l."productName" AS product_name, l."deviceNo" AS device_no, l."processName" AS process_name
        FROM reports r
       CROSS JOIN LATERAL jsonb_to_recordset(r.lines) AS l("productId" bigint, "finishedQty" bigint, "defectiveQty" bigint,
@@ -72,6 +75,7 @@ export async function closeFacts(q: Queryable, month: string): Promise<CloseFact
         reportId: l.report_id,
         reportDate: l.report_date,
         employeePhone: l.employee_phone,
+        employeeName: l.employee_name ?? null,
         productId: Number(l.product_id),
         projectNo: l.project_no,
         productName: l.product_name,
@@ -82,7 +86,7 @@ export async function closeFacts(q: Queryable, month: string): Promise<CloseFact
   }
   return {
     pending: {
-      pending: pending.rows.map((r) => ({ reportId: r.report_id, reportDate: r.report_date, employeePhone: r.employee_phone })),
+      pending: pending.rows.map((r) => ({ reportId: r.report_id, reportDate: r.report_date, employeePhone: r.employee_phone, employeeName: r.employee_name ?? null })),
       pendingTotal: Number(pending.rows[0]?.total ?? 0),
     },
     unpriced: { unpriced, unpricedTotal },

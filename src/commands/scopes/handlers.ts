@@ -3,7 +3,8 @@
  * scope decider on the stream `scope-<phone>`. Facts (commands/facts.ts, as the organization's commands ask them):
  * the person's roles (does the person hold the role?) and which given codes name a workshop or a team
  * (migrations/013), blank codes ignored (domain/scope.ts `normalScope`). The person's roles are guarded in the
- * append; workshops and teams are never removed. Run by `PUT /api/people/:phone/scope` (managers, `access.scopes`).
+ * append; workshops and teams are never removed. Only a manager of the whole factory sets scopes (WHOLE_FACTORY_ONLY,
+ * domain/scope.ts). Run by `PUT /api/people/:phone/scope` (managers, `access.scopes`).
  */
 import { streams } from '../../events/catalog.ts';
 import type { Actor } from '../../shared/actor.ts';
@@ -26,7 +27,7 @@ export interface ScopeAnswer extends Scope {
 }
 
 /**
- * Sets `input` for `actor` (module docstring) → the scope as it stands. Throws OWN_SCOPE, SCOPE_PERSON_NOT_FOUND,
+ * Sets `input` for `actor` (module docstring) → the scope as it stands. Throws WHOLE_FACTORY_ONLY, OWN_SCOPE, SCOPE_PERSON_NOT_FOUND,
  * UNKNOWN_SCOPE_CODES, ROLE_REVOKED.
  */
 export function setScope(deps: CommandDeps, actor: Actor, input: ScopeInput): Promise<ScopeAnswer> {
@@ -34,7 +35,7 @@ export function setScope(deps: CommandDeps, actor: Actor, input: ScopeInput): Pr
   return runCommand(deps, actor, {
     decider: scopeDecider,
     stream: { streamId: streams.scope(input.phone), fold: scopeDecider },
-    facts: { people: [input.phone], workshopCodes: asked.workshops, teamCodes: asked.teams },
+    facts: { people: [input.phone], workshopCodes: asked.workshops, teamCodes: asked.teams, writeScope: [{ kind: 'factory', write: 'scope' }] },
     command: (facts, now) => ({
       type: 'SetScope' as const,
       ...input,

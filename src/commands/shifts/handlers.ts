@@ -5,6 +5,8 @@
  * - `defineShift`: a new shift on `shift-<new uuid>`; `changeShift`: the whole new definition of an existing one.
  * - `assignShifts`, `overrideShift`, `removeOverride`: a team's calendar on `team-shifts-<teamCode>`; the shift
  *   ids named are a fact (they must exist).
+ * Scope (domain/scope.ts): shifts are the whole factory's (a narrowly scoped person defines or changes none:
+ * WHOLE_FACTORY_ONLY); a team's calendar changes only inside the person's scope (NOT_IN_SCOPE).
  * Run by the routes of src/http/routes/shifts.ts.
  */
 import { randomUUID } from 'node:crypto';
@@ -25,6 +27,7 @@ export interface ShiftInput {
 const shiftRun = (shiftId: string, input: ShiftInput, type: 'DefineShift' | 'ChangeShift') => ({
   decider: shiftDecider,
   stream: { streamId: streams.shift(shiftId), fold: shiftDecider },
+  facts: { writeScope: [{ kind: 'factory', write: 'shift' } as const] },
   command: (_: unknown, now: Date) => ({ type, shiftId, ...input, at: now.toISOString() }),
   answer: (state: { shift: ShiftDefinition | undefined }) => {
     if (!state.shift) throw new Error('no shift after a shift command');
@@ -42,6 +45,9 @@ export function changeShift(deps: CommandDeps, actor: CommandActor, shiftId: str
   return runCommand(deps, actor, shiftRun(shiftId, input, 'ChangeShift'));
 }
 
+/** A team's calendar is inside a narrow scope when the team is (domain/scope.ts). */
+const teamScope = (teamCode: string) => [{ kind: 'team', code: teamCode } as const];
+
 const teamStream = (teamCode: string) => ({ streamId: streams.teamShifts(teamCode), fold: teamShiftsDecider });
 
 /**
@@ -53,7 +59,7 @@ export function assignShifts(deps: CommandDeps, actor: CommandActor, teamCode: s
   return runCommand(deps, actor, {
     decider: teamShiftsDecider,
     stream: teamStream(teamCode),
-    facts: { shiftIds, teamCodes: [teamCode] },
+    facts: { shiftIds, teamCodes: [teamCode], writeScope: teamScope(teamCode) },
     command: (facts, now) => ({
       type: 'AssignShifts' as const,
       teamCode,
@@ -73,7 +79,7 @@ export function overrideShift(deps: CommandDeps, actor: CommandActor, teamCode: 
   return runCommand(deps, actor, {
     decider: teamShiftsDecider,
     stream: teamStream(teamCode),
-    facts: { shiftIds: shiftId === null ? [] : [shiftId], teamCodes: [teamCode] },
+    facts: { shiftIds: shiftId === null ? [] : [shiftId], teamCodes: [teamCode], writeScope: teamScope(teamCode) },
     command: (facts, now) => ({ type: 'OverrideShift' as const, teamCode, teamExists: facts.teams?.includes(teamCode) ?? false, date, shiftId, knownShiftIds: facts.knownShiftIds ?? [], at: now.toISOString() }),
     answer: () => undefined,
   });
@@ -84,7 +90,7 @@ export function removeOverride(deps: CommandDeps, actor: CommandActor, teamCode:
   return runCommand(deps, actor, {
     decider: teamShiftsDecider,
     stream: teamStream(teamCode),
-    facts: { teamCodes: [teamCode] },
+    facts: { teamCodes: [teamCode], writeScope: teamScope(teamCode) },
     command: (facts, now) => ({ type: 'RemoveOverride' as const, teamCode, teamExists: facts.teams?.includes(teamCode) ?? false, date, at: now.toISOString() }),
     answer: () => undefined,
   });

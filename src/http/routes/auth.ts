@@ -153,9 +153,19 @@ export const meRoute = defineRoute({
   tag: 'auth',
   summary: '当前账号、当前角色及同一手机号下的全部角色',
   access: 'authenticated',
-  description: 'messageTemplates 为当前配置的订阅消息模板：登录后才配置的模板，小程序由此得知，无需重新登录。',
-  response: z.object({ person, role: role.describe('当前角色'), roles: z.array(role).describe('该手机号拥有的全部角色'), messageTemplates }),
-  example: { response: { person: PERSON, role: 'worker', roles: ['worker', 'manager'], messageTemplates: MESSAGE_TEMPLATES_EXAMPLE } },
+  description: 'messageTemplates 为当前配置的订阅消息模板：登录后才配置的模板，小程序由此得知，无需重新登录。scope 为当前角色的审核范围。',
+  response: z.object({
+    person,
+    role: role.describe('当前角色'),
+    roles: z.array(role).describe('该手机号拥有的全部角色'),
+    messageTemplates,
+    scope: z
+      .object({ workshops: z.array(z.string()).describe('车间编码'), teams: z.array(z.string()).describe('班组编码') })
+      .describe('当前角色的审核范围；两个都为空：全厂（员工角色总是为空）'),
+  }),
+  example: {
+    response: { person: PERSON, role: 'worker', roles: ['worker', 'manager'], messageTemplates: MESSAGE_TEMPLATES_EXAMPLE, scope: { workshops: [], teams: [] } },
+  },
   handler: ({ user }, ctx) => currentAccount(ctx, user),
 });
 

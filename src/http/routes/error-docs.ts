@@ -123,3 +123,19 @@ export const PLATFORM_ERRORS: ErrorDoc[] = [
   { status: 502, code: 'PLATFORM_ERROR', description: '微信接口返回了其他错误（message 中有错误码）' },
   { status: 503, code: 'PLATFORM_UNAVAILABLE', description: '微信服务不可用（系统繁忙或网络不通）' },
 ];
+
+/** 404 of a write of the organization outside the person's scope (domain/scope.ts, the rule of writes). */
+export const NOT_IN_SCOPE: ErrorDoc = {
+  status: 404,
+  code: 'NOT_IN_SCOPE',
+  description:
+    '您的管理范围只是部分车间或班组，而这次修改涉及范围以外（或不存在）的车间、班组、设备，或目前在范围以外班组的员工：details.kind（workshop / team / member / device）和 details.code 指出是哪一个',
+  details: z.object({ kind: z.enum(['workshop', 'team', 'member', 'device']), code: z.string() }),
+};
+
+/** 403 of a write only a person of the whole factory makes (a new workshop, a shift, a scope; domain/scope.ts). */
+export const WHOLE_FACTORY_ONLY: ErrorDoc = {
+  status: 403,
+  code: 'WHOLE_FACTORY_ONLY',
+  description: '新建车间、新建或修改班次、设置审核范围须由负责全厂（没有设置审核范围）的管理员或经理操作',
+};

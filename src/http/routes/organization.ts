@@ -19,7 +19,7 @@ import type { AppContext } from '../../context.ts';
 import { localDate, optionalLocalDate } from '../dates.ts';
 import { checkedRule } from '../json-schema.ts';
 import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
-import { CONCURRENT_MODIFICATION, DEVICE_NOT_FOUND } from './error-docs.ts';
+import { CONCURRENT_MODIFICATION, DEVICE_NOT_FOUND, NOT_IN_SCOPE, WHOLE_FACTORY_ONLY } from './error-docs.ts';
 
 const CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,19}$/;
 const CODE_RULE = '字母、数字、- 或 _，1–20 个字符，以字母或数字开头；建好后不能修改';
@@ -112,7 +112,7 @@ export const workshopCreateRoute = defineRoute({
   body: z.object({ code: code('车间编号'), name: name('车间名称') }),
   status: 201,
   response: workshopAnswer,
-  errors: [WORKSHOP_EXISTS, CONCURRENT_MODIFICATION],
+  errors: [WORKSHOP_EXISTS, WHOLE_FACTORY_ONLY, CONCURRENT_MODIFICATION],
   example: { body: { code: 'C1', name: '冲压车间' }, response: { code: 'C1', name: '冲压车间' } },
   async handler({ body, user, req }, ctx) {
     return saveWorkshop(ctx.commands, actorOf(user, req), { ...body, create: true });
@@ -128,7 +128,7 @@ export const workshopRenameRoute = defineRoute({
   params: z.object({ code: code('车间编号') }),
   body: z.object({ name: name('车间名称') }),
   response: workshopAnswer,
-  errors: [WORKSHOP_NOT_FOUND, CONCURRENT_MODIFICATION],
+  errors: [WORKSHOP_NOT_FOUND, NOT_IN_SCOPE, CONCURRENT_MODIFICATION],
   example: { params: { code: 'C1' }, body: { name: '冲压一车间' }, response: { code: 'C1', name: '冲压一车间' } },
   async handler({ params, body, user, req }, ctx) {
     return saveWorkshop(ctx.commands, actorOf(user, req), { code: params.code, name: body.name, create: false });
@@ -144,7 +144,7 @@ export const teamCreateRoute = defineRoute({
   body: z.object({ code: code('班组编号'), ...teamBody }),
   status: 201,
   response: teamAnswer,
-  errors: [TEAM_EXISTS, WORKSHOP_NOT_FOUND, LEADER_NOT_FOUND, CONCURRENT_MODIFICATION],
+  errors: [TEAM_EXISTS, WORKSHOP_NOT_FOUND, LEADER_NOT_FOUND, NOT_IN_SCOPE, CONCURRENT_MODIFICATION],
   example: {
     body: { code: 'C1-A', name: '冲压一班', workshopCode: 'C1', leaders: ['13800000011'] },
     response: { code: 'C1-A', name: '冲压一班', workshopCode: 'C1', leaders: ['13800000011'] },
@@ -163,7 +163,7 @@ export const teamChangeRoute = defineRoute({
   params: z.object({ code: code('班组编号') }),
   body: z.object(teamBody),
   response: teamAnswer,
-  errors: [TEAM_NOT_FOUND, WORKSHOP_NOT_FOUND, LEADER_NOT_FOUND, CONCURRENT_MODIFICATION],
+  errors: [TEAM_NOT_FOUND, WORKSHOP_NOT_FOUND, LEADER_NOT_FOUND, NOT_IN_SCOPE, CONCURRENT_MODIFICATION],
   example: {
     params: { code: 'C1-A' },
     body: { name: '冲压一班', workshopCode: 'C1', leaders: ['13800000011', '13800000012'] },
@@ -238,7 +238,7 @@ export const membershipStartRoute = defineRoute({
     validFrom: localDate.optional().meta({ title: '生效日期', description: 'YYYY-MM-DD（工厂时区）；默认今天' }),
   }),
   response: historyAnswer,
-  errors: [NOT_A_WORKER, TEAM_NOT_FOUND, MEMBERSHIP_DATE_TOO_EARLY, CONCURRENT_MODIFICATION],
+  errors: [NOT_A_WORKER, TEAM_NOT_FOUND, MEMBERSHIP_DATE_TOO_EARLY, NOT_IN_SCOPE, CONCURRENT_MODIFICATION],
   example: { body: { phone: '13800138000', teamCode: 'C1-B', validFrom: '2026-03-16' }, response: EXAMPLE_HISTORY },
   async handler({ body, user, req }, ctx) {
     await startMembership(ctx.commands, actorOf(user, req), body, ctx.config.timeZone);
@@ -257,7 +257,7 @@ export const membershipEndRoute = defineRoute({
     validTo: localDate.optional().meta({ title: '最后一天', description: 'YYYY-MM-DD（工厂时区），含当天；默认今天' }),
   }),
   response: historyAnswer,
-  errors: [NO_OPEN_MEMBERSHIP, MEMBERSHIP_DATE_TOO_EARLY, CONCURRENT_MODIFICATION],
+  errors: [NO_OPEN_MEMBERSHIP, MEMBERSHIP_DATE_TOO_EARLY, NOT_IN_SCOPE, CONCURRENT_MODIFICATION],
   example: {
     body: { phone: '13800138000', validTo: '2026-03-31' },
     response: { phone: '13800138000', items: [{ ...EXAMPLE_HISTORY.items[0], validTo: '2026-03-31' }, EXAMPLE_HISTORY.items[1]] },
@@ -277,7 +277,7 @@ export const deviceWorkshopRoute = defineRoute({
   params: z.object({ deviceNo: z.string().min(1).max(100).meta({ title: '设备编号' }) }),
   body: z.object({ workshopCode: code('车间编号').nullable().meta({ title: '车间编号', description: `${CODE_RULE}；null 表示不属于任何车间` }) }),
   response: z.object({ deviceNo: z.string(), workshopCode: z.string().nullable(), workshopName: z.string().nullable() }),
-  errors: [DEVICE_NOT_FOUND, WORKSHOP_NOT_FOUND, CONCURRENT_MODIFICATION],
+  errors: [DEVICE_NOT_FOUND, WORKSHOP_NOT_FOUND, NOT_IN_SCOPE, CONCURRENT_MODIFICATION],
   example: { params: { deviceNo: '冲床 01' }, body: { workshopCode: 'C1' }, response: { deviceNo: '冲床 01', workshopCode: 'C1', workshopName: '冲压车间' } },
   async handler({ params, body, user, req }, ctx) {
     const set = await setDeviceWorkshop(ctx.commands, actorOf(user, req), { deviceNo: params.deviceNo, workshopCode: body.workshopCode });

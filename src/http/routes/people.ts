@@ -15,7 +15,7 @@ import { toPage } from '../../shared/page.ts';
 import { instant } from '../dates.ts';
 import { actorOf, defineRoute } from '../route.ts';
 import { setScope } from '../../commands/scopes/handlers.ts';
-import { PERSON_INVALID } from './error-docs.ts';
+import { NOT_IN_SCOPE, PERSON_INVALID, WHOLE_FACTORY_ONLY } from './error-docs.ts';
 
 const role = z.enum(ROLES).describe('worker 员工、admin 管理员、manager 经理');
 
@@ -53,6 +53,7 @@ export const [peopleImportRoute, peopleImportConfirmRoute] = importRoutes({
     'multipart/form-data，文件放在字段 file。角色可填 员工/工人/操作工、管理员/审核员、经理/主管/管理者 或 worker/admin/manager。' +
     '可选列「车间」「班组」（编号或名称；班组名称重复时须填编号或同时填车间）：员工加入或调动到该班组，从确认导入当天起生效，预览的 membership 列出每个变化；班组为空时不改变班组。',
   previewRow,
+  confirmErrors: [{ ...NOT_IN_SCOPE, description: '导入要把员工加入或调动到您管理范围以外的班组，或调动目前在范围以外班组的员工：整个文件没有导入' }],
   exampleRow: {
     row: 3,
     phone: '13800138000',
@@ -99,6 +100,7 @@ export const personScopeRoute = defineRoute({
   }),
   response: z.object({ phone: z.string(), role: scopeRole, workshops: z.array(z.string()), teams: z.array(z.string()) }),
   errors: [
+    WHOLE_FACTORY_ONLY,
     { status: 403, code: 'OWN_SCOPE', description: '不能设置自己的审核范围' },
     { status: 404, code: 'SCOPE_PERSON_NOT_FOUND', description: '该手机号没有这个角色' },
     {

@@ -22,11 +22,13 @@ import { amountText, monthParams, monthText } from './money-schemas.ts';
 
 const who = z.object({ phone: z.string().nullable(), name: z.string().nullable() });
 
+const employeeName = z.string().nullable().describe('员工姓名（人员清单中已没有此人：null）');
+
 /** The close's blockers (domain/errors.ts CloseBlockers): the details of each of its 409s. */
 const blockersDetails = z.object({
   month: z.string(),
   blockers: z.array(z.enum(['PERIOD_NOT_ENDED', 'PERIOD_HAS_PENDING', 'PERIOD_HAS_UNPRICED'])).describe('全部阻止结账的原因'),
-  pending: z.array(z.object({ reportId: z.string(), reportDate: localDate, employeePhone: z.string() })).describe('待审核的报工单（最多 200 张）'),
+  pending: z.array(z.object({ reportId: z.string(), reportDate: localDate, employeePhone: z.string(), employeeName: employeeName })).describe('待审核的报工单（最多 200 张）'),
   pendingTotal: z.number().int(),
   unpriced: z
     .array(
@@ -34,6 +36,7 @@ const blockersDetails = z.object({
         reportId: z.string(),
         reportDate: localDate,
         employeePhone: z.string(),
+        employeeName: employeeName,
         productId: z.number().int(),
         projectNo: z.string(),
         productName: z.string(),

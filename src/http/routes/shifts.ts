@@ -18,7 +18,7 @@ import { listShifts, shiftCalendar } from '../../queries/shifts.ts';
 import { localDate } from '../dates.ts';
 import { checkedRule } from '../json-schema.ts';
 import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
-import { CONCURRENT_MODIFICATION } from './error-docs.ts';
+import { CONCURRENT_MODIFICATION, NOT_IN_SCOPE, WHOLE_FACTORY_ONLY } from './error-docs.ts';
 
 const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
 const time = (title: string) => z.string().regex(TIME_RE, { error: `${title}应为 HH:mm，例如 08:00` }).meta({ title, description: 'HH:mm，工厂时区的当地时间' });
@@ -78,7 +78,7 @@ export const shiftCreateRoute = defineRoute({
   body: shiftBody,
   status: 201,
   response: shiftSchema,
-  errors: [INVALID_SHIFT],
+  errors: [INVALID_SHIFT, WHOLE_FACTORY_ONLY],
   example: { body: { name: '白班', start: '08:00', end: '17:00', breaks: [{ start: '12:00', end: '13:00' }] }, response: DAY_SHIFT },
   async handler({ body, user, req }, ctx) {
     return shiftAnswer(await defineShift(ctx.commands, actorOf(user, req), inputOf(body)));
@@ -94,7 +94,7 @@ export const shiftChangeRoute = defineRoute({
   params: z.object({ shiftId: z.string().max(64).meta({ title: '班次编号' }) }),
   body: shiftBody,
   response: shiftSchema,
-  errors: [SHIFT_NOT_FOUND, INVALID_SHIFT, CONCURRENT_MODIFICATION],
+  errors: [SHIFT_NOT_FOUND, INVALID_SHIFT, WHOLE_FACTORY_ONLY, CONCURRENT_MODIFICATION],
   example: {
     params: { shiftId: DAY_SHIFT.shiftId },
     body: { name: '白班', start: '08:00', end: '17:30', breaks: [{ start: '12:00', end: '13:00' }] },
@@ -143,6 +143,7 @@ export const shiftAssignRoute = defineRoute({
   errors: [
     TEAM_NOT_FOUND,
     UNKNOWN_SHIFT,
+    NOT_IN_SCOPE,
     { status: 422, code: 'INVALID_ROTATION', description: '轮班顺序或每班天数不符合规则（不能全是休息日）', details: z.object({ field: z.enum(['rotation', 'daysEach']), max: z.number().int() }) },
     CONCURRENT_MODIFICATION,
   ],
@@ -166,7 +167,7 @@ export const shiftOverrideRoute = defineRoute({
   access: access.organization,
   params: overrideParams,
   body: z.object({ shiftId: z.string().min(1).max(64).nullable().meta({ title: '班次编号', description: 'null：这天休息' }) }),
-  errors: [TEAM_NOT_FOUND, UNKNOWN_SHIFT, CONCURRENT_MODIFICATION],
+  errors: [TEAM_NOT_FOUND, UNKNOWN_SHIFT, NOT_IN_SCOPE, CONCURRENT_MODIFICATION],
   example: { params: { code: 'A1', date: '2026-03-07' }, body: { shiftId: null } },
   async handler({ params, body, user, req }, ctx) {
     await overrideShift(ctx.commands, actorOf(user, req), params.code, params.date, body.shiftId);
@@ -180,7 +181,7 @@ export const shiftOverrideRemoveRoute = defineRoute({
   summary: '取消班组某一天的班次调整（管理员、经理；恢复按排班；没有调整时什么也不做）',
   access: access.organization,
   params: overrideParams,
-  errors: [TEAM_NOT_FOUND, CONCURRENT_MODIFICATION],
+  errors: [TEAM_NOT_FOUND, NOT_IN_SCOPE, CONCURRENT_MODIFICATION],
   example: { params: { code: 'A1', date: '2026-03-07' } },
   async handler({ params, user, req }, ctx) {
     await removeOverride(ctx.commands, actorOf(user, req), params.code, params.date);

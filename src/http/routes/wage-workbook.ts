@@ -1,9 +1,11 @@
 /**
- * The month's wages as a workbook (issue #22, `GET /api/wages.xlsx`), in the layout a payroll clerk imports: one
- * header row, one row per record, numbers as numeric cells (amounts with 2 decimals, rates with 4, written from
- * their exact decimal text), unpriced rates and amounts as empty cells.
- * - 汇总: 手机号, 姓名, 报工单数, 成品数量, 不良数量, 计件工资, 未定价行 — one row per worker, by phone;
- * - 明细: one row per line of the approved reports, with its rates and amount — by worker, report date, report.
+ * The month's wages as a workbook (`GET /api/wages.xlsx`), in the layout a payroll clerk imports: one header row, one
+ * row per record, then a 合计 row; numbers as numeric cells (amounts with 2 decimals, rates with 4, written from
+ * their exact decimal text). An unpriced rate or amount reads 未定价 (never an empty cell or 0.00 that looks paid).
+ * - 汇总: 手机号, 姓名, 车间, 班组, 报工单数, 成品数量, 不良数量, 计件工资, 未定价行 — one row per worker, by phone; a
+ *   worker whose every line is unpriced has 未定价 as 计件工资; 合计 sums the columns (the amount exactly, in fen);
+ * - 明细: one row per line of the approved reports, with its rates and amount — by worker, report date, report; 合计
+ *   sums the quantities and the priced amounts.
  */
 import * as XLSX from 'xlsx';
 import type { Queryable } from '../../db/transaction.ts';
@@ -13,8 +15,14 @@ import { WHOLE_READER, type Reader } from '../../domain/scope.ts';
 
 type Cell = string | number | null | { v: number; z: string };
 
-/** A numeric cell from exact decimal text (its shortest form is that text), shown with `decimals` decimals. */
-const decimal = (text: string | null, decimals: number): Cell => (text === null ? null : { v: Number(text), z: `0.${'0'.repeat(decimals)}` });
+/** What an unpriced rate or amount reads in the workbook. */
+export const UNPRICED = '未定价';
+
+/** A numeric cell from exact decimal text (its shortest form is that text), shown with `decimals` decimals; null: 未定价. */
+const decimal = (text: string | null, decimals: number): Cell => (text === null ? UNPRICED : { v: Number(text), z: `0.${'0'.repeat(decimals)}` });
+
+type Export = Awaited<ReturnType<typeof wageExport>>;
+type WorkerRecord = Export['workers'][number] & { pricedLines: number };
 
 /** The two sheets' columns: header and how a record gives the cell. */
 export const WAGES_XLSX = {
@@ -26,7 +34,7 @@ export const WAGES_XLSX = {
     ['报工单数', (w) => w.reports],
     ['成品数量', (w) => w.finishedQty],
     ['不良数量', (w) => w.defectiveQty],
-    ['计件工资', (w) => decimal(formatFen(w.amountFen), 2)],
+    ['计件工资', (w) => decimal(w.pricedLines === 0 && w.unpricedLines > 0 ? null : formatFen(w.amountFen), 2)],
     ['未定价行', (w) => w.unpricedLines],
   ],
   lines: [
@@ -45,14 +53,28 @@ export const WAGES_XLSX = {
     ['金额', (l) => decimal(l.amountFen === null ? null : formatFen(l.amountFen), 2)],
   ],
 } satisfies {
-  summary: [string, (w: Awaited<ReturnType<typeof wageExport>>['workers'][number]) => Cell][];
-  lines: [string, (l: Awaited<ReturnType<typeof wageExport>>['lines'][number]) => Cell][];
+  summary: [string, (w: WorkerRecord) => Cell][];
+  lines: [string, (l: Export['lines'][number]) => Cell][];
 };
 
-/** A sheet of `records` with `columns`. */
-function sheetOf<R>(columns: readonly [string, (r: R) => Cell][], records: readonly R[]): XLSX.WorkSheet {
+/** The 合计 row of 汇总: the columns summed (the amount in fen, exactly), the text columns empty. */
+function summaryTotal(workers: readonly WorkerRecord[]): Cell[] {
+  const sum = (f: (w: WorkerRecord) => number) => workers.reduce((a, w) => a + f(w), 0);
+  const amount = workers.reduce((a, w) => a + w.amountFen, 0n);
+  return ['合计', null, null, null, sum((w) => w.reports), sum((w) => w.finishedQty), sum((w) => w.defectiveQty), decimal(formatFen(amount), 2), sum((w) => w.unpricedLines)];
+}
+
+/** The 合计 row of 明细: the quantities and the priced amounts summed (in fen, exactly). */
+function linesTotal(lines: Export['lines']): Cell[] {
+  const amount = lines.reduce((a, l) => a + (l.amountFen ?? 0n), 0n);
+  const qty = (f: (l: Export['lines'][number]) => number) => lines.reduce((a, l) => a + f(l), 0);
+  return ['合计', null, null, null, null, null, null, null, qty((l) => l.finishedQty), qty((l) => l.defectiveQty), null, null, decimal(formatFen(amount), 2)];
+}
+
+/** A sheet of `records` with `columns`, then the `total` row. */
+function sheetOf<R>(columns: readonly [string, (r: R) => Cell][], records: readonly R[], total: Cell[]): XLSX.WorkSheet {
   const sheet = XLSX.utils.aoa_to_sheet([columns.map(([h]) => h)]);
-  const rows = records.map((r) => columns.map(([, cell]) => cell(r)));
+  const rows = [...records.map((r) => columns.map(([, cell]) => cell(r))), total];
   XLSX.utils.sheet_add_aoa(sheet, rows.map((row) => row.map((c) => (c !== null && typeof c === 'object' ? { t: 'n', v: c.v, z: c.z } : c))), { origin: 1 });
   sheet['!cols'] = columns.map(([h]) => ({ wch: Math.max(10, h.length * 2 + 2) }));
   return sheet;
@@ -62,7 +84,10 @@ function sheetOf<R>(columns: readonly [string, (r: R) => Cell][], records: reado
 export async function wageWorkbook(q: Queryable, month: string, reader: Reader = WHOLE_READER): Promise<Buffer> {
   const data = await wageExport(q, month, reader);
   const book = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(book, sheetOf(WAGES_XLSX.summary, data.workers), '汇总');
-  XLSX.utils.book_append_sheet(book, sheetOf(WAGES_XLSX.lines, data.lines), '明细');
+  const priced = new Map<string, number>();
+  for (const l of data.lines) if (l.amountFen !== null) priced.set(l.employeePhone, (priced.get(l.employeePhone) ?? 0) + 1);
+  const workers = data.workers.map((w) => ({ ...w, pricedLines: priced.get(w.employeePhone) ?? 0 }));
+  XLSX.utils.book_append_sheet(book, sheetOf(WAGES_XLSX.summary, workers, summaryTotal(workers)), '汇总');
+  XLSX.utils.book_append_sheet(book, sheetOf(WAGES_XLSX.lines, data.lines, linesTotal(data.lines)), '明细');
   return XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
 }

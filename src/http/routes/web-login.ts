@@ -190,14 +190,27 @@ export const consoleLinkRoute = defineRoute({
   summary: '一次性网页后台登录链接（仅供本机命令行 npm run cli -- console-link）',
   description:
     '嵌入式数据库运行时，命令行无法打开数据库，改由本接口代办：须从本机回环地址调用，并带上服务写在 <PGLITE_DIR>.control 中的密钥（请求头 X-Control-Secret）。' +
-    '链接 10 分钟内有效，只能使用一次。还没有任何管理员时，带 name 会把该手机号添加为第一位管理员。',
+    '链接 10 分钟内有效，只能使用一次。还没有任何管理员时，带 name 会把该手机号添加为第一个人，角色为 roles（默认管理员和经理）；role 是用链接登录时的角色。',
   access: 'public',
-  body: z.object({ phone, name: name.optional(), role: consoleRole.optional() }),
-  response: z.object({ path: z.string().describe('/console/login#link=<票据>'), expiresAt: instant, person, role: consoleRole, added: z.boolean() }),
+  body: z.object({
+    phone,
+    name: name.optional(),
+    role: consoleRole.optional(),
+    roles: z.array(consoleRole).min(1).max(2).optional().meta({ title: '角色', description: '第一个人的角色，默认 ["admin", "manager"]' }),
+  }),
+  response: z.object({
+    path: z.string().describe('/console/login#link=<票据>'),
+    expiresAt: instant,
+    person,
+    role: consoleRole,
+    roles: z.array(consoleRole).describe('此人可登录网页后台的全部角色'),
+    added: z.boolean().describe('是否把此人添加为第一个人'),
+    addedRoles: z.array(consoleRole).describe('添加时给的角色（未添加：空）'),
+  }),
   status: 201,
   example: {
     body: { phone: PERSON.phone, role: 'admin' },
-    response: { path: `/console/login#link=${TICKET}`, expiresAt: '2026-03-02T08:10:00+08:00', person: PERSON, role: 'admin', added: false },
+    response: { path: `/console/login#link=${TICKET}`, expiresAt: '2026-03-02T08:10:00+08:00', person: PERSON, role: 'admin', roles: ['admin', 'manager'], added: false, addedRoles: [] },
   },
   errors: [
     { status: 403, code: 'CONTROL_SECRET_INVALID', description: '不是本机命令行的请求' },
