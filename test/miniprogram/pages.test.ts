@@ -318,6 +318,16 @@ describe('我的报工 and 我的工资', () => {
     ] }],
   };
 
+  it('a month whose every line is unpriced reads 未定价（N 行）, not ¥0.00', async () => {
+    const unpriced = { ...wages.reports[0].lines[1] };
+    const answer = { ...wages, amount: '0.00', unpricedLines: 2, reports: [{ reportId: 'r1', reportDate: '2026-03-02', amount: '0.00', lines: [unpriced, { ...unpriced, productId: 3, productName: '支架' }] }] };
+    const wx = withSession(new ScriptedWx(script({ 'GET /api/wages/mine': ok(answer) })), session('worker'));
+    const p = await page('/pages/wages/wages', wx);
+    expect(p.texts('#amount')).toEqual(['未定价（2 行）']);
+    expect(p.texts('.report-amount')).toEqual(['未定价（2 行）']);
+    expect(p.texts('#unpriced')).toEqual(['有 2 行产品还没有定价，未计入金额，请联系管理员']);
+  });
+
   it("shows the month's wages through core/money.ts, each line with its rates, and moves between months", async () => {
     const wx = withSession(new ScriptedWx(script({ 'GET /api/wages/mine': ({ query }) => ok({ ...wages, month: query.get('month') }) })), session('worker'));
     const p = await page('/pages/wages/wages', wx);

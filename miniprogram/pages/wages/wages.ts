@@ -63,10 +63,19 @@ function statusOf(w: MineWages): string {
   return '未结账：金额可能还会变化';
 }
 
+/**
+ * An amount over `lines`: 未定价（N 行） when none of them has a price (its 0.00 would read as nothing owed), else the
+ * amount (the lines without a price are said apart).
+ */
+const amountOver = (amount: string, lines: readonly WageLine[]): string => {
+  const unpriced = lines.filter((l) => l.amount === null).length;
+  return unpriced > 0 && unpriced === lines.length ? `未定价（${unpriced} 行）` : moneyOf(amount);
+};
+
 /** The page's view of an answer. */
 function viewOf(w: MineWages) {
   return {
-    amount: moneyOf(w.amount),
+    amount: amountOver(w.amount, w.reports.flatMap((r) => r.lines)),
     closed: w.status === 'closed',
     status: statusOf(w),
     previous: w.previousAmount === undefined ? '' : previousCloseText(w.previousAmount, w.amount) ?? `上次结账时 ${w.previousAmount} 元`,
@@ -76,7 +85,7 @@ function viewOf(w: MineWages) {
       (r): ReportView => ({
         reportId: r.reportId,
         reportDate: r.reportDate,
-        amount: moneyOf(r.amount),
+        amount: amountOver(r.amount, r.lines),
         lines: r.lines.map((l, i) => lineOf(r.reportId, l, i)),
       }),
     ),
