@@ -129,15 +129,22 @@ const IN_SCOPE_SQL = (report: string, phone: string, role: string) =>
   `EXISTS (SELECT 1 FROM reports r WHERE r.report_id = ${report}::uuid AND ${storedScopeSql('r.workshop_code', 'r.team_code', phone, role)})`;
 
 /**
- * The team covering local date `date` for `phone` and its workshop with the dates the membership covers, as one JSON
+ * The team covering local date `date` for `phone` and its workshop on that date (the dated team_workshops,
+ * migrations/017) with the dates both hold for (the membership's, cut at the team's moves), as one JSON
  * object `{placement: {teamCode, workshopCode, from, to} | null, heads}` with the heads of `member-<phone>` and of
  * the team's stream (SQL expressions as arguments; issue #24 part A).
  */
 const placementSql = (phone: string, date: string) =>
   `(SELECT json_build_object('placement', p.placement,
                              'heads', ${streamHeadsSql(`ARRAY['${streamPrefixes.member}' || ${phone}, '${streamPrefixes.team}' || (p.placement ->> 'teamCode')]`)})
-      FROM (SELECT (SELECT json_build_object('teamCode', m.team_code, 'workshopCode', t.workshop_code, 'from', m.valid_from, 'to', m.valid_to)
-                      FROM team_memberships m JOIN teams t ON t.code = m.team_code
+      FROM (SELECT (SELECT json_build_object('teamCode', m.team_code, 'workshopCode', tw.workshop_code,
+                                             'from', GREATEST(m.valid_from, tw.valid_from),
+                                             'to', LEAST(m.valid_to, (SELECT min(n.valid_from) - 1 FROM team_workshops n
+                                                                       WHERE n.team_code = m.team_code AND n.valid_from > ${date})))
+                      FROM team_memberships m
+                      CROSS JOIN LATERAL (SELECT w.workshop_code, w.valid_from FROM team_workshops w
+                                           WHERE w.team_code = m.team_code AND w.valid_from <= ${date}
+                                           ORDER BY w.valid_from DESC LIMIT 1) tw
                      WHERE m.phone = ${phone} AND ${membershipCoversSql('m', date)}
                      ORDER BY m.valid_from DESC LIMIT 1) AS placement) p)`;
 

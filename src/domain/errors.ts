@@ -119,6 +119,8 @@ export interface DomainErrorCatalog {
   UNKNOWN_SCOPE_CODES: { details: { workshops: string[]; teams: string[] }; context: never };
   /** Only a manager of the whole factory closes or reopens a month (its figures are the whole factory's). */
   CLOSE_NEEDS_WHOLE_FACTORY: { details: never; context: never };
+  /** A team's move to another workshop dated before its last move or after today. */
+  TEAM_MOVE_DATE: { details: { earliest: string | null; latest: string }; context: never };
   /** A write of the organization touches a workshop, team, worker or device outside the person's scope (domain/scope.ts). */
   NOT_IN_SCOPE: { details: { kind: 'workshop' | 'team' | 'member' | 'device'; code: string }; context: never };
   /** A write only a person of the whole factory makes (a new workshop, a shift, a scope), by a narrowly scoped one. */

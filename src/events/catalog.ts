@@ -236,7 +236,7 @@ export const TeamDefined = defineEvent({
   type: 'TeamDefined',
   schema: z.object({ code: orgCode, name: orgName, workshopCode: orgCode, leaders: z.array(phone).min(1), at: instant }),
 });
-/** Stream `team-<code>`: a team's name, workshop or leaders changed; the whole team after, and before. */
+/** Stream `team-<code>`: a team's name, workshop (from a date) or leaders changed; the whole team after, and before. */
 export const TeamChanged = defineEvent({
   type: 'TeamChanged',
   schema: z.object({
@@ -246,6 +246,11 @@ export const TeamChanged = defineEvent({
     leaders: z.array(phone).min(1),
     before: z.object({ name: orgName, workshopCode: orgCode, leaders: z.array(phone) }),
     at: instant,
+    /**
+     * The first local day in the new workshop when the team moved (null: it did not move). Absent in events recorded
+     * before moves were dated: their workshop counts from the team's beginning, as it did then.
+     */
+    workshopFrom: localDate.nullable().optional(),
   }),
 });
 /** Stream `member-<phone>`: the worker belongs to the team from `validFrom` (local date) on, open-ended. */

@@ -142,6 +142,13 @@ const ANSWERS: { readonly [C in DomainErrorCode]: Entry<C> } = {
         ? `班组记录不能改写过去：加入或调动的生效日期最早为 ${d.earliest}，请改选这天或之后的日期`
         : `班组记录不能改写过去：离开日期最早为 ${d.earliest}（当前班组的加入日期），请改选这天或之后的日期`,
   },
+  TEAM_MOVE_DATE: {
+    status: 409,
+    message: (d) =>
+      d.earliest === null
+        ? `班组调到其他车间的生效日期不能晚于今天（${d.latest}）`
+        : `班组记录不能改写过去：调到其他车间的生效日期应在 ${d.earliest} 到 ${d.latest} 之间`,
+  },
   NO_OPEN_MEMBERSHIP: { status: 409, message: (d) => `${d.phone} 当前不在任何班组，不需要离开班组` },
   // ---- issue #24 part B: shifts ----
   SHIFT_NOT_FOUND: { status: 404, message: () => '没有找到这个班次，请刷新班次列表' },

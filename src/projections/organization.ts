@@ -3,7 +3,9 @@
  * its command's own statement, whole, from the event alone (nothing to read: `touches` is empty).
  *
  * - WorkshopDefined, WorkshopRenamed (stream `workshop-<code>`) → `workshops` row (code, name, updated_at).
- * - TeamDefined, TeamChanged (stream `team-<code>`) → `teams` row (code, name, workshop_code, leaders, updated_at).
+ * - TeamDefined, TeamChanged (stream `team-<code>`) → `teams` row (code, name, workshop_code, leaders, updated_at), and
+ *   the dated `team_workshops` (migrations/017): TeamDefined from the beginning ('-infinity'); a move from its
+ *   `workshopFrom`; a TeamChanged without the field (recorded before moves were dated) from the beginning, as then.
  * - MembershipStarted (stream `member-<phone>`) → `team_memberships` row (phone, valid_from) open (valid_to null);
  *   MembershipEnded → the same row with its valid_to (the event carries the membership's team and first day).
  * - DeviceWorkshopSet (stream `device-<deviceNo>`) → `device_workshops` row, deleted when the workshop is null.
@@ -13,6 +15,8 @@ import type { EventData } from '../events/catalog.ts';
 import type { Projection, RowChange } from './projection.ts';
 
 const iso = (at: string) => new Date(at).toISOString();
+/** A team's first workshop row counts from the beginning of time. */
+const FROM_THE_BEGINNING = '-infinity';
 
 export const organizationProjection: Projection = {
   name: 'organization',
@@ -20,6 +24,7 @@ export const organizationProjection: Projection = {
   tables: [
     { name: 'workshops', key: ['code'], columns: ['code', 'name', 'updated_at'] },
     { name: 'teams', key: ['code'], columns: ['code', 'name', 'workshop_code', 'leaders', 'updated_at'] },
+    { name: 'team_workshops', key: ['team_code', 'valid_from'], columns: ['team_code', 'valid_from', 'workshop_code'] },
     { name: 'team_memberships', key: ['phone', 'valid_from'], columns: ['phone', 'valid_from', 'team_code', 'valid_to'] },
     { name: 'device_workshops', key: ['device_no'], columns: ['device_no', 'workshop_code', 'set_at'] },
   ],
@@ -34,8 +39,11 @@ export const organizationProjection: Projection = {
       }
       case 'TeamDefined':
       case 'TeamChanged': {
-        const d = event.data as EventData<'TeamDefined'>;
-        return [{ table: 'teams', key: [d.code], row: { code: d.code, name: d.name, workshop_code: d.workshopCode, leaders: d.leaders, updated_at: iso(d.at) } }];
+        const d = event.data as EventData<'TeamChanged'>;
+        const team: RowChange = { table: 'teams', key: [d.code], row: { code: d.code, name: d.name, workshop_code: d.workshopCode, leaders: d.leaders, updated_at: iso(d.at) } };
+        if (d.workshopFrom === null) return [team]; // no move
+        const from = d.workshopFrom ?? FROM_THE_BEGINNING;
+        return [team, { table: 'team_workshops', key: [d.code, from], row: { team_code: d.code, valid_from: from, workshop_code: d.workshopCode } }];
       }
       case 'MembershipStarted': {
         const d = event.data as EventData<'MembershipStarted'>;

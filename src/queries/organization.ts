@@ -85,11 +85,19 @@ export interface MembershipItem {
   validTo: string | null;
 }
 
-/** The whole membership history of `phone`, newest first (names as they are now). */
+/**
+ * The whole membership history of `phone`, newest first (names as they are now); each membership under the workshop
+ * its team was in on the membership's last day (an open one: the team's workshop now), so a team moved later keeps
+ * its past members under the old workshop (migrations/017).
+ */
 export async function membershipHistory(q: Queryable, phone: string): Promise<MembershipItem[]> {
   const r = await q.query(
-    `SELECT m.team_code, t.name AS team_name, t.workshop_code, w.name AS workshop_name, m.valid_from::text AS valid_from, m.valid_to::text AS valid_to
-       FROM team_memberships m LEFT JOIN teams t ON t.code = m.team_code LEFT JOIN workshops w ON w.code = t.workshop_code
+    `SELECT m.team_code, t.name AS team_name, tw.workshop_code, w.name AS workshop_name, m.valid_from::text AS valid_from, m.valid_to::text AS valid_to
+       FROM team_memberships m LEFT JOIN teams t ON t.code = m.team_code
+       LEFT JOIN LATERAL (SELECT x.workshop_code FROM team_workshops x
+                           WHERE x.team_code = m.team_code AND x.valid_from <= COALESCE(m.valid_to, 'infinity'::date)
+                           ORDER BY x.valid_from DESC LIMIT 1) tw ON true
+       LEFT JOIN workshops w ON w.code = tw.workshop_code
       WHERE m.phone = $1 ORDER BY m.valid_from DESC`,
     [phone],
   );

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { deviceDecider, memberDecider, teamDecider, workshopDecider, type MemberCommand, type TeamCommand } from '../../src/commands/organization/decider.ts';
-import type { MemberEvent } from '../../src/events/catalog.ts';
+import type { MemberEvent, TeamEvent } from '../../src/events/catalog.ts';
 import { membershipOn } from '../../src/domain/membership.ts';
 import { addDays } from '../../src/time.ts';
 import { fold } from '../../src/commands/decider.ts';
@@ -45,6 +45,7 @@ describe('teams: the workshop exists, leaders are people in personnel', () => {
     at: AT,
     workshopExists: true,
     knownPeople: ['13800000011', '13800000012'],
+    today: '2026-03-10',
     ...over,
   });
   const defined = { type: 'TeamDefined' as const, data: { code: 'C1-A', name: '冲压一班', workshopCode: 'C1', leaders: ['13800000011'], at: AT } };
@@ -64,10 +65,25 @@ describe('teams: the workshop exists, leaders are people in personnel', () => {
     expect(r.events).toEqual([
       {
         type: 'TeamChanged',
-        data: { code: 'C1-A', name: '冲压一班', workshopCode: 'C1', leaders: ['13800000012', '13800000011'], before: { name: '冲压一班', workshopCode: 'C1', leaders: ['13800000011'] }, at: AT },
+        data: { code: 'C1-A', name: '冲压一班', workshopCode: 'C1', leaders: ['13800000012', '13800000011'], before: { name: '冲压一班', workshopCode: 'C1', leaders: ['13800000011'] }, at: AT, workshopFrom: null },
       },
     ]);
     expect(teams.given([defined]).when(cmd({ type: 'ChangeTeam' })).events).toEqual([]);
+  });
+
+  it('a move to another workshop is dated: today by default, a day given; never before the last move nor after today', () => {
+    const move = (over: Partial<TeamCommand>) => cmd({ type: 'ChangeTeam', workshopCode: 'C2', ...over });
+    expect(teams.given([defined]).when(move({})).events![0]!.data).toMatchObject({ workshopCode: 'C2', before: { workshopCode: 'C1' }, workshopFrom: '2026-03-10' });
+    expect(teams.given([defined]).when(move({ workshopFrom: '2026-03-01' })).events![0]!.data).toMatchObject({ workshopFrom: '2026-03-01' });
+    expect(teams.given([defined]).when(move({ workshopFrom: '2026-03-11' })).error).toMatchObject({ status: 409, code: 'TEAM_MOVE_DATE', details: { earliest: null, latest: '2026-03-10' } });
+    const moved = teams.given([defined]).when(move({ workshopFrom: '2026-03-05' })).events![0] as Extract<TeamEvent, { type: 'TeamChanged' }>;
+    const back = (workshopFrom: string) => teams.given([defined, moved]).when(cmd({ type: 'ChangeTeam', workshopCode: 'C1', workshopFrom }));
+    expect(back('2026-03-05').error).toMatchObject({ status: 409, code: 'TEAM_MOVE_DATE', details: { earliest: '2026-03-06', latest: '2026-03-10' } });
+    expect(back('2026-03-06').events![0]!.data).toMatchObject({ workshopCode: 'C1', workshopFrom: '2026-03-06' });
+    // An event recorded before moves were dated carries no date: the next move may be dated any day up to today.
+    const { workshopFrom: _, ...undatedData } = moved.data;
+    const undated: TeamEvent = { type: 'TeamChanged', data: undatedData };
+    expect(teams.given([defined, undated]).when(cmd({ type: 'ChangeTeam', workshopCode: 'C1', workshopFrom: '2026-01-01' })).events).toHaveLength(1);
   });
 });
 

@@ -7,7 +7,8 @@
  *   taken: codes are unique because each names its stream); RenameWorkshop → WorkshopRenamed (WORKSHOP_NOT_FOUND;
  *   the same name again decides nothing).
  * - `teamDecider`, stream `team-<code>`: DefineTeam → TeamDefined (TEAM_EXISTS); ChangeTeam → TeamChanged
- *   (TEAM_NOT_FOUND; nothing when unchanged). The team's workshop must exist (WORKSHOP_NOT_FOUND, a fact) and every
+ *   (TEAM_NOT_FOUND; nothing when unchanged). A move to another workshop is dated (`workshopFrom`, default today):
+ *   from the day after the last move up to today (TEAM_MOVE_DATE), so a team's past stays under its old workshop. The team's workshop must exist (WORKSHOP_NOT_FOUND, a fact) and every
  *   leader must be a person in personnel (LEADER_NOT_FOUND, a fact); leaders are kept once each, in the order given.
  * - `memberDecider`, stream `member-<phone>` (the worker's whole membership history: the consistency boundary of
  *   "at most one team at any date"): StartMembership (join or move) → MembershipStarted, preceded by MembershipEnded
@@ -58,6 +59,8 @@ export interface TeamFields {
 }
 export interface TeamState {
   readonly team?: TeamFields;
+  /** The first day in its workshop after the last dated move (undefined: in it from the beginning). */
+  readonly workshopSince?: string;
 }
 export type TeamCommand = TeamFields & {
   readonly type: 'DefineTeam' | 'ChangeTeam';
@@ -67,6 +70,10 @@ export type TeamCommand = TeamFields & {
   readonly workshopExists: boolean;
   /** Which of the leaders' phones are people in personnel (a fact). */
   readonly knownPeople: readonly string[];
+  /** Today, local date: a move's default first day and its latest. */
+  readonly today: string;
+  /** The first day in the new workshop, when the team moves (default today). */
+  readonly workshopFrom?: string;
 };
 
 const sameTeam = (a: TeamFields, b: TeamFields) =>
@@ -84,10 +91,22 @@ export const teamDecider: Decider<TeamCommand, TeamState, TeamEvent> = {
     const fields = { name: c.name, workshopCode: c.workshopCode, leaders };
     if (!state.team) return [{ type: 'TeamDefined', data: { code: c.code, ...fields, at: c.at } }];
     if (sameTeam(state.team, fields)) return [];
+    const moved = fields.workshopCode !== state.team.workshopCode;
+    const workshopFrom = moved ? (c.workshopFrom ?? c.today) : null;
+    if (workshopFrom !== null) {
+      // A move is dated like a membership: not before the last move (history is not rewritten), not in the future.
+      const earliest = state.workshopSince === undefined ? undefined : addDays(state.workshopSince, 1);
+      if ((earliest !== undefined && workshopFrom < earliest) || workshopFrom > c.today) {
+        throw domainError('TEAM_MOVE_DATE', { earliest: earliest ?? null, latest: c.today });
+      }
+    }
     const before = { name: state.team.name, workshopCode: state.team.workshopCode, leaders: [...state.team.leaders] };
-    return [{ type: 'TeamChanged', data: { code: c.code, ...fields, before, at: c.at } }];
+    return [{ type: 'TeamChanged', data: { code: c.code, ...fields, before, at: c.at, workshopFrom } }];
   },
-  evolve: (_, e) => ({ team: { name: e.data.name, workshopCode: e.data.workshopCode, leaders: e.data.leaders } }),
+  evolve: (state, e) => ({
+    team: { name: e.data.name, workshopCode: e.data.workshopCode, leaders: e.data.leaders },
+    workshopSince: e.type === 'TeamChanged' && e.data.workshopFrom ? e.data.workshopFrom : state.workshopSince,
+  }),
 };
 
 // ---- memberships ------------------------------------------------------------------------------------------

@@ -41,10 +41,16 @@ export interface TeamAnswer extends TeamFields {
 }
 
 /**
- * Defines (`create`) or changes a team. Facts: the workshop, the leaders' roles. Throws TEAM_EXISTS,
- * TEAM_NOT_FOUND, WORKSHOP_NOT_FOUND, LEADER_NOT_FOUND, ROLE_REVOKED.
+ * Defines (`create`) or changes a team; a move to another workshop counts from `workshopFrom` (local date in
+ * `timeZone`, APP_TIMEZONE; default today). Facts: the workshop, the leaders' roles. Throws TEAM_EXISTS,
+ * TEAM_NOT_FOUND, WORKSHOP_NOT_FOUND, LEADER_NOT_FOUND, TEAM_MOVE_DATE, ROLE_REVOKED.
  */
-export function saveTeam(deps: CommandDeps, actor: CommandActor, input: TeamFields & { code: string; create: boolean }): Promise<TeamAnswer> {
+export function saveTeam(
+  deps: CommandDeps,
+  actor: CommandActor,
+  input: TeamFields & { code: string; create: boolean; workshopFrom?: string },
+  timeZone: string,
+): Promise<TeamAnswer> {
   return runCommand(deps, actor, {
     decider: teamDecider,
     stream: { streamId: streams.team(input.code), fold: teamDecider },
@@ -65,6 +71,8 @@ export function saveTeam(deps: CommandDeps, actor: CommandActor, input: TeamFiel
       at: now.toISOString(),
       workshopExists: (facts.workshops ?? []).includes(input.workshopCode),
       knownPeople: (facts.people ?? []).map((p) => p.phone),
+      today: localDate(now, timeZone),
+      ...(input.workshopFrom ? { workshopFrom: input.workshopFrom } : {}),
     }),
     answer: (state) => {
       const t = state.team!;

@@ -49,6 +49,12 @@ const MEMBERSHIP_DATE_TOO_EARLY: ErrorDoc = {
   description: '日期早于已有的班组记录：历史不能改写，details.earliest 是最早可选的日期',
   details: z.object({ earliest: z.string() }),
 };
+const TEAM_MOVE_DATE: ErrorDoc = {
+  status: 409,
+  code: 'TEAM_MOVE_DATE',
+  description: '调入日期早于上一次调动的次日（details.earliest），或晚于今天（details.latest）：历史不能改写',
+  details: z.object({ earliest: z.string().nullable(), latest: z.string() }),
+};
 const NO_OPEN_MEMBERSHIP: ErrorDoc = { status: 409, code: 'NO_OPEN_MEMBERSHIP', description: '此人当前不在任何班组（details.phone）', details: phoneDetails };
 
 // ---- schemas ------------------------------------------------------------------------------------------------
@@ -150,7 +156,7 @@ export const teamCreateRoute = defineRoute({
     response: { code: 'C1-A', name: '冲压一班', workshopCode: 'C1', leaders: ['13800000011'] },
   },
   async handler({ body, user, req }, ctx) {
-    return saveTeam(ctx.commands, actorOf(user, req), { ...body, create: true });
+    return saveTeam(ctx.commands, actorOf(user, req), { ...body, create: true }, ctx.config.timeZone);
   },
 });
 
@@ -159,18 +165,23 @@ export const teamChangeRoute = defineRoute({
   path: '/api/teams/:code',
   tag: 'organization',
   summary: '修改班组（名称、所属车间、班组长；组员不变，已提交的报工单仍记在提交时的车间）',
+  description:
+    '调到其他车间时，workshopFrom 为在新车间的第一天（默认今天；不能早于上一次调动的次日，不能晚于今天）：此前的日子仍属原车间（组员的班组记录按日期显示当时的车间）。',
   access: access.organization,
   params: z.object({ code: code('班组编号') }),
-  body: z.object(teamBody),
+  body: z.object({
+    ...teamBody,
+    workshopFrom: localDate.optional().meta({ title: '调入日期', description: '调到其他车间时，在新车间的第一天（YYYY-MM-DD，工厂时区）；默认今天' }),
+  }),
   response: teamAnswer,
-  errors: [TEAM_NOT_FOUND, WORKSHOP_NOT_FOUND, LEADER_NOT_FOUND, NOT_IN_SCOPE, CONCURRENT_MODIFICATION],
+  errors: [TEAM_NOT_FOUND, WORKSHOP_NOT_FOUND, LEADER_NOT_FOUND, TEAM_MOVE_DATE, NOT_IN_SCOPE, CONCURRENT_MODIFICATION],
   example: {
     params: { code: 'C1-A' },
     body: { name: '冲压一班', workshopCode: 'C1', leaders: ['13800000011', '13800000012'] },
     response: { code: 'C1-A', name: '冲压一班', workshopCode: 'C1', leaders: ['13800000011', '13800000012'] },
   },
   async handler({ params, body, user, req }, ctx) {
-    return saveTeam(ctx.commands, actorOf(user, req), { code: params.code, ...body, create: false });
+    return saveTeam(ctx.commands, actorOf(user, req), { code: params.code, ...body, create: false }, ctx.config.timeZone);
   },
 });
 
