@@ -23,6 +23,10 @@ const CODE = /^[A-Z][A-Z0-9_]*$/;
  * Every error `route` may answer: the common ones that apply (common-errors.ts), then its own. Throws when a code
  * is listed twice or is not one UPPER_SNAKE code (an answer carries exactly one).
  */
+/** What the description of an operation that reads an async read model says (RouteSpec.readModels, projections/fresh-reads.ts). */
+export const FRESH_READ_TEXT =
+  '读到自己的写入：回答包含请求到达时已完成的所有操作（提交、审核、修正、改休息时间、单价、结账与反结账）；统计数据还没跟上时先等它跟上（最多 READ_MODEL_WAIT_SECONDS 秒，默认 2），超时回答 503 READ_MODEL_BEHIND，从不回答旧数据。'
+
 export function errorsOf(route: AnyRoute): ErrorDoc[] {
   const list: ErrorDoc[] = [...COMMON_ERRORS.filter((e) => e.appliesTo(route)), ...(route.errors ?? [])];
   const seen = new Set<string>();
@@ -142,6 +146,9 @@ function operation(r: AnyRoute): Record<string, unknown> {
     if (list.some((e) => e.code === 'TOO_MANY_LOGIN_ATTEMPTS')) {
       headers['Retry-After'] = { description: 'TOO_MANY_LOGIN_ATTEMPTS 时：多少秒后可以再试', schema: { type: 'integer', minimum: 1 } };
     }
+    if (list.some((e) => e.code === 'READ_MODEL_BEHIND')) {
+      headers['Retry-After'] = { description: 'READ_MODEL_BEHIND 时：多少秒后可以再试', schema: { type: 'integer', minimum: 1 } };
+    }
     responses[String(status)] = {
       description: list.map((e) => `${e.code}：${e.description}`).join('；'),
       headers,
@@ -152,7 +159,7 @@ function operation(r: AnyRoute): Record<string, unknown> {
   const op: Record<string, unknown> = {
     operationId: `${r.method}${toOpenApiPath(r.path).replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     summary: r.summary,
-    description: [r.description, `角色：${roleText(r)}`].filter(Boolean).join('\n\n'),
+    description: [r.description, r.readModels?.length ? FRESH_READ_TEXT : undefined, `角色：${roleText(r)}`].filter(Boolean).join('\n\n'),
     tags: [r.tag],
     security: r.access === 'public' ? [] : [{ bearer: [] }],
     parameters,

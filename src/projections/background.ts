@@ -1,12 +1,13 @@
 /**
  * The background loop of an instance: while it holds the consumers' leadership (advisory lock, see
- * leader.ts) it brings every async consumer up to date, every `intervalMs`. Errors are logged and retried at
- * the next tick; a lost database connection gives the leadership up so another instance can take it.
+ * leader.ts) it brings every async consumer up to date, every `intervalMs`, through the process's CatchUps (shared
+ * with the requests that wait for a read model: fresh-reads.ts). Errors are logged and retried at the next tick; a
+ * lost database connection gives the leadership up so another instance can take it.
  */
 import type { Database } from '../db/database.ts';
-import type { EventStore } from '../events/store.ts';
 import type { Logger } from '../logger.ts';
-import { catchUp, type AsyncConsumer } from './consumer.ts';
+import type { AsyncConsumer } from './consumer.ts';
+import type { CatchUps } from './catch-ups.ts';
 import { Leadership, LOCKS } from './leader.ts';
 
 /**
@@ -21,7 +22,7 @@ export class BackgroundConsumers {
 
   constructor(
     private readonly db: Database,
-    private readonly store: EventStore,
+    private readonly catchUps: CatchUps,
     private readonly consumers: readonly AsyncConsumer[],
     private readonly log?: Logger,
     private readonly intervalMs = 250,
@@ -46,7 +47,7 @@ export class BackgroundConsumers {
     for (const c of this.consumers) {
       if (this.stopped) return;
       try {
-        await catchUp(this.db.pool, this.store, c);
+        await this.catchUps.run(c);
       } catch (err) {
         this.log?.error({ err, consumer: c.name }, 'async consumer failed; retrying at next tick');
       }

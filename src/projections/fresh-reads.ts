@@ -1,0 +1,125 @@
+/**
+ * No read older than the reader's own write: a request that reads an asynchronous read model (the wages, the
+ * dashboard) is answered only from a model that holds every event of its types committed when the request came.
+ * The rule, in one place (the routes name the models they read: `readModels` of their declaration, run by
+ * http/pipeline.ts after authentication and validation, before the handler):
+ *
+ * 1. One statement asks, for each model named, for the last event of the model's own types after its checkpoint
+ *    (an index range scan of the events not consumed yet; events of other types, such as a worker's clocking for
+ *    the wages, never make a read wait). None: the model is fresh and the request goes on.
+ * 2. Behind: the request brings the model up to that event itself (CatchUps, consumer.ts `catchUpAt`): exactly once
+ *    whoever runs it, since the checkpoint row is locked FOR UPDATE (a batch of the leader's background loop, of
+ *    another instance or of another request is waited for, then continued from); within a process one catch-up
+ *    per model at a time, shared by the requests and the background loop. When the checkpoint is still short of
+ *    the event (a transaction older than it, anywhere, is still open: the commit-safe reader does not pass it),
+ *    it tries again a few milliseconds later.
+ * 3. Bounded by `waitMs` (READ_MODEL_WAIT_SECONDS, default 2 s), measured on the process's monotonic clock (a
+ *    bound on this request's own wait, not a rule of the factory's time): past it, `ReadModelBehind` (503
+ *    READ_MODEL_BEHIND), never an older figure. A catch-up that fails (a fault in a projection) is logged and
+ *    tried again until then.
+ *
+ * A request holds no connection while it waits (on PGlite's one connection the catch-up takes its turn on the
+ * pool like any transaction). `enabled: false` (SPEED_PIECES_OFF=fresh-reads) answers from the model as it is:
+ * only for the benchmark's baseline.
+ */
+import type pg from 'pg';
+import type { Cursor } from '../events/store.ts';
+import type { Logger } from '../logger.ts';
+import type { CatchUps } from './catch-ups.ts';
+import { reached, type AsyncConsumer } from './consumer.ts';
+
+/** The model `readModel` did not take in, within `waitMs` milliseconds, the events committed when the request came. */
+export class ReadModelBehind extends Error {
+  constructor(
+    readonly readModel: string,
+    readonly waitMs: number,
+  ) {
+    super(`read model ${readModel} did not catch up within ${waitMs} ms`);
+    this.name = 'ReadModelBehind';
+  }
+}
+
+/** Milliseconds between two catch-ups of a model still short of the position a request waits for. */
+const RETRY_MS = 5;
+/** Milliseconds before a failed catch-up is tried again. */
+const FAILED_RETRY_MS = 50;
+
+const LAST_UNCONSUMED = `
+  SELECT k.name, t.transaction_id::text AS tx, t.global_position AS pos
+    FROM unnest($1::text[], $2::text[]) AS k(name, types)
+    LEFT JOIN projection_checkpoints c ON c.name = k.name
+   CROSS JOIN LATERAL (
+     SELECT e.transaction_id, e.global_position FROM events e
+      WHERE (e.transaction_id, e.global_position) > (COALESCE(c.transaction_id, '0'::xid8), COALESCE(c.global_position, 0))
+        AND e.event_type = ANY (string_to_array(k.types, ','))
+      ORDER BY e.transaction_id DESC, e.global_position DESC -- the columns (xid8), not the text alias
+      LIMIT 1) t`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `p`'s value, or `undefined` when `ms` milliseconds pass first (p goes on; its failure is then ignored). */
+async function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  p.catch(() => {});
+  try {
+    return await Promise.race([p, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Read-your-writes on the async read models (module docstring). */
+export class FreshReads {
+  private readonly consumers: ReadonlyMap<string, AsyncConsumer>;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly catchUps: CatchUps,
+    consumers: readonly AsyncConsumer[],
+    private readonly options: { waitMs: number; enabled?: boolean; log?: Logger },
+  ) {
+    this.consumers = new Map(consumers.map((c) => [c.name, c]));
+  }
+
+  /** True when `name` is an async read model this rule can wait for. */
+  knows(name: string): boolean {
+    return this.consumers.has(name);
+  }
+
+  /**
+   * Resolves once every model of `names` holds every event of its types committed now (module docstring); throws
+   * ReadModelBehind past the bound, and Error for a name that is no async read model (a fault of a declaration).
+   */
+  async await(names: readonly string[]): Promise<void> {
+    if (names.length === 0 || this.options.enabled === false) return;
+    const deadline = performance.now() + this.options.waitMs;
+    const models = names.map((n) => {
+      const c = this.consumers.get(n);
+      if (!c) throw new Error(`no async read model ${n}`);
+      return c;
+    });
+    const r = await this.pool.query(LAST_UNCONSUMED, [models.map((c) => c.name), models.map((c) => c.eventTypes.join(','))]);
+    await Promise.all(
+      r.rows.map((row) => this.reach(this.consumers.get(row.name)!, { transactionId: row.tx, globalPosition: Number(row.pos) }, deadline)),
+    );
+  }
+
+  /** Catches `c` up until its checkpoint is at `target` or after; ReadModelBehind when `deadline` passes first. */
+  private async reach(c: AsyncConsumer, target: Cursor, deadline: number): Promise<void> {
+    let failures = 0;
+    for (;;) {
+      const left = deadline - performance.now();
+      if (left <= 0) throw new ReadModelBehind(c.name, this.options.waitMs);
+      const joined = this.catchUps.isRunning(c.name);
+      try {
+        const cursor = await within(this.catchUps.run(c), left);
+        if (cursor && reached(cursor, target)) return;
+        // A catch-up that had started before this request's event was visible may stop short of it: run again.
+        if (cursor && !joined) await sleep(Math.min(RETRY_MS, Math.max(0, deadline - performance.now())));
+      } catch (err) {
+        if (failures++ === 0) this.options.log?.error({ err, readModel: c.name }, 'read model catch-up failed; retrying until the wait ends');
+        await sleep(Math.min(FAILED_RETRY_MS, Math.max(0, deadline - performance.now())));
+      }
+    }
+  }
+}
