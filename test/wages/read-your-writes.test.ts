@@ -7,7 +7,8 @@
  *   (wages list, statement, the worker's own, workbook, dashboard rows and summary, the months): every one shows it;
  * - with the background loop stopped, the read itself brings the model up to date (no loop is needed for it);
  * - a close followed at once by the payroll workbook and the wages list: the close's figures, with the approval that
- *   landed just before it;
+ *   landed just before it; and a month is answered closed only with the close's figures (queries/wages.ts
+ *   `monthStatus`: the status the figures are priced under);
  * - a model that cannot catch up within READ_MODEL_WAIT_SECONDS: 503 READ_MODEL_BEHIND with Retry-After, never an
  *   older figure; once it can, the figure;
  * - on PostgreSQL, a batch of another runner holding the model's checkpoint (as another instance's loop would) is
@@ -17,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import * as XLSX from 'xlsx';
 import type { AsyncConsumer } from '../../src/projections/consumer.ts';
+import { wageSummary } from '../../src/queries/wages.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { onPostgres } from '../helpers/db.ts';
 import { line, submitReport } from '../review/fixtures.ts';
@@ -191,6 +193,19 @@ describe('reads when no background loop runs', () => {
     expect(dash.body.items.map((x: { employeePhone: string; finishedQty: number }) => [x.employeePhone, x.finishedQty])).toEqual([[A, 40]]);
     const months = await s.app.request('GET', '/api/periods', { token: s.manager });
     expect(months.body.items.find((m: { month: string }) => m.month === '2026-03').reports).toBe(1);
+  });
+
+  it('a month is answered closed only with the close’s figures: a close the wage model has not taken in is not answered yet', async () => {
+    const r = await pending(s, A, '2026-02-16', 60, 0);
+    await approve(s, r.id);
+    const close = await s.app.request('POST', '/api/periods/2026-02/close', { token: s.manager });
+    expect(close.status, JSON.stringify(close.body)).toBe(200);
+    // What a read that had passed its wait just before the close commits would find: the model without the close.
+    const before = await wageSummary(s.app.service.ctx.db.pool, '2026-02', { page: 1, pageSize: 20 });
+    expect([before.status, before.version, before.closedAt, before.totals.amountFen]).toEqual(['open', undefined, undefined, 0n]);
+    const after = await s.app.request('GET', '/api/wages?month=2026-02', { token: s.manager });
+    expect([after.body.status, after.body.version, after.body.totals.amount]).toEqual(['closed', 1, close.body.amount]);
+    expect(close.body.amount).toBe(yuan(fen(60, 0, PIECE, DEFECT)));
   });
 });
 
