@@ -5,8 +5,9 @@
  * Each variant runs the service as `npm run start:high-load` does (bench/clock.ts `startServer`) on a fresh database
  * seeded as the clock benchmark's (200 workers, 60 products): the 200 clients take the clock cycle (start → switch →
  * finish → draft → submit, paced at BENCH_FRESH_RATE req/s, default 1,500, clients spread over the cycle: every
- * submission is an event of the wages' and the dashboard's types), an administrator approves the oldest pending
- * report in a loop, and READERS office readers each send, one after another, the eight reads that wait (wages list,
+ * submission is an event the wages and the dashboard take in, though not one a read waits for: Projection.shownBy),
+ * an administrator approves the oldest pending report every BENCH_FRESH_APPROVAL_MS (default 1,000 ms: each approval
+ * makes the reads that follow it wait for the models to take it in), and READERS office readers each send, one after another, the eight reads that wait (wages list,
  * a worker's statement, the worker's own, the payroll workbook, the dashboard's rows, summary and workbook, the
  * months). A sampler reads every 100 ms how far each projection's checkpoint is behind: the events after it and the
  * age of the oldest of them (by `recorded_at`).
@@ -27,6 +28,8 @@ import type { BenchSuite } from './suites.ts';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const RATE = Number(process.env.BENCH_FRESH_RATE ?? 1500);
 const READERS = 4;
+/** Milliseconds between two approvals of the administrator (BENCH_FRESH_APPROVAL_MS, default 1000: a reviewer's pace). */
+const APPROVAL_MS = Number(process.env.BENCH_FRESH_APPROVAL_MS ?? 1000);
 const ADMIN = '13900000001';
 const MANAGER = '13900000002';
 
@@ -98,7 +101,7 @@ async function measure(env: Record<string, string>): Promise<Sample> {
           const r = await http.request('GET', '/api/reviews/pending?pageSize=1', auth);
           const id = r.status === 200 ? (JSON.parse(r.body).items[0]?.reportId as string | undefined) : undefined;
           if (id && (await http.request('POST', `/api/reviews/${id}/approve`, auth, '{}')).status === 200) sample.approvals++;
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          await new Promise((resolve) => setTimeout(resolve, APPROVAL_MS));
         });
         http.close();
       };

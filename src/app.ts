@@ -66,8 +66,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const clock = opts.clock ?? systemClock;
   const store = new EventStore(domainRegistry, { typedParameters: !off.has('typed-appends') });
   const inline = allProjections.filter((p) => p.mode === 'inline');
-  const readModels = allProjections.filter((p) => p.mode === 'async').map(projectionConsumer);
-  const consumers: AsyncConsumer[] = [...readModels, notificationReactor({ config, clock, log })];
+  const readModels = allProjections.filter((p) => p.mode === 'async').map((p) => ({ consumer: projectionConsumer(p), shownBy: p.shownBy ?? p.eventTypes }));
+  const consumers: AsyncConsumer[] = [...readModels.map((m) => m.consumer), notificationReactor({ config, clock, log })];
   const catchUps = new CatchUps(db.pool, store);
   // The platform: injected (tests), the real API (WX_APPID set) or the simulator on a loopback port (issue #4).
   const calendars = off.has('facts-cache') ? undefined : new CalendarCache();

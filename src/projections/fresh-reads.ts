@@ -4,9 +4,11 @@
  * The rule, in one place (the routes name the models they read: `readModels` of their declaration, run by
  * http/pipeline.ts after authentication and validation, before the handler):
  *
- * 1. One statement asks, for each model named, for the last event of the model's own types after its checkpoint
- *    (an index range scan of the events not consumed yet; events of other types, such as a worker's clocking for
- *    the wages, never make a read wait). None: the model is fresh and the request goes on.
+ * 1. One statement asks, for each model named, for the last event after its checkpoint of the types that change
+ *    what its readers are shown (the projection's `shownBy`: for the wages an approval, a rate, a close or a reopen;
+ *    not a worker's clocking, nor a submission, whose pending lines no reader sees), an index range scan of the events
+ *    not consumed yet. None: the model is fresh and the request goes on. Else the model must take that event in,
+ *    and with it every event before it.
  * 2. Behind: the request brings the model up to that event itself (CatchUps, consumer.ts `catchUpAt`): exactly once
  *    whoever runs it, since the checkpoint row is locked FOR UPDATE (a batch of the leader's background loop, of
  *    another instance or of another request is waited for, then continued from); within a process one catch-up
@@ -27,6 +29,12 @@ import type { Cursor } from '../events/store.ts';
 import type { Logger } from '../logger.ts';
 import type { CatchUps } from './catch-ups.ts';
 import { reached, type AsyncConsumer } from './consumer.ts';
+
+/** An async read model: its consumer, and the event types that change what its readers are shown (Projection.shownBy). */
+export interface ReadModel {
+  readonly consumer: AsyncConsumer;
+  readonly shownBy: readonly string[];
+}
 
 /** The model `readModel` did not take in, within `waitMs` milliseconds, the events committed when the request came. */
 export class ReadModelBehind extends Error {
@@ -70,20 +78,20 @@ async function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
 
 /** Read-your-writes on the async read models (module docstring). */
 export class FreshReads {
-  private readonly consumers: ReadonlyMap<string, AsyncConsumer>;
+  private readonly models: ReadonlyMap<string, ReadModel>;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly catchUps: CatchUps,
-    consumers: readonly AsyncConsumer[],
+    models: readonly ReadModel[],
     private readonly options: { waitMs: number; enabled?: boolean; log?: Logger },
   ) {
-    this.consumers = new Map(consumers.map((c) => [c.name, c]));
+    this.models = new Map(models.map((m) => [m.consumer.name, m]));
   }
 
   /** True when `name` is an async read model this rule can wait for. */
   knows(name: string): boolean {
-    return this.consumers.has(name);
+    return this.models.has(name);
   }
 
   /**
@@ -94,13 +102,13 @@ export class FreshReads {
     if (names.length === 0 || this.options.enabled === false) return;
     const deadline = performance.now() + this.options.waitMs;
     const models = names.map((n) => {
-      const c = this.consumers.get(n);
-      if (!c) throw new Error(`no async read model ${n}`);
-      return c;
+      const m = this.models.get(n);
+      if (!m) throw new Error(`no async read model ${n}`);
+      return m;
     });
-    const r = await this.pool.query(LAST_UNCONSUMED, [models.map((c) => c.name), models.map((c) => c.eventTypes.join(','))]);
+    const r = await this.pool.query(LAST_UNCONSUMED, [models.map((m) => m.consumer.name), models.map((m) => m.shownBy.join(','))]);
     await Promise.all(
-      r.rows.map((row) => this.reach(this.consumers.get(row.name)!, { transactionId: row.tx, globalPosition: Number(row.pos) }, deadline)),
+      r.rows.map((row) => this.reach(this.models.get(row.name)!.consumer, { transactionId: row.tx, globalPosition: Number(row.pos) }, deadline)),
     );
   }
 

@@ -12,7 +12,9 @@
  * - a model that cannot catch up within READ_MODEL_WAIT_SECONDS: 503 READ_MODEL_BEHIND with Retry-After, never an
  *   older figure; once it can, the figure;
  * - on PostgreSQL, a batch of another runner holding the model's checkpoint (as another instance's loop would) is
- *   waited for, not answered around.
+ *   waited for, not answered around;
+ * - a read waits only for the events that change what it shows (Projection.shownBy): the other types each async
+ *   projection handles write only its internal tables.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
@@ -21,7 +23,9 @@ import type { AsyncConsumer } from '../../src/projections/consumer.ts';
 import { wageSummary } from '../../src/queries/wages.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { onPostgres } from '../helpers/db.ts';
-import { line, submitReport } from '../review/fixtures.ts';
+import { projections } from '../../src/projections/index.ts';
+import type { ProjectedEvent, Row, RowView } from '../../src/projections/projection.ts';
+import { line, submitReport, submitted } from '../review/fixtures.ts';
 
 /** Fen of `finished` × piece + `defective` × defect (ten-thousandths of a yuan), half away from zero: this test's own arithmetic. */
 function fen(finished: number, defective: number, piece: number, defect: number): bigint {
@@ -290,5 +294,35 @@ describe('a read model that cannot catch up in time', () => {
     } finally {
       await other.end();
     }
+  });
+});
+
+describe('the events a read waits for (Projection.shownBy)', () => {
+  const report = submitted({ lines: [line(7, 10, 2880, 20, 1)] });
+  const ref = { reportId: report.reportId, employeePhone: report.employeePhone, reportDate: report.reportDate, workshopCode: null, teamCode: null };
+  /** An event of each type not in `shownBy` that the async projections handle, in the order they can happen. */
+  const samples: ProjectedEvent[] = [
+    { streamId: `report-${report.reportId}`, streamVersion: 1, type: 'ReportSubmitted', data: report, metadata: {}, recordedAt: new Date(report.at) },
+    { streamId: `report-${report.reportId}`, streamVersion: 2, type: 'ReportRejected', data: { ...ref, reason: '数量不对', at: report.at }, metadata: {}, recordedAt: new Date(report.at) },
+  ];
+
+  it.each(projections.filter((p) => p.mode === 'async').map((p) => [p.name, p] as const))('%s: the other types write only internal tables', (_name, p) => {
+    const shownBy = p.shownBy ?? p.eventTypes;
+    expect(shownBy.every((t) => p.eventTypes.includes(t))).toBe(true);
+    const others = p.eventTypes.filter((t) => !shownBy.includes(t));
+    expect(others.every((t) => samples.some((e) => e.type === t)), `a sample event of each of ${others.join(', ')}`).toBe(true);
+    const internal = new Set(p.tables.filter((t) => t.internal).map((t) => t.name));
+    const rows = new Map<string, Row>();
+    const view: RowView = { get: (table, key) => rows.get(`${table} ${JSON.stringify(key)}`) };
+    const written: string[] = [];
+    for (const e of samples.filter((x) => others.includes(x.type))) {
+      for (const c of p.apply(e, view)) {
+        written.push(`${e.type} → ${c.table}`);
+        if (c.row) rows.set(`${c.table} ${JSON.stringify(c.key)}`, c.row);
+        else rows.delete(`${c.table} ${JSON.stringify(c.key)}`);
+      }
+    }
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.filter((w) => !internal.has(w.split(' → ')[1]))).toEqual([]);
   });
 });
