@@ -3,14 +3,14 @@
  * the dashboard and the months while 200 workers clock, and how far the asynchronous projections lag under that load.
  *
  * Each variant runs the service as `npm run start:high-load` does (bench/clock.ts `startServer`) on a fresh database
- * seeded as the clock benchmark's (200 workers, 60 products): the 200 clients take the clock cycle (start → switch →
- * finish → draft → submit, paced at BENCH_FRESH_RATE req/s, default 1,500, clients spread over the cycle: every
- * submission is an event the wages and the dashboard take in, though not one a read waits for: Projection.shownBy),
- * an administrator approves the oldest pending report every BENCH_FRESH_APPROVAL_MS (default 1,000 ms: each approval
- * makes the reads that follow it wait for the models to take it in), and READERS office readers each send, one after another, the eight reads that wait (wages list,
- * a worker's statement, the worker's own, the payroll workbook, the dashboard's rows, summary and workbook, the
- * months). A sampler reads every 100 ms how far each projection's checkpoint is behind: the events after it and the
- * age of the oldest of them (by `recorded_at`).
+ * seeded as the clock benchmark's (200 workers, 60 products). The 200 clients take the clock cycle (start → switch →
+ * finish → draft → submit), paced at BENCH_FRESH_RATE req/s (default 1,500), clients spread over the cycle; every
+ * submission is an event the wages and the dashboard take in, though not one a read waits for (Projection.shownBy).
+ * An administrator approves the oldest pending report every BENCH_FRESH_APPROVAL_MS (default 1,000 ms): each
+ * approval makes the reads that follow it wait until the models have taken it in. READERS office readers each send,
+ * one after another, the eight reads that wait (wages list, a worker's statement, the worker's own, the payroll
+ * workbook, the dashboard's rows, summary and workbook, the months). A sampler reads every 100 ms how far each
+ * projection's checkpoint is behind: the events after it and the age of the oldest of them (by `recorded_at`).
  *
  * Variants, in the same run, taking turns round by round (`BENCH_ROUNDS`, default 2; the opposite order every other
  * round): the service (reads wait), and the same service with SPEED_PIECES_OFF=fresh-reads (the same reads answered
