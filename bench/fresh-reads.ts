@@ -154,7 +154,7 @@ async function run(): Promise<void> {
   const all = (name: string) => results.get(name)!;
   const reads = (name: string) => all(name).flatMap((s) => s.reads);
   const [wait, base] = VARIANTS.map((v) => v.name);
-  console.log(`\n${WORKERS} workers clocking at ${fmt(RATE)} req/s offered, ${READERS} office readers, an administrator approving; ${ROUNDS} rounds:`);
+  console.log(`\n${WORKERS} workers clocking at ${fmt(RATE)} req/s offered, ${READERS} office readers, an administrator approving every ${fmt(APPROVAL_MS)} ms; ${ROUNDS} rounds:`);
   for (const name of [wait, base]) {
     const xs = reads(name);
     const clock = all(name).flatMap((s) => s.clock.all);
