@@ -6,8 +6,9 @@
  * answer with its schema and one example (204 without a body); and the error answers by status, each with the
  * enum of the codes that status can carry and the shape of their `details`. The codes are the route's own
  * `errors` plus the common ones that apply to it (COMMON_ERRORS of common-errors.ts: body errors only with a JSON
- * body, validation only with a schema, authentication only on non-public routes, 503 only with the database; the
- * client-error handler's 400, 408 and 431 on all). `components.responses` holds the answers to any path or method
+ * body, validation only with a schema, authentication only on non-public routes, 503 DATABASE_UNAVAILABLE only with
+ * the database, READ_MODEL_BEHIND only on reads of async read models, with a sentence in the description saying how
+ * they wait; the client-error handler's 400, 408 and 431 on all). `components.responses` holds the answers to any path or method
  * that is no operation, each with its status in `x-status` (issue #20). The opening guide for the mini-program's developer (http/guide.ts) is the
  * document's description.
  */
@@ -19,14 +20,14 @@ import type { AnyRoute, ErrorDoc } from './route.ts';
 
 const CODE = /^[A-Z][A-Z0-9_]*$/;
 
-/**
- * Every error `route` may answer: the common ones that apply (common-errors.ts), then its own. Throws when a code
- * is listed twice or is not one UPPER_SNAKE code (an answer carries exactly one).
- */
 /** What the description of an operation that reads an async read model says (RouteSpec.readModels, projections/fresh-reads.ts). */
 export const FRESH_READ_TEXT =
   '读到自己的写入：回答包含请求到达时已完成的所有操作（提交、审核、修正、改休息时间、单价、结账与反结账）；统计数据还没跟上时先等它跟上（最多 READ_MODEL_WAIT_SECONDS 秒，默认 2），超时回答 503 READ_MODEL_BEHIND，从不回答旧数据。'
 
+/**
+ * Every error `route` may answer: the common ones that apply (common-errors.ts), then its own. Throws when a code
+ * is listed twice or is not one UPPER_SNAKE code (an answer carries exactly one).
+ */
 export function errorsOf(route: AnyRoute): ErrorDoc[] {
   const list: ErrorDoc[] = [...COMMON_ERRORS.filter((e) => e.appliesTo(route)), ...(route.errors ?? [])];
   const seen = new Set<string>();

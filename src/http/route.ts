@@ -114,9 +114,9 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   noDatabase?: boolean;
   /**
    * The asynchronous read models the handler reads (names of async projections: 'wages', 'dashboard'). Before the
-   * handler runs, the request waits until each holds every event of its types committed when the request came
-   * (projections/fresh-reads.ts), at most READ_MODEL_WAIT_SECONDS; past it, 503 READ_MODEL_BEHIND
-   * (common-errors.ts). So no answer is older than a write its reader made before asking.
+   * handler runs, the request waits until each holds every event committed when the request came that changes what
+   * its readers are shown (projections/fresh-reads.ts), at most READ_MODEL_WAIT_SECONDS; past it, 503
+   * READ_MODEL_BEHIND (common-errors.ts). So no answer is older than a write its reader made before asking.
    */
   readModels?: readonly string[];
   example?: RouteExample;

@@ -89,11 +89,6 @@ export class FreshReads {
     this.models = new Map(models.map((m) => [m.consumer.name, m]));
   }
 
-  /** True when `name` is an async read model this rule can wait for. */
-  knows(name: string): boolean {
-    return this.models.has(name);
-  }
-
   /**
    * Resolves once every model of `names` holds every event of its types committed now (module docstring); throws
    * ReadModelBehind past the bound, and Error for a name that is no async read model (a fault of a declaration).

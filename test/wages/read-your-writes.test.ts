@@ -24,6 +24,7 @@ import { wageSummary } from '../../src/queries/wages.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { onPostgres } from '../helpers/db.ts';
 import { projections } from '../../src/projections/index.ts';
+import { routes } from '../../src/http/routes/index.ts';
 import type { ProjectedEvent, Row, RowView } from '../../src/projections/projection.ts';
 import { line, submitReport, submitted } from '../review/fixtures.ts';
 
@@ -305,6 +306,13 @@ describe('the events a read waits for (Projection.shownBy)', () => {
     { streamId: `report-${report.reportId}`, streamVersion: 1, type: 'ReportSubmitted', data: report, metadata: {}, recordedAt: new Date(report.at) },
     { streamId: `report-${report.reportId}`, streamVersion: 2, type: 'ReportRejected', data: { ...ref, reason: '数量不对', at: report.at }, metadata: {}, recordedAt: new Date(report.at) },
   ];
+
+  it('every read model a route names is an async projection', () => {
+    const named = routes.flatMap((r) => r.readModels ?? []);
+    expect(named.length).toBeGreaterThan(0);
+    const known = projections.filter((p) => p.mode === 'async').map((p) => p.name);
+    expect(named.filter((n) => !known.includes(n))).toEqual([]);
+  });
 
   it.each(projections.filter((p) => p.mode === 'async').map((p) => [p.name, p] as const))('%s: the other types write only internal tables', (_name, p) => {
     const shownBy = p.shownBy ?? p.eventTypes;
