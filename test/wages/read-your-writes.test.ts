@@ -12,7 +12,7 @@
  * - a model that cannot catch up within READ_MODEL_WAIT_SECONDS: 503 READ_MODEL_BEHIND with Retry-After, never an
  *   older figure; once it can, the figure;
  * - on PostgreSQL, a batch of another runner holding the model's checkpoint (as another instance's loop would) is
- *   waited for, not answered around;
+ *   waited for, not answered around; and reads on two API instances at once take an approval in exactly once;
  * - a read waits only for the events that change what it shows (Projection.shownBy): the other types each async
  *   projection handles write only its internal tables.
  */
@@ -21,7 +21,7 @@ import pg from 'pg';
 import * as XLSX from 'xlsx';
 import type { AsyncConsumer } from '../../src/projections/consumer.ts';
 import { wageSummary } from '../../src/queries/wages.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startTestApp, withSecondInstance, type TestApp } from '../helpers/app.ts';
 import { onPostgres } from '../helpers/db.ts';
 import { projections } from '../../src/projections/index.ts';
 import { routes } from '../../src/http/routes/index.ts';
@@ -198,6 +198,20 @@ describe('reads when no background loop runs', () => {
     expect(dash.body.items.map((x: { employeePhone: string; finishedQty: number }) => [x.employeePhone, x.finishedQty])).toEqual([[A, 40]]);
     const months = await s.app.request('GET', '/api/periods', { token: s.manager });
     expect(months.body.items.find((m: { month: string }) => m.month === '2026-03').reports).toBe(1);
+  });
+
+  // PostgreSQL only: a second API instance needs a database it can share (an in-memory PGlite is private to one).
+  it.runIf(onPostgres)('on two instances at once, reads on both take the approval in exactly once', async () => {
+    const before = (await s.app.request('GET', '/api/wages?month=2026-03', { token: s.manager })).body.totals;
+    const r = await pending(s, A, '2026-03-10', 11, 1);
+    await approve(s, r.id);
+    await withSecondInstance(s.app, async (second) => {
+      const reads = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => (i % 2 ? second.request : s.app.request)('GET', '/api/wages?month=2026-03', { token: s.manager })),
+      );
+      const expected = yuan(BigInt(before.amount.replace('.', '')) + fen(11, 1, PIECE, DEFECT));
+      for (const w of reads) expect([w.status, w.body.totals.reports, w.body.totals.amount]).toEqual([200, before.reports + 1, expected]);
+    });
   });
 
   it('a month is answered closed only with the close’s figures: a close the wage model has not taken in is not answered yet', async () => {
