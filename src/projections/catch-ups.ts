@@ -10,16 +10,19 @@ import { catchUpAt, type AsyncConsumer } from './consumer.ts';
 
 /** One catch-up per consumer at a time in this process (module docstring). */
 export class CatchUps {
-  private readonly running = new Map<string, Promise<Cursor>>();
+  private readonly running = new Map<string, { flight: Promise<Cursor>; startedAt: number }>();
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly store: EventStore,
   ) {}
 
-  /** True while a catch-up of consumer `name` runs in this process (a caller joining it may want to run again after). */
-  isRunning(name: string): boolean {
-    return this.running.has(name);
+  /**
+   * When the catch-up of consumer `name` running in this process started (`performance.now()`), or undefined when none
+   * runs: a caller that joins one started before the events it waits for were committed may have to run another.
+   */
+  startedAt(name: string): number | undefined {
+    return this.running.get(name)?.startedAt;
   }
 
   /**
@@ -27,13 +30,13 @@ export class CatchUps {
    * the checkpoint it left. Rejects with the catch-up's error (nothing of the failed batch is written).
    */
   run(consumer: AsyncConsumer): Promise<Cursor> {
-    let flight = this.running.get(consumer.name);
-    if (!flight) {
-      flight = catchUpAt(this.pool, this.store, consumer)
+    let entry = this.running.get(consumer.name);
+    if (!entry) {
+      const flight = catchUpAt(this.pool, this.store, consumer)
         .then((r) => r.cursor)
         .finally(() => this.running.delete(consumer.name));
-      this.running.set(consumer.name, flight);
+      this.running.set(consumer.name, (entry = { flight, startedAt: performance.now() }));
     }
-    return flight;
+    return entry.flight;
   }
 }

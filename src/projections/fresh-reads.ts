@@ -12,8 +12,9 @@
  * 2. Behind: the request brings the model up to that event itself (CatchUps, consumer.ts `catchUpAt`): exactly once
  *    whoever runs it, since the checkpoint row is locked FOR UPDATE (a batch of the leader's background loop, of
  *    another instance or of another request is waited for, then continued from); within a process one catch-up
- *    per model at a time, shared by the requests and the background loop. When the checkpoint is still short of
- *    the event (a transaction older than it, anywhere, is still open: the commit-safe reader does not pass it),
+ *    per model at a time, shared by the requests and the background loop (a request joins the one running, and runs
+ *    another after it when it had started before the request found its event). When the checkpoint is still short
+ *    of the event (a transaction older than it, anywhere, is still open: the commit-safe reader does not pass it),
  *    it tries again a few milliseconds later.
  * 3. Bounded by `waitMs` (READ_MODEL_WAIT_SECONDS, default 2 s), measured on the process's monotonic clock (a
  *    bound on this request's own wait, not a rule of the factory's time): past it, `ReadModelBehind` (503
@@ -102,23 +103,28 @@ export class FreshReads {
       return m;
     });
     const r = await this.pool.query(LAST_UNCONSUMED, [models.map((m) => m.consumer.name), models.map((m) => m.shownBy.join(','))]);
+    const seen = performance.now();
     await Promise.all(
-      r.rows.map((row) => this.reach(this.models.get(row.name)!.consumer, { transactionId: row.tx, globalPosition: Number(row.pos) }, deadline)),
+      r.rows.map((row) => this.reach(this.models.get(row.name)!.consumer, { transactionId: row.tx, globalPosition: Number(row.pos) }, seen, deadline)),
     );
   }
 
-  /** Catches `c` up until its checkpoint is at `target` or after; ReadModelBehind when `deadline` passes first. */
-  private async reach(c: AsyncConsumer, target: Cursor, deadline: number): Promise<void> {
+  /**
+   * Catches `c` up until its checkpoint is at `target` or after (an event committed before `seen`, when the request
+   * found it); ReadModelBehind when `deadline` passes first.
+   */
+  private async reach(c: AsyncConsumer, target: Cursor, seen: number, deadline: number): Promise<void> {
     let failures = 0;
     for (;;) {
       const left = deadline - performance.now();
       if (left <= 0) throw new ReadModelBehind(c.name, this.options.waitMs);
-      const joined = this.catchUps.isRunning(c.name);
+      // A catch-up that started before the request found its event may stop short of it: then run another at once.
+      // One that started after and stopped short met a transaction older than the event still open: try again shortly.
+      const stale = (this.catchUps.startedAt(c.name) ?? seen) < seen;
       try {
         const cursor = await within(this.catchUps.run(c), left);
         if (cursor && reached(cursor, target)) return;
-        // A catch-up that had started before this request's event was visible may stop short of it: run again.
-        if (cursor && !joined) await sleep(Math.min(RETRY_MS, Math.max(0, deadline - performance.now())));
+        if (cursor && !stale) await sleep(Math.min(RETRY_MS, Math.max(0, deadline - performance.now())));
       } catch (err) {
         if (failures++ === 0) this.options.log?.error({ err, readModel: c.name }, 'read model catch-up failed; retrying until the wait ends');
         await sleep(Math.min(FAILED_RETRY_MS, Math.max(0, deadline - performance.now())));
