@@ -1,6 +1,7 @@
 /**
  * No read older than the reader's own write: a request that reads an asynchronous read model (the wages, the
- * dashboard) is answered only from a model that holds every event of its types committed when the request came.
+ * dashboard) is answered only from a model that holds every event committed when the request came that changes what
+ * it shows.
  * The rule, in one place (the routes name the models they read: `readModels` of their declaration, run by
  * http/pipeline.ts after authentication and validation, before the handler):
  *
@@ -53,6 +54,10 @@ const RETRY_MS = 5;
 /** Milliseconds before a failed catch-up is tried again. */
 const FAILED_RETRY_MS = 50;
 
+/**
+ * Per model ($1 names, $2 its `shownBy` types joined by commas): the last event of those types after its checkpoint,
+ * in the consumers' order; no row for a model that has none (step 1 of the module docstring).
+ */
 const LAST_UNCONSUMED = `
   SELECT k.name, t.transaction_id::text AS tx, t.global_position AS pos
     FROM unnest($1::text[], $2::text[]) AS k(name, types)
