@@ -26,13 +26,18 @@ export function projectionConsumer(p: Projection): AsyncConsumer {
   return { name: p.name, eventTypes: p.eventTypes, handle: async (tx, events) => void (await projectBatch(tx, p, events)) };
 }
 
-/** Reads the checkpoint of `name` (creating it at the start), locked for this transaction. */
+const LOCK_CHECKPOINT = `SELECT transaction_id::text AS tx, global_position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`;
+
+/**
+ * Reads the checkpoint of `name`, locked for this transaction; creates it (at the start) the first time. One round
+ * trip when it exists (every batch but the first: the batches of requests waiting for a read model count them).
+ */
 export async function lockCheckpoint(tx: pg.PoolClient, name: string): Promise<Cursor> {
-  await tx.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT DO NOTHING`, [name]);
-  const r = await tx.query(
-    `SELECT transaction_id::text AS tx, global_position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`,
-    [name],
-  );
+  let r = await tx.query(LOCK_CHECKPOINT, [name]);
+  if (r.rows.length === 0) {
+    await tx.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT DO NOTHING`, [name]);
+    r = await tx.query(LOCK_CHECKPOINT, [name]);
+  }
   return { transactionId: r.rows[0].tx, globalPosition: Number(r.rows[0].global_position) };
 }
 
