@@ -14,6 +14,7 @@ import type { CalendarCache } from './shifts/calendar-cache.ts';
 import type { Projection } from './projections/projection.ts';
 import type { AsyncConsumer } from './projections/consumer.ts';
 import type { CatchUps } from './projections/catch-ups.ts';
+import type { BackgroundConsumers } from './projections/background.ts';
 import type { FreshReads } from './projections/fresh-reads.ts';
 import type { PlatformApi } from './platform/types.ts';
 import type { PlatformSimulator } from './platform/simulator.ts';
@@ -39,6 +40,11 @@ export interface AppContext {
   readonly consumers: readonly AsyncConsumer[];
   /** The catch-ups of the async consumers in this process, one per consumer at a time (background loop and readers). */
   readonly catchUps: CatchUps;
+  /**
+   * The background loop of the async consumers (started by startService unless `background: false`); the command path
+   * nudges it when an event the read models' readers wait for is committed.
+   */
+  readonly background: BackgroundConsumers;
   /** The wait of a read of an async read model for what was committed when it came (projections/fresh-reads.ts). */
   readonly freshReads: FreshReads;
   /** The messaging platform (real API or simulator). */
