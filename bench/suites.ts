@@ -14,6 +14,7 @@ import { memoryBench } from './memory.ts';
 import { consoleBench } from './console.ts';
 import { wagesBench } from './wages.ts';
 import { scopeBench } from './scope.ts';
+import { freshReadsBench } from './fresh-reads.ts';
 
 export const suites: BenchSuite[] = [
   eventStoreBench,
@@ -27,4 +28,5 @@ export const suites: BenchSuite[] = [
   wagesBench,
   // issue #24 part S
   scopeBench,
+  freshReadsBench,
 ];

@@ -24,6 +24,8 @@ import { CachingRepository, StreamRepository } from './commands/repository.ts';
 import { CalendarCache } from './shifts/calendar-cache.ts';
 import { projectionConsumer, type AsyncConsumer } from './projections/consumer.ts';
 import { BackgroundConsumers } from './projections/background.ts';
+import { CatchUps } from './projections/catch-ups.ts';
+import { FreshReads } from './projections/fresh-reads.ts';
 import { startAbandonJob } from './jobs/abandon-sessions.ts';
 import { createHttpApp } from './http/app.ts';
 import { leanDispatcher } from './http/lean.ts';
@@ -64,10 +66,15 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const clock = opts.clock ?? systemClock;
   const store = new EventStore(domainRegistry, { typedParameters: !off.has('typed-appends') });
   const inline = allProjections.filter((p) => p.mode === 'inline');
-  const consumers: AsyncConsumer[] = [
-    ...allProjections.filter((p) => p.mode === 'async').map(projectionConsumer),
-    notificationReactor({ config, clock, log }),
-  ];
+  const readModels = allProjections.filter((p) => p.mode === 'async').map((p) => ({ consumer: projectionConsumer(p), shownBy: p.shownBy ?? p.eventTypes }));
+  const consumers: AsyncConsumer[] = [...readModels.map((m) => m.consumer), notificationReactor({ config, clock, log })];
+  const catchUps = new CatchUps(db.pool, store);
+  const background = new BackgroundConsumers(db, catchUps, consumers, log);
+  // An event a read model's readers wait for (an approval, a rate, a close) wakes the consumers at once.
+  const shown = new Set(readModels.flatMap((m) => m.shownBy));
+  const committed = (types: readonly string[]) => {
+    if (types.some((t) => shown.has(t))) background.nudge();
+  };
   // The platform: injected (tests), the real API (WX_APPID set) or the simulator on a loopback port (issue #4).
   const calendars = off.has('facts-cache') ? undefined : new CalendarCache();
   const built = opts.platform ? { platform: opts.platform, simulator: undefined } : await createPlatform(config, clock, log);
@@ -85,6 +92,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       writes: db.writes,
       clock,
       inline,
+      committed,
     },
     clockSettings: {
       reportWindowMs: config.reportWindowMs,
@@ -96,6 +104,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     calendars,
     projections: allProjections,
     consumers,
+    catchUps,
+    background,
+    freshReads: new FreshReads(db.pool, catchUps, readModels, { waitMs: config.readModelWaitMs, enabled: !off.has('fresh-reads'), log }),
     platform: built.platform,
     simulator: built.simulator,
   };
@@ -135,7 +146,7 @@ export async function startService(config: Config, opts: ContextOptions & { back
   // connection the service has just closed (Node's default of 5 s makes clients see ECONNRESET).
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  const background = new BackgroundConsumers(ctx.db, ctx.store, ctx.consumers, ctx.log);
+  const background = ctx.background;
   const sender = new NotificationSender({ pool: ctx.db.pool, platform: ctx.platform, clock: ctx.clock, log: ctx.log });
   if (opts.background !== false) {
     background.start();

@@ -34,8 +34,12 @@ export const problemLine = (p: ConfigProblem) => `${p.variable}: ${p.zh} / ${p.e
 /** The shortest JWT_SECRET accepted in production, in bytes (HS256 wants a key of at least its 256-bit output). */
 export const MIN_SECRET_BYTES = 32;
 
-/** The speed pieces that can be turned off, to measure what each brings (bench/README.md "Speed pieces"). */
-export const SPEED_PIECES = ['group-commit', 'lean', 'facts-cache', 'typed-appends', 'prepared-statements'] as const;
+/**
+ * The speed pieces that can be turned off, to measure what each brings (bench/README.md "Speed pieces").
+ * `fresh-reads` is the wait of the async read models' readers (projections/fresh-reads.ts): off, they answer from the
+ * model as it is, possibly older than a write just made — only for the benchmark's baseline of that wait.
+ */
+export const SPEED_PIECES = ['group-commit', 'lean', 'facts-cache', 'typed-appends', 'prepared-statements', 'fresh-reads'] as const;
 export type SpeedPiece = (typeof SPEED_PIECES)[number];
 
 export interface Config {
@@ -64,6 +68,12 @@ export interface Config {
   readonly sessionMaxMs: number;
   /** Break interval in whole minutes a new report starts with. */
   readonly defaultBreakMinutes: number;
+  /**
+   * READ_MODEL_WAIT_SECONDS, in milliseconds: how long a read of the wages, the dashboard or the months waits for its
+   * read model to take in what was committed when it came (projections/fresh-reads.ts) before answering 503
+   * READ_MODEL_BEHIND. Default 2 s.
+   */
+  readonly readModelWaitMs: number;
   /**
    * PLAUSIBLE_MIN_CYCLE_RATIO (issue #21): a report whose actual cycle time is below this share of its standard
    * cycle time is flagged (0–1, at most 3 decimals; 0: never). Default 0.5.
@@ -257,6 +267,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     '默认休息时间应为不小于 0 的整数分钟',
     'must be a whole number of minutes, 0 or more',
   );
+  const readModelWaitSeconds = r.number(
+    'READ_MODEL_WAIT_SECONDS',
+    2,
+    { min: 0, above: true, max: 60, decimals: 3 },
+    '统计数据（工资、看板）跟上最新操作的最长等待时间应为大于 0、不超过 60 的秒数（最多 3 位小数），例如 2',
+    'must be a number of seconds above 0 and at most 60, with at most 3 decimals, e.g. 2',
+  );
 
   const plausibleMinCycleRatio = r.number(
     'PLAUSIBLE_MIN_CYCLE_RATIO',
@@ -342,6 +359,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reportWindowMs: Math.round(reportWindowMinutes * 60_000),
     sessionMaxMs: Math.round(sessionMaxHours * 3_600_000),
     defaultBreakMinutes,
+    readModelWaitMs: Math.round(readModelWaitSeconds * 1000),
     plausibleMinCycleRatio,
     plausibleMaxWorkloadRatio,
     platform: appId && secret ? { appId, secret, apiBase: apiBase ?? WX_REAL_API_BASE } : undefined,

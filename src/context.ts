@@ -13,6 +13,9 @@ import type { ClockSettings } from './domain/clock.ts';
 import type { CalendarCache } from './shifts/calendar-cache.ts';
 import type { Projection } from './projections/projection.ts';
 import type { AsyncConsumer } from './projections/consumer.ts';
+import type { CatchUps } from './projections/catch-ups.ts';
+import type { BackgroundConsumers } from './projections/background.ts';
+import type { FreshReads } from './projections/fresh-reads.ts';
 import type { PlatformApi } from './platform/types.ts';
 import type { PlatformSimulator } from './platform/simulator.ts';
 
@@ -35,6 +38,15 @@ export interface AppContext {
   readonly projections: readonly Projection[];
   /** Async projections and reactors run by the leader instance. */
   readonly consumers: readonly AsyncConsumer[];
+  /** The catch-ups of the async consumers in this process, one per consumer at a time (background loop and readers). */
+  readonly catchUps: CatchUps;
+  /**
+   * The background loop of the async consumers (started by startService unless `background: false`); the command path
+   * nudges it when an event the read models' readers wait for is committed.
+   */
+  readonly background: BackgroundConsumers;
+  /** The wait of a read of an async read model for what was committed when it came (projections/fresh-reads.ts). */
+  readonly freshReads: FreshReads;
   /** The messaging platform (real API or simulator). */
   readonly platform: PlatformApi;
   /** The built-in platform simulator, when `platform` talks to it (no WX_APPID); tests force errors with it. */

@@ -43,6 +43,12 @@ export interface CommandDeps {
   readonly clock: Clock;
   /** The inline projections, whose rows the append writes. */
   readonly inline: readonly Projection[];
+  /**
+   * Told the types of the events a command's append committed (absent inside a transaction: `commandsIn` leaves it
+   * out, and the transaction's owner tells it after its commit). The service wakes the async consumers with it, so
+   * that an approval reaches the wages and the dashboard at once (app.ts, projections/background.ts `nudge`).
+   */
+  readonly committed?: (types: readonly string[]) => void;
 }
 
 /**
@@ -53,6 +59,7 @@ export interface CommandDeps {
  */
 export const commandsIn = (deps: CommandDeps, tx: Queryable & StatementRunner): CommandDeps => ({
   ...deps,
+  committed: undefined,
   reads: tx,
   writes: {
     async query(statement) {
@@ -190,6 +197,7 @@ export async function runCommand<C, S, E extends DomainEvent, R>(
     }
     const own = ahead.filter((e) => e.streamId === run.stream.streamId);
     deps.repository.remember(run.stream, sectionAfter(run.stream, deps.inline, section, own, state, rows), query, facts);
+    deps.committed?.(events.map((e) => e.type));
     return run.answer(state, events, now);
   }
 }

@@ -107,6 +107,14 @@ export const COMMON = byCode([
     message: '数据库暂时不可用，请稍后重试',
     appliesTo: (r) => !r.noDatabase,
   },
+  {
+    status: 503,
+    code: 'READ_MODEL_BEHIND',
+    description:
+      '统计数据（工资、看板、月份）在 READ_MODEL_WAIT_SECONDS（默认 2 秒）内没有跟上请求到达时已完成的操作（审核、结账等）：不回答旧数据，按 Retry-After 的秒数后重试',
+    message: '统计数据正在更新，还没有包含刚才的操作，请几秒后刷新重试',
+    appliesTo: (r) => Boolean(r.readModels?.length),
+  },
 ] as const);
 
 export type CommonCode = keyof typeof COMMON;

@@ -9,10 +9,11 @@
  * body-parser cannot read 415 UNSUPPORTED_ENCODING; a body that does not inflate by its Content-Encoding, a path
  * parameter with a broken percent-escape and any other client error express or body-parser raise (an http-errors
  * 4xx, whatever its status) 400 MALFORMED_REQUEST (issue #14 classes 3, 4); a lost database connection 503
- * DATABASE_UNAVAILABLE (src/db/failures.ts); anything else 500 INTERNAL_ERROR, logged with its stack, never shown.
+ * DATABASE_UNAVAILABLE (src/db/failures.ts); a read model that did not catch up in time 503 READ_MODEL_BEHIND
+ * (projections/fresh-reads.ts); anything else 500 INTERNAL_ERROR, logged with its stack, never shown.
  * The HTTP layer's own refusals take their status, code and sentence from common-errors.ts, the table the API
  * document lists them from (issue #20). `errorHeaders(err)`: the headers that go with an answer (Retry-After of a
- * RetryLaterError: a rate limit, a busy import).
+ * RetryLaterError: a rate limit, a busy import; and of READ_MODEL_BEHIND).
  */
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
@@ -20,6 +21,7 @@ import { connectionFailed } from '../db/failures.ts';
 import { AppError, RetryLaterError } from '../errors.ts';
 import { DomainError } from '../domain/errors.ts';
 import { StreamVersionConflict } from '../events/store.ts';
+import { ReadModelBehind } from '../projections/fresh-reads.ts';
 import { COMMON, type CommonCode } from './common-errors.ts';
 import { domainAnswer } from './domain-errors.ts';
 import { logFailure } from './pipeline.ts';
@@ -35,12 +37,17 @@ export function toErrorAnswer(err: unknown, requestId?: string): [number, ErrorB
   return [status, { error: requestId === undefined ? error : { ...error, requestId } }];
 }
 
+/** Seconds after which a read refused with READ_MODEL_BEHIND may be tried again (Retry-After). */
+export const READ_MODEL_RETRY_SECONDS = 2;
+
 /**
  * The headers of the error answer to `err`: Retry-After (seconds) of a RetryLaterError (a rate limit,
- * auth/rate-limit.ts; a busy import, imports/parse-pool.ts), else none.
+ * auth/rate-limit.ts; a busy import, imports/parse-pool.ts) and of a read model behind (READ_MODEL_RETRY_SECONDS),
+ * else none.
  */
 export function errorHeaders(err: unknown): Record<string, string> {
-  return err instanceof RetryLaterError ? { 'retry-after': String(err.retryAfterSeconds) } : {};
+  if (err instanceof RetryLaterError) return { 'retry-after': String(err.retryAfterSeconds) };
+  return err instanceof ReadModelBehind ? { 'retry-after': String(READ_MODEL_RETRY_SECONDS) } : {};
 }
 
 type Answer = [number, ErrorBody['error']];
@@ -82,6 +89,7 @@ function errorAnswer(err: unknown): Answer {
     return common('MALFORMED_REQUEST', '请求内容无法读取（压缩数据损坏或格式不正确），请重试');
   }
   if (connectionFailed(err)) return common('DATABASE_UNAVAILABLE');
+  if (err instanceof ReadModelBehind) return common('READ_MODEL_BEHIND');
   return common('INTERNAL_ERROR');
 }
 

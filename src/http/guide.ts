@@ -55,7 +55,8 @@ export const GUIDE_HTML = `<h2 id="guide">接入指南（小程序开发者先�
 <code>PERIOD_CLOSED</code>（提交时）：报工日期所在月份刚刚结账（只在月末那一刻与结账同时发生），报工单仍在填写时限内，稍后重新提交即可。</li>
 <li><b>422</b>：请求内容不符合要求，显示 <code>message</code>；<code>details</code> 指出字段或行。</li>
 <li><b>429</b>：登录尝试过多，按响应头 <code>Retry-After</code>（秒，与 <code>details.retryAfterSeconds</code> 相同）等待后再试。</li>
-<li><b>503</b>：数据库或微信服务暂时不可用，稍后重试（打卡操作重试是安全的）；<code>IMPORT_BUSY</code>（同时上传的 Excel 文件过多）带响应头 <code>Retry-After</code>（秒，与 <code>details.retryAfterSeconds</code> 相同），等待后重新上传。</li>
+<li><b>503</b>：数据库或微信服务暂时不可用，稍后重试（打卡操作重试是安全的）；<code>IMPORT_BUSY</code>（同时上传的 Excel 文件过多）带响应头 <code>Retry-After</code>（秒，与 <code>details.retryAfterSeconds</code> 相同），等待后重新上传。<code>READ_MODEL_BEHIND</code>（工资、看板、月份列表）：统计数据在限定时间内没有跟上刚才的操作，
+按响应头 <code>Retry-After</code> 的秒数后重试；服务从不以旧数据回答这些读取。</li>
 </ul>
 <h3>5. 审核页：异常报工标记</h3>
 <p>审核人看到的报工单（<code>GET /api/reviews/pending</code>、<code>GET /api/reports/:reportId</code>、通过与驳回的回答）都带
@@ -69,7 +70,8 @@ export const GUIDE_HTML = `<h2 id="guide">接入指南（小程序开发者先�
 <p>员工的“我的工资”页调用 <code>GET /api/wages/mine?month=YYYY-MM</code>（不带 month 为本月，工厂时区）：<code>amount</code> 是该月已通过的报工单按报工日期当天的单价计算的计件工资（元，两位小数的文本，如 <code>"168.01"</code>），
 <code>reports</code> 列出每张报工单和每行的成品、不良、<code>pieceRate</code>、<code>defectRate</code>（四位小数的文本）与 <code>amount</code>；
 没有单价的行 <code>amount</code> 为 <code>null</code>，计入 <code>unpricedLines</code>。<code>status</code> 为 <code>closed</code> 时该月已结账，金额不再变化；
-反结账后再次结账时 <code>previousAmount</code> 是上一次结账时的金额。</p>
+反结账后再次结账时 <code>previousAmount</code> 是上一次结账时的金额。
+工资、看板与月份列表读到请求之前完成的一切操作：审核通过后立即打开“我的工资”，这张报工单已经计入；结账后立即导出，金额即结账的金额。</p>
 <h3>7. 审核范围（管理员、经理）</h3>
 <p>管理员和经理可以被限定在部分车间、班组（<code>PUT /api/people/{phone}/scope</code>，由经理设置）。范围外的报工单在待审核、报工单、看板和工资中都不出现；
 单独打开或操作一张范围外的报工单得到 404 <code>REPORT_NOT_FOUND</code>（与不存在的报工单相同），页面按“没有这份报工单”处理即可。

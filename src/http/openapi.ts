@@ -6,8 +6,9 @@
  * answer with its schema and one example (204 without a body); and the error answers by status, each with the
  * enum of the codes that status can carry and the shape of their `details`. The codes are the route's own
  * `errors` plus the common ones that apply to it (COMMON_ERRORS of common-errors.ts: body errors only with a JSON
- * body, validation only with a schema, authentication only on non-public routes, 503 only with the database; the
- * client-error handler's 400, 408 and 431 on all). `components.responses` holds the answers to any path or method
+ * body, validation only with a schema, authentication only on non-public routes, 503 DATABASE_UNAVAILABLE only with
+ * the database, READ_MODEL_BEHIND only on reads of async read models, with a sentence in the description saying how
+ * they wait; the client-error handler's 400, 408 and 431 on all). `components.responses` holds the answers to any path or method
  * that is no operation, each with its status in `x-status` (issue #20). The opening guide for the mini-program's developer (http/guide.ts) is the
  * document's description.
  */
@@ -18,6 +19,10 @@ import { toJsonSchema } from './json-schema.ts';
 import type { AnyRoute, ErrorDoc } from './route.ts';
 
 const CODE = /^[A-Z][A-Z0-9_]*$/;
+
+/** What the description of an operation that reads an async read model says (RouteSpec.readModels, projections/fresh-reads.ts). */
+export const FRESH_READ_TEXT =
+  '读到自己的写入：回答包含请求到达时已完成的所有操作（提交、审核、修正、改休息时间、单价、结账与反结账）；统计数据还没跟上时先等它跟上（最多 READ_MODEL_WAIT_SECONDS 秒，默认 2），超时回答 503 READ_MODEL_BEHIND，从不回答旧数据。'
 
 /**
  * Every error `route` may answer: the common ones that apply (common-errors.ts), then its own. Throws when a code
@@ -143,6 +148,9 @@ function operation(r: AnyRoute): Record<string, unknown> {
     if (retry.length) {
       headers['Retry-After'] = { description: `${retry.join('、')} 时：多少秒后可以再试（与 details.retryAfterSeconds 相同）`, schema: { type: 'integer', minimum: 1 } };
     }
+    if (list.some((e) => e.code === 'READ_MODEL_BEHIND')) {
+      headers['Retry-After'] = { description: 'READ_MODEL_BEHIND 时：多少秒后可以再试', schema: { type: 'integer', minimum: 1 } };
+    }
     responses[String(status)] = {
       description: list.map((e) => `${e.code}：${e.description}`).join('；'),
       headers,
@@ -153,7 +161,7 @@ function operation(r: AnyRoute): Record<string, unknown> {
   const op: Record<string, unknown> = {
     operationId: `${r.method}${toOpenApiPath(r.path).replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     summary: r.summary,
-    description: [r.description, `角色：${roleText(r)}`].filter(Boolean).join('\n\n'),
+    description: [r.description, r.readModels?.length ? FRESH_READ_TEXT : undefined, `角色：${roleText(r)}`].filter(Boolean).join('\n\n'),
     tags: [r.tag],
     security: r.access === 'public' ? [] : [{ bearer: [] }],
     parameters,

@@ -3,8 +3,9 @@
  * hot routes (http/lean.ts), so that both apply the same rules in the same order:
  * 1. `requestIdOf(header)`: a valid `x-request-id` is kept, else a new UUID (sent back in the same header);
  * 2. `runRoute(ctx, route, req, res, raw)`: NUL characters and lone surrogates refused (422 INVALID_CHARACTERS), authentication and
- *    role guard (auth.ts: 401/403), zod validation of params, query and body (422 VALIDATION_FAILED), then the
- *    handler, whose result it returns;
+ *    role guard (auth.ts: 401/403), zod validation of params, query and body (422 VALIDATION_FAILED), the wait for
+ *    the async read models the route reads (`readModels`: projections/fresh-reads.ts, 503 READ_MODEL_BEHIND), then
+ *    the handler, whose result it returns;
  * 3. `logRequest` / `logFailure`: the request log line (at info) and the refusal (info) or failure (error) line.
  */
 import { randomUUID } from 'node:crypto';
@@ -37,8 +38,8 @@ export interface RawInput {
 /**
  * Step 2 of the module docstring for `route`: returns the handler's result (JSON value, RawBody or undefined).
  * `req` carries the request id and headers (express's Request, or node's request on the lean path, where the
- * handler may use only `req.id`). Throws AppError 422 INVALID_CHARACTERS, the auth errors, ZodError, and
- * whatever the handler throws.
+ * handler may use only `req.id`). Throws AppError 422 INVALID_CHARACTERS, the auth errors, ZodError,
+ * ReadModelBehind (the read models' wait), and whatever the handler throws.
  */
 export async function runRoute(ctx: AppContext, route: AnyRoute, req: Request, res: Response, raw: RawInput): Promise<unknown> {
   rejectInvalidCharacters(raw);
@@ -52,6 +53,7 @@ export async function runRoute(ctx: AppContext, route: AnyRoute, req: Request, r
     req,
     res,
   };
+  if (route.readModels) await ctx.freshReads.await(route.readModels);
   return route.handler(input, ctx);
 }
 

@@ -114,6 +114,13 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   errors?: readonly ErrorDoc[];
   /** The route never reads the database (so it cannot answer 503 DATABASE_UNAVAILABLE). */
   noDatabase?: boolean;
+  /**
+   * The asynchronous read models the handler reads (names of async projections: 'wages', 'dashboard'). Before the
+   * handler runs, the request waits until each holds every event committed when the request came that changes what
+   * its readers are shown (projections/fresh-reads.ts), at most READ_MODEL_WAIT_SECONDS; past it, 503
+   * READ_MODEL_BEHIND (common-errors.ts). So no answer is older than a write its reader made before asking.
+   */
+  readModels?: readonly string[];
   example?: RouteExample;
   handler(input: RouteInput<P, Q, B>, ctx: AppContext): Promise<unknown>;
 }

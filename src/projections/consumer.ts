@@ -26,13 +26,18 @@ export function projectionConsumer(p: Projection): AsyncConsumer {
   return { name: p.name, eventTypes: p.eventTypes, handle: async (tx, events) => void (await projectBatch(tx, p, events)) };
 }
 
-/** Reads the checkpoint of `name` (creating it at the start), locked for this transaction. */
+const LOCK_CHECKPOINT = `SELECT transaction_id::text AS tx, global_position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`;
+
+/**
+ * Reads the checkpoint of `name`, locked for this transaction; creates it (at the start) the first time. One round
+ * trip when it exists (every batch but the first: the batches of requests waiting for a read model count them).
+ */
 export async function lockCheckpoint(tx: pg.PoolClient, name: string): Promise<Cursor> {
-  await tx.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT DO NOTHING`, [name]);
-  const r = await tx.query(
-    `SELECT transaction_id::text AS tx, global_position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`,
-    [name],
-  );
+  let r = await tx.query(LOCK_CHECKPOINT, [name]);
+  if (r.rows.length === 0) {
+    await tx.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT DO NOTHING`, [name]);
+    r = await tx.query(LOCK_CHECKPOINT, [name]);
+  }
   return { transactionId: r.rows[0].tx, globalPosition: Number(r.rows[0].global_position) };
 }
 
@@ -49,13 +54,18 @@ export async function saveCheckpoint(tx: pg.PoolClient, name: string, c: Cursor)
  * docstring). Returns the number of events read (0: caught up).
  */
 export async function runConsumerBatch(pool: pg.Pool, store: EventStore, consumer: AsyncConsumer, limit = 1000): Promise<number> {
+  return (await batchAt(pool, store, consumer, limit)).read;
+}
+
+/** One batch as runConsumerBatch, returning also the checkpoint it committed (or found, when nothing was read). */
+async function batchAt(pool: pg.Pool, store: EventStore, consumer: AsyncConsumer, limit: number): Promise<{ read: number; cursor: Cursor }> {
   return withTransaction(pool, async (tx) => {
     const cursor = await lockCheckpoint(tx, consumer.name);
     const page = await store.readPageAfter(tx, cursor, limit, consumer.eventTypes);
-    if (page.read === 0) return 0;
+    if (page.read === 0) return { read: 0, cursor };
     if (page.events.length) await consumer.handle(tx, page.events);
     await saveCheckpoint(tx, consumer.name, page.last!);
-    return page.read;
+    return { read: page.read, cursor: page.last! };
   });
 }
 
@@ -85,10 +95,25 @@ export async function catchUpToNow(pool: pg.Pool, store: EventStore, consumer: A
 
 /** Runs batches until the consumer has caught up; returns the number of events handled. */
 export async function catchUp(pool: pg.Pool, store: EventStore, consumer: AsyncConsumer, limit = 1000): Promise<number> {
-  let total = 0;
+  return (await catchUpAt(pool, store, consumer, limit)).read;
+}
+
+/**
+ * Runs batches until the consumer has caught up (a batch read fewer than `limit` events); returns the number of
+ * events read and the checkpoint the last batch left: every event below the commit-safe horizon of that batch's
+ * snapshot is behind it (fresh-reads.ts compares it with the position a request waits for).
+ */
+export async function catchUpAt(pool: pg.Pool, store: EventStore, consumer: AsyncConsumer, limit = 1000): Promise<{ read: number; cursor: Cursor }> {
+  let read = 0;
   for (;;) {
-    const n = await runConsumerBatch(pool, store, consumer, limit);
-    total += n;
-    if (n < limit) return total;
+    const b = await batchAt(pool, store, consumer, limit);
+    read += b.read;
+    if (b.read < limit) return { read, cursor: b.cursor };
   }
+}
+
+/** True when cursor `a` is at or after `b` in the consumers' order (transaction id, then global position). */
+export function reached(a: Cursor, b: Cursor): boolean {
+  const [ta, tb] = [BigInt(a.transactionId), BigInt(b.transactionId)];
+  return ta > tb || (ta === tb && a.globalPosition >= b.globalPosition);
 }

@@ -116,6 +116,7 @@ export const dashboardProjection: Projection = {
       name: CONTRIBUTIONS,
       key: ['report_id'],
       columns: ['report_id', 'report_date', 'employee_phone', 'employee_name', 'span_ms', 'break_minutes', ...SUM_COLUMNS, 'workshop_code', 'team_code'],
+      internal: true,
     },
     {
       name: DAILY,
@@ -125,6 +126,8 @@ export const dashboardProjection: Projection = {
     { name: DAYS, key: ['report_date', 'workshop_key', 'team_key'], columns: ['report_date', 'row_count', 'workshop_key', 'team_key'] },
   ],
   eventTypes: ['ReportSubmitted', 'ReportApproved', 'ReportRejected', 'BreakChanged'],
+  // A submission's and a rejection's rows are the pending report's contribution only: no reader sees it.
+  shownBy: ['ReportApproved', 'BreakChanged'],
   touches(e) {
     const c = { table: CONTRIBUTIONS, key: [e.data.reportId] };
     if (e.type === 'ReportSubmitted' || e.type === 'ReportRejected') return [c];

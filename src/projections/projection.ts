@@ -32,6 +32,8 @@ export interface TableSpec {
    * writes them back as text of digits.
    */
   readonly exact?: readonly string[];
+  /** No query reads it: state the projection keeps for later events (an async projection's `shownBy`). */
+  readonly internal?: boolean;
 }
 
 export interface RowRef {
@@ -77,6 +79,13 @@ export interface Projection {
   readonly tables: readonly TableSpec[];
   /** Event types the projection handles; others are skipped. */
   readonly eventTypes: readonly string[];
+  /**
+   * Async projections: the event types that may change a row its readers read (a table not `internal`); the other
+   * types only keep state for later events (a submission's lines, which its approval prices). A read of the model
+   * waits only for events of these types (fresh-reads.ts): the model takes in every earlier event on its way to
+   * them. Default: `eventTypes`. A test applies the other types and finds only internal tables written.
+   */
+  readonly shownBy?: readonly string[];
   /** The rows `apply` will read for `event`. */
   touches(event: ProjectedEvent): readonly RowRef[];
   /** The row changes `event` causes, given the rows it touches. */

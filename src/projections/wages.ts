@@ -175,8 +175,8 @@ export const wagesProjection: Projection = {
   name: 'wages',
   mode: 'async',
   tables: [
-    { name: T.rates, key: ['product_id'], columns: ['product_id', 'rates'] },
-    { name: T.pending, key: ['report_id'], columns: ['report_id', 'month', 'report_date', 'employee_phone', 'lines'] },
+    { name: T.rates, key: ['product_id'], columns: ['product_id', 'rates'], internal: true },
+    { name: T.pending, key: ['report_id'], columns: ['report_id', 'month', 'report_date', 'employee_phone', 'lines'], internal: true },
     {
       name: T.lines,
       key: ['report_id', 'line_no'],
@@ -199,6 +199,8 @@ export const wagesProjection: Projection = {
     },
   ],
   eventTypes: ['ReportSubmitted', 'ReportApproved', 'ReportRejected', 'RateSet', 'PeriodClosed', 'PeriodReopened'],
+  // A submission's and a rejection's rows are its pending lines only (wage_pending): no reader sees them.
+  shownBy: ['ReportApproved', 'RateSet', 'PeriodClosed', 'PeriodReopened'],
 
   touches(e) {
     switch (e.type) {

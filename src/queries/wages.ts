@@ -1,6 +1,7 @@
 /**
  * Wage queries (issue #22 "Wages") on the wage projection (projections/wages.ts: `wage_workers`, `wage_lines`,
- * `wage_months`) and the month's status from the `periods` read model. Amounts are fen as BigInt (the routes
+ * `wage_months`) and the month's status as those figures are priced (the `periods` trail up to the close the projection
+ * has taken in: `monthStatus`). Amounts are fen as BigInt (the routes
  * write them `"168.01"`), rates ten-thousandths of a yuan (`"1.2500"`), null when unpriced.
  * - `wageSummary(q, month, page)`: the month's status, a page of workers by phone, the totals;
  * - `wageStatement(q, month, phone)`: one worker's reports of the month, each with its priced lines;
@@ -105,16 +106,31 @@ function withPlacement(rows: string, reader: Reader, first: string, last: string
 /** The current name of the person `phoneSql` (an SQL expression). */
 const nameOf = (phoneSql: string) => `(SELECT p.name FROM personnel p WHERE p.phone = ${phoneSql} LIMIT 1)`;
 
-/** The status of `month` from `periods` (module docstring). */
+/**
+ * The status of `month` under which its wage figures are priced: the `periods` read model's trail (who closed it and
+ * when, the amounts of its closes) up to the close or reopen the wage projection has taken in (`wage_months`, read in
+ * the same statement). The two differ only for a close or a reopen committed after the request's wait for the wage
+ * model (projections/fresh-reads.ts): the answer is then the month as it was before it, so a month answered `closed`
+ * always comes with the close's figures, never with figures from before it.
+ */
 export async function monthStatus(q: Queryable, month: string): Promise<MonthStatus> {
-  const r = await q.query(`SELECT status, version, closed_at, closed_by_phone, closed_by_name, history FROM periods WHERE month = $1`, [month]);
-  const p = r.rows[0];
-  if (!p) return { status: 'open' };
-  const closes = (p.history as { action: string; amountFen: string }[]).filter((h) => h.action === 'closed');
+  const r = await q.query(
+    `SELECT p.history, m.status AS priced_status, m.version AS priced_version
+       FROM (SELECT $1::text AS month) k LEFT JOIN periods p ON p.month = k.month LEFT JOIN wage_months m ON m.month = k.month`,
+    [month],
+  );
+  const row = r.rows[0];
+  const version = Number(row.priced_version ?? 0);
+  const closes = ((row.history ?? []) as { action: string; version: number; at: string; byPhone: string | null; byName: string | null; amountFen: string }[]).filter(
+    (h) => h.action === 'closed' && h.version <= version,
+  );
+  const last = closes.at(-1);
+  if (!last) return { status: 'open' };
   return {
-    status: p.status,
-    version: Number(p.version),
-    ...(p.closed_at ? { closedAt: p.closed_at, closedBy: { phone: p.closed_by_phone, name: p.closed_by_name } } : {}),
+    status: row.priced_status,
+    version,
+    closedAt: new Date(last.at),
+    closedBy: { phone: last.byPhone, name: last.byName },
     ...(closes.length > 1 ? { previousAmountFen: fenOf(closes[closes.length - 2].amountFen) } : {}),
   };
 }

@@ -31,6 +31,8 @@ import { toOpenApiPath } from '../../src/http/openapi.ts';
 import type { AnyRoute } from '../../src/http/route.ts';
 import { routes } from '../../src/http/routes/index.ts';
 import { closeParsePool, PARSE_TIME_LIMIT_MS, setParseTimeLimit } from '../../src/imports/parse-pool.ts';
+import type { AsyncConsumer } from '../../src/projections/consumer.ts';
+import { submitReport } from '../review/fixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { SchemaChecker, contractDeviations, type Exchange } from '../helpers/contract.ts';
 import { HOSTILE_FILES, rowXml, sheetXml, xlsxOf, zipBomb } from '../helpers/hostile-workbooks.ts';
@@ -53,7 +55,9 @@ const serverSockets = new Map<number, Socket>();
 beforeAll(async () => {
   // PGLITE_DIR only names where the console-link control file goes (the database is the harness's).
   dir = mkdtempSync(join(tmpdir(), 'contract-edges-'));
-  app = await startTestApp({ PGLITE_DIR: join(dir, 'pglite') }, '2026-03-02T08:00:00+08:00');
+  // READ_MODEL_WAIT_SECONDS 1: READ_MODEL_BEHIND is provoked on each operation that reads an async read model (a
+  // projection that fails for the whole wait), one second each.
+  app = await startTestApp({ PGLITE_DIR: join(dir, 'pglite'), READ_MODEL_WAIT_SECONDS: '1' }, '2026-03-02T08:00:00+08:00');
   for (const role of ROLES) tokens[role] = await app.login('13700000031', role, '边界');
   revoked = {} as Record<Role, string>;
   for (const role of ROLES) revoked[role] = await app.login('13700000032', role, '已删');
@@ -210,7 +214,31 @@ const PROVOKE: Record<CommonCode, Provoker> = {
   DATABASE_UNAVAILABLE: (r) => (r.noDatabase ? undefined : withBrokenDatabase(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }), () => send(example(r)))),
   // A fault no input causes: a statement failing with an error that is not the database's.
   INTERNAL_ERROR: (r) => (r.noDatabase ? undefined : withBrokenDatabase(new TypeError('a fault of the service'), () => send(example(r)))),
+  // A read model that cannot take in an event of its types committed before the request: its projection fails.
+  READ_MODEL_BEHIND: (r) => (r.readModels?.length ? withReadModelsFailing(r.readModels, () => send(example(r))) : undefined),
 };
+
+/**
+ * Runs `fn` with an event every model of `names` waits for not taken in yet (the approval of a report of 2020, out of
+ * every other test's way) and those models' projections failing.
+ */
+async function withReadModelsFailing<T>(names: readonly string[], fn: () => Promise<T>): Promise<T> {
+  behindOnce ??= (async () => {
+    const { reportId } = await submitReport(app.service.ctx, { reportDate: '2020-01-15' });
+    const approved = await app.request('POST', `/api/reviews/${reportId}/approve`, { token: tokens.admin, body: {} });
+    if (approved.status !== 200) throw new Error(`the approval that the read models wait for: ${approved.status}`);
+  })();
+  await behindOnce;
+  const failing = app.service.ctx.consumers.filter((c) => names.includes(c.name)) as { handle: AsyncConsumer['handle'] }[];
+  const saved = failing.map((c) => c.handle);
+  for (const c of failing) c.handle = () => Promise.reject(new Error('a projection that fails'));
+  try {
+    return await fn();
+  } finally {
+    failing.forEach((c, i) => (c.handle = saved[i]));
+  }
+}
+let behindOnce: Promise<unknown> | undefined;
 
 /** Runs `fn` with every statement of the service's database failing with `err` (the connection pool's entry points). */
 async function withBrokenDatabase<T>(err: Error, fn: () => Promise<T>): Promise<T> {

@@ -102,6 +102,13 @@ describe('the configuration check', () => {
     expect(problems({ PLAUSIBLE_MAX_WORKLOAD_RATIO: '0.5' }).get('PLAUSIBLE_MAX_WORKLOAD_RATIO')).toContain('不能小于 1');
   });
 
+  it('reads READ_MODEL_WAIT_SECONDS: how long a read waits for the wages and the dashboard to catch up, default 2 s', () => {
+    expect(loadConfig({}).readModelWaitMs).toBe(2000);
+    expect(loadConfig({ READ_MODEL_WAIT_SECONDS: '0.25' }).readModelWaitMs).toBe(250);
+    expect(loadConfig({ READ_MODEL_WAIT_SECONDS: '60' }).readModelWaitMs).toBe(60_000);
+    for (const v of ['0', '-1', '61', '0.0001', 'soon', '2s']) expect(problems({ READ_MODEL_WAIT_SECONDS: v }).has('READ_MODEL_WAIT_SECONDS'), v).toBe(true);
+  });
+
   it('reads TRUST_PROXY, DATABASE_WAIT_SECONDS and the log level', () => {
     expect(loadConfig({}).trustProxy).toBe('loopback');
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5' }).trustProxy).toBe('10.0.0.0/8,192.168.1.5');

@@ -72,8 +72,8 @@ function decide(deps: PeriodDeps, tx: pg.PoolClient, actor: Actor, month: string
  * Closes `month` (`YYYY-MM`) for `actor` (module docstring) → the close. Throws PERIOD_ALREADY_CLOSED,
  * PERIOD_NOT_ENDED, PERIOD_HAS_PENDING, PERIOD_HAS_UNPRICED (details: every blocker), CLOSE_NEEDS_WHOLE_FACTORY, ROLE_REVOKED.
  */
-export function closePeriod(deps: PeriodDeps, actor: Actor, month: string): Promise<CloseAnswer> {
-  return withTransaction(deps.pool, async (tx) => {
+export async function closePeriod(deps: PeriodDeps, actor: Actor, month: string): Promise<CloseAnswer> {
+  const answer = await withTransaction<CloseAnswer>(deps.pool, async (tx) => {
     await mustBeWholeFactory(tx, actor);
     await tx.query(`SELECT lock_month_exclusive($1)`, [month]);
     const facts = await closeFacts(tx, month);
@@ -95,17 +95,21 @@ export function closePeriod(deps: PeriodDeps, actor: Actor, month: string): Prom
       workers: facts.figures.workers,
     };
   });
+  deps.commands.committed?.(['PeriodClosed']);
+  return answer;
 }
 
 /**
  * Reopens the closed `month` for `actor` with `reason` (1–200 characters) → its status and the version of the
  * close reopened. Throws PERIOD_NOT_CLOSED, INVALID_REASON, CLOSE_NEEDS_WHOLE_FACTORY, ROLE_REVOKED.
  */
-export function reopenPeriod(deps: PeriodDeps, actor: Actor, month: string, reason: string): Promise<ReopenAnswer> {
-  return withTransaction(deps.pool, async (tx) => {
+export async function reopenPeriod(deps: PeriodDeps, actor: Actor, month: string, reason: string): Promise<ReopenAnswer> {
+  const answer = await withTransaction<ReopenAnswer>(deps.pool, async (tx) => {
     await mustBeWholeFactory(tx, actor);
     await tx.query(`SELECT lock_month_exclusive($1)`, [month]);
     const reopened = await decide(deps, tx, actor, month, (now) => ({ type: 'Reopen', month, reason, at: now.toISOString() }));
     return { month, status: 'open', version: reopened.version };
   });
+  deps.commands.committed?.(['PeriodReopened']);
+  return answer;
 }

@@ -85,6 +85,7 @@ const dashboardRow = z.object({
 export const dashboardRoute = defineRoute({
   method: 'get',
   path: '/api/dashboard/reports',
+  readModels: ['dashboard'],
   tag: 'dashboard',
   summary: '看板：已通过报工单按日期 + 员工（+ 班组）合并（日期倒序，再按手机号）；可按车间、班组筛选',
   description: '只含您审核范围内的报工单（issue #24）；员工当天换了班组时分成两行。workshop、team 为车间、班组编码。',
@@ -160,6 +161,7 @@ export function dashboardWorkbook(rows: readonly DashboardRow[]): Buffer {
 export const dashboardXlsxRoute = defineRoute({
   method: 'get',
   path: '/api/dashboard/reports.xlsx',
+  readModels: ['dashboard'],
   tag: 'dashboard',
   summary: '看板导出为 Excel（.xlsx，中文表头，同样的日期范围与车间、班组筛选）',
   access: access.insight,

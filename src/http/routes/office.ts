@@ -67,6 +67,7 @@ const cycle = z.number().nullable().describe('秒；没有产出时为 null');
 export const dashboardSummaryRoute = defineRoute({
   method: 'get',
   path: '/api/dashboard/summary',
+  readModels: ['dashboard'],
   tag: 'dashboard',
   summary: '看板图表：日期范围内按员工与按日期汇总（由精确合计计算）',
   description:

@@ -65,6 +65,7 @@ const periodDeps = (ctx: AppContext): PeriodDeps => ({ commands: ctx.commands, p
 export const periodListRoute = defineRoute({
   method: 'get',
   path: '/api/periods',
+  readModels: ['wages'],
   tag: 'wages',
   summary: '月份列表与结账状态（管理员、经理；有报工单或结过账的月份，新的在前）',
   description:

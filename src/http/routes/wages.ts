@@ -56,6 +56,7 @@ const summaryItem = z.object({
 export const wageSummaryRoute = defineRoute({
   method: 'get',
   path: '/api/wages',
+  readModels: ['wages'],
   tag: 'wages',
   summary: '月度计件工资汇总（管理员、经理；按手机号，分页）',
   description: '只统计已通过的报工单（含修正后的明细），按报工日期所在月份；每行金额 = 成品 × 计件单价 + 不良 × 不良单价，按报工日期当天有效的单价，四舍五入到分（远离零）。',
@@ -195,6 +196,7 @@ function statementOf(ctx: AppContext, s: WageStatement) {
 export const wageExportRoute = defineRoute({
   method: 'get',
   path: '/api/wages.xlsx',
+  readModels: ['wages'],
   tag: 'wages',
   summary: '月度计件工资导出为 Excel（管理员、经理；汇总 与 明细 两张表）',
   description: `汇总：${WAGES_XLSX.summary.map(([h]) => h).join('、')}；明细：每个明细行一行，${WAGES_XLSX.lines.map(([h]) => h).join('、')}。`,
@@ -212,6 +214,7 @@ export const wageExportRoute = defineRoute({
 export const myWageRoute = defineRoute({
   method: 'get',
   path: '/api/wages/mine',
+  readModels: ['wages'],
   tag: 'wages',
   summary: '我的计件工资（员工本人；小程序“我的工资”）',
   description: '本人该月已通过的报工单，每单的明细行与单价、金额。另一个手机号的工资单只有管理员、经理能看（员工访问 /api/wages/{phone} 得到 403）。',
@@ -227,6 +230,7 @@ export const myWageRoute = defineRoute({
 export const workerWageRoute = defineRoute({
   method: 'get',
   path: '/api/wages/:phone',
+  readModels: ['wages'],
   tag: 'wages',
   summary: '一名员工的月度计件工资单（管理员、经理）',
   access: access.wages,
