@@ -200,6 +200,7 @@ const TAGS: Record<string, string> = {
   organization: '车间、班组、组员与设备所属车间（管理员、经理）',
   // issue #24 part B
   shifts: '班次与排班（管理员、经理）：班次、休息时段、班组的轮班与调整',
+  'web-login': '网页后台登录与会话（扫码登录、第一位管理员、一次性链接、切换角色、退出）',
 };
 
 /**
@@ -220,14 +221,15 @@ export function buildOpenApi(routes: readonly AnyRoute[]): Record<string, unknow
     servers: [{ url: '/' }],
     tags: Object.entries(TAGS)
       .filter(([name]) => used.has(name))
-      .map(([name, description]) => ({ name, description })),
+      // x-displayName: the tag's short Chinese name, what the docs page's sidebar shows instead of the identifier.
+      .map(([name, description]) => ({ name, 'x-displayName': description.split(/[（：]/)[0], description })),
     components: {
       securitySchemes: {
         bearer: {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: '请求头 Authorization: Bearer <token>。token 由登录接口返回，到期时间见 expiresAt（TOKEN_TTL，默认 7 天）。',
+          description: '请求头 `Authorization: Bearer <token>`（在接口文档网页上：把登录得到的 token 填入“Bearer 令牌”）。token 由登录接口返回，到期时间见 expiresAt（TOKEN_TTL，默认 7 天）。',
         },
       },
       headers: {

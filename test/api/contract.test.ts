@@ -99,6 +99,7 @@ async function tour(): Promise<void> {
   await expectStatus(call('GET', '/api/health'), 200);
   await expectStatus(call('GET', '/api/openapi.json'), 200);
   await expectStatus(call('GET', '/api/docs'), 200);
+  await expectStatus(call('GET', '/api/docs/scalar.js'), 200);
 
   // Products: create, unchanged, update, list, delete, refusals.
   const product = { projectNo: 'XM-T', productName: '测试件', deviceNo: 'JC-01', processName: '冲压', standardCycleSeconds: 20 };

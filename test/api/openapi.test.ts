@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { routes } from '../../src/http/routes/index.ts';
 import { toOpenApiPath } from '../../src/http/openapi.ts';
+import { SCALAR_BUNDLE } from '../../src/http/docs-page.ts';
 import { readFileSync } from 'node:fs';
 
 let app: TestApp;
@@ -49,12 +50,43 @@ describe('GET /api/openapi.json', () => {
     expect(start.requestBody.content['application/json'].schema.properties).toHaveProperty('deviceNo');
   });
 
-  it('renders the document for a person at /api/docs', async () => {
+  it("serves Scalar's reference at /api/docs: scripts only from the service, nothing from another host, fonts, telemetry and proxy off", async () => {
     const r = await app.request('GET', '/api/docs');
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toContain('text/html');
-    expect(r.body).toContain('/api/clock/state');
-    expect(r.body).toContain('开始上班');
+    const csp = r.headers.get('content-security-policy')!;
+    const directives = Object.fromEntries(csp.split('; ').map((d) => [d.split(' ')[0], d.slice(d.indexOf(' ') + 1)]));
+    expect(directives).toMatchObject({ 'default-src': "'self'", 'script-src': "'self'", 'connect-src': "'self'", 'frame-ancestors': "'none'", 'object-src': "'none'" });
+    // The one allowance: the renderer's own <style> elements, on this page only (the console's policy has none).
+    expect(csp.match(/[a-z-]+ [^;]*'unsafe-inline'/g)).toEqual(["style-src 'self' 'unsafe-inline'"]);
+    expect(csp).not.toMatch(/https?:|\*|unsafe-eval/);
+
+    const page = r.body as string;
+    const scripts = [...page.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.map((m) => m[2].trim())).toEqual(['', '']); // no inline script
+    const src = /src="([^"]+)"/.exec(scripts[1][1])![1];
+    expect(src).toMatch(/^\/api\/docs\/scalar\.js\?v=[0-9a-f]{16}$/);
+    expect(page).not.toMatch(/(src|href)="(https?:)?\/\//); // nothing from another host
+    const config = JSON.parse(/data-configuration="([^"]*)"/.exec(scripts[0][1])![1].replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+    expect(config).toMatchObject({ url: '/api/openapi.json', withDefaultFonts: false, telemetry: false, agent: { disabled: true }, mcp: { disabled: true }, localization: { locale: 'zh-CN' } });
+    expect(config).not.toHaveProperty('proxyUrl');
+    expect(page).toContain('href="/api/openapi.json"'); // what the page says without JavaScript
+
+    // The renderer's bundle, compressed as the browser accepts, cached for good under its hash and revalidated without.
+    const bundle = readFileSync(SCALAR_BUNDLE, 'utf8');
+    for (const encoding of ['br', 'gzip']) {
+      const s = await fetch(app.url + src, { headers: { 'accept-encoding': encoding } });
+      expect(s.status).toBe(200);
+      expect(s.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(s.headers.get('content-encoding')).toBe(encoding);
+      expect(s.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(s.headers.get('vary')).toBe('Accept-Encoding');
+      expect(await s.text()).toBe(bundle);
+    }
+    const unversioned = await fetch(`${app.url}/api/docs/scalar.js`, { headers: { 'accept-encoding': 'identity' } });
+    expect(unversioned.headers.get('cache-control')).toBe('no-cache');
+    expect(unversioned.headers.get('content-encoding')).toBeNull();
+    expect(await unversioned.text()).toBe(bundle);
   });
 });
 
@@ -131,18 +163,24 @@ describe('issue #16: the document says exactly what each operation takes and giv
     expect(JSON.stringify(doc)).not.toContain('$schema');
   });
 
-  it('shows a person every field, its Chinese label, how to send the token and the opening guide at /api/docs', async () => {
-    const page = (await app.request('GET', '/api/docs')).body as string;
+  it('gives the page what it shows: the guide as its description, every field with its Chinese label, the token field, Chinese group names', () => {
+    const text = JSON.stringify(doc);
     for (const field of ['token', 'ticket', 'sessionId', 'label', 'candidates', 'choose_role', 'choose_phone', 'Retry-After', 'details.label', 'sim:', 'flagged=true', 'NO_WORKING_TIME', '已知异常']) {
-      expect(page, field).toContain(field);
+      expect(text, field).toContain(field);
     }
-    expect(page).toContain('Authorization: Bearer &lt;token&gt;');
-    expect(page).toContain('<td>明细</td>'); // labels (titles) are shown
-    expect(page).toContain('成品数量');
-    expect(page).toMatch(/重新报工<\/td><td><code>POST \/api\/clock\/finish<\/code>/);
-    expect(page).toContain('<summary>示例</summary>');
-    expect(page).not.toContain('$schema');
-    expect(page).not.toMatch(/<td>200<\/td><td>OK<\/td>/);
+    expect(text).toContain('"title":"明细"'); // labels (titles) are in the schemas
+    expect(text).toContain('成品数量');
+    expect(doc.info.description).toContain('接入指南（小程序开发者先读这里）');
+    expect(doc.info.description).toMatch(/重新报工<\/td><td><code>POST \/api\/clock\/finish<\/code>/);
+    // The bearer scheme is what gives the page its token field; each operation that needs a token says so.
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.paths['/api/auth/me'].get.security).toEqual([{ bearer: [] }]);
+    expect(doc.paths['/api/health'].get.security).toEqual([]);
+    // The sidebar's groups: each tag's short Chinese name, the start of its description.
+    for (const tag of doc.tags) expect(tag.description.startsWith(tag['x-displayName']), tag.name).toBe(true);
+    expect(doc.tags.find((t: any) => t.name === 'clock')['x-displayName']).toBe('扫码打卡');
+    const used = new Set(Object.values<any>(doc.paths).flatMap((o) => Object.values<any>(o).map((op) => op.tags[0])));
+    expect(doc.tags.map((t: any) => t.name).sort()).toEqual([...used].sort());
   });
 });
 
