@@ -8,7 +8,6 @@
  */
 import type { ClockLabel } from './labels.ts';
 import type { ShiftProblem } from './shift-breaks.ts';
-import type { WholeFactoryWrite } from './scope.ts';
 
 /** What a worker tried when the clock state refused it (the sentence names it). */
 export type ClockAttempt = 'start' | 'switchDevice' | 'finish' | 'report';
@@ -33,6 +32,9 @@ export interface CloseBlockers {
   unpriced: { reportId: string; reportDate: string; employeePhone: string; employeeName: string | null; productId: number; projectNo: string; productName: string; deviceNo: string; processName: string }[];
   unpricedTotal: number;
 }
+
+/** The writes only a person of the whole factory makes (domain/scope.ts, the rule of writes). */
+export type WholeFactoryWrite = 'createWorkshop' | 'shift' | 'scope';
 
 /** Every domain error code → its public details and its context (for the sentence only); `never`: none. */
 export interface DomainErrorCatalog {

@@ -17,7 +17,9 @@
  * a filter outside the reader's scope gives nothing (empty lists, zero sums), never 403, so it leaks nothing about
  * what exists outside the scope.
  */
-import { domainError } from './errors.ts';
+import { domainError, type WholeFactoryWrite } from './errors.ts';
+
+export type { WholeFactoryWrite };
 
 /** A reviewer's or manager's scope: workshop codes and team codes; both empty = the whole factory. */
 export interface Scope {
@@ -107,8 +109,6 @@ export type ScopeTarget =
   | { readonly kind: 'workshop'; readonly code: string; readonly team?: string }
   | { readonly kind: 'team' | 'member' | 'device'; readonly code: string };
 
-/** The writes only a person of the whole factory makes. */
-export type WholeFactoryWrite = 'createWorkshop' | 'shift' | 'scope';
 
 /**
  * The scope rule of writes, in SQL: the first of `targets` (a jsonb array of ScopeTarget, a placeholder such as

@@ -76,10 +76,10 @@ async function approve(s: Setup, id: string) {
   expect(r.status, JSON.stringify(r.body)).toBe(200);
 }
 
-/** The workbook's sheet `name` (default: the first) as rows of cells. */
+/** The workbook's sheet `name` (default: the first) as rows of cells: the header and the records, without the 合计 row. */
 function sheet(book: Buffer, name?: string): unknown[][] {
   const wb = XLSX.read(book, { type: 'buffer' });
-  return XLSX.utils.sheet_to_json(wb.Sheets[name ?? wb.SheetNames[0]], { header: 1 });
+  return XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets[name ?? wb.SheetNames[0]], { header: 1 }).filter((row) => row[0] !== '合计');
 }
 
 /** The workbook the manager downloads at `path`. */
