@@ -4,13 +4,15 @@
  * - `listShifts(q)`: every shift, by name, with its break windows (local times `HH:mm`);
  * - `teamSchedule(q, teamCode)`: the team's assignments (by validFrom) and overrides as domain/shift-schedule.ts
  *   reads them;
+ * - `teamScheduleAsItIs(q, teamCode, today)`: what the 排班 form shows before a change: every assignment, the one in
+ *   force on `today` (local date) and the overrides from `today` on, each with its shift's name;
  * - `shiftCalendar(q, teamCode, month)`: each local date of the month `YYYY-MM` with the shift the team works and
  *   why (`override`, `assignment`, `none`; domain/shift-schedule.ts `scheduledOn`), a day off as `shift: null`.
  */
 import type { Queryable } from '../db/transaction.ts';
 import { domainError } from '../domain/errors.ts';
 import type { BreakWindow } from '../domain/shift-breaks.ts';
-import { scheduledOn, type ScheduleSource, type ShiftAssignment, type TeamSchedule } from '../domain/shift-schedule.ts';
+import { assignmentOn, scheduledOn, type ScheduleSource, type ShiftAssignment, type TeamSchedule } from '../domain/shift-schedule.ts';
 import { monthDates } from '../domain/period.ts';
 import { addDays } from '../time.ts';
 
@@ -39,6 +41,33 @@ export async function teamSchedule(q: Queryable, teamCode: string): Promise<Team
     [teamCode],
   );
   return { assignments: r.rows[0].assignments ?? [], overrides: r.rows[0].overrides ?? {} };
+}
+
+/** A team's schedule as the console shows it (`teamScheduleAsItIs`). */
+export interface ScheduleAsItIs {
+  /** The local date the answer was made for (the service clock in APP_TIMEZONE). */
+  today: string;
+  /** Every assignment, validFrom ascending. */
+  assignments: ShiftAssignment[];
+  /** The assignment in force on `today`, or null (none yet, or only later ones). */
+  inForce: ShiftAssignment | null;
+  /** Overrides on `today` and later, by date: the shift (null: a day off). */
+  overrides: { date: string; shiftId: string | null }[];
+}
+
+/** The team's assignments and its overrides from `today` on (module docstring). Throws TEAM_NOT_FOUND. */
+export async function teamScheduleAsItIs(q: Queryable, teamCode: string, today: string): Promise<ScheduleAsItIs> {
+  if (!(await q.query(`SELECT 1 FROM teams WHERE code = $1`, [teamCode])).rows.length) throw domainError('TEAM_NOT_FOUND', { code: teamCode });
+  const { assignments, overrides } = await teamSchedule(q, teamCode);
+  return {
+    today,
+    assignments,
+    inForce: assignmentOn(assignments, today) ?? null,
+    overrides: Object.entries(overrides)
+      .filter(([date]) => date >= today)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([date, shiftId]) => ({ date, shiftId })),
+  };
 }
 
 export interface CalendarDay {

@@ -250,6 +250,8 @@ async function tour(): Promise<void> {
   await expectStatus(call('DELETE', `/api/teams/${SHIFT_TEAM}/shift-overrides/2026-04-04`, manager), 204);
   await expectStatus(call('GET', `/api/teams/${SHIFT_TEAM}/shift-calendar?month=2026-04`, admin), 200);
   await expectStatus(call('GET', '/api/teams/NO-TEAM/shift-calendar?month=2026-04', admin), 404, 'TEAM_NOT_FOUND');
+  await expectStatus(call('GET', `/api/teams/${SHIFT_TEAM}/shift-schedule`, manager), 200);
+  await expectStatus(call('GET', '/api/teams/NO-TEAM/shift-schedule', admin), 404, 'TEAM_NOT_FOUND');
   await expectStatus(call('PUT', '/api/teams/NO-TEAM/shift-overrides/2026-04-04', manager, { shiftId: null }), 404, 'TEAM_NOT_FOUND');
   // Issue #24 part S: scopes (set by a manager, never one's own) and the filters.
   await expectStatus(call('PUT', '/api/people/13800000001/scope', manager, { role: 'admin', workshops: [], teams: [] }), 200);

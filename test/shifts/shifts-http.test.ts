@@ -97,6 +97,29 @@ describe('a team’s calendar', () => {
     expect(types.rows.map((r) => r.type)).toEqual(['ShiftAssigned', 'ShiftOverridden', 'ShiftOverridden', 'ShiftOverridden', 'ShiftOverrideRemoved']);
   });
 
+  it('GET shift-schedule: the assignments, the one in force today (the service clock) and the overrides from today on', async () => {
+    app.clock.set('2026-03-10T09:00:00+08:00');
+    const later = await call('POST', '/api/teams/A1/shift-assignments', { validFrom: '2026-04-01', rotation: [ids.night], daysEach: 1 });
+    expect(later.status).toBe(201);
+    const r = await call('GET', '/api/teams/A1/shift-schedule', undefined, admin);
+    expect(r.status).toBe(200);
+    const weekly = { validFrom: '2026-03-02', rotation: [ids.early, ids.mid, ids.night], daysEach: 7 };
+    expect(r.body).toEqual({
+      today: '2026-03-10',
+      assignments: [weekly, { validFrom: '2026-04-01', rotation: [ids.night], daysEach: 1 }],
+      inForce: weekly,
+      // 2026-03-08 (a day off) is past; 2026-03-10 (夜班) is today.
+      overrides: [{ date: '2026-03-10', shiftId: ids.night }],
+    });
+    app.clock.set('2026-04-02T09:00:00+08:00');
+    const april = await call('GET', '/api/teams/A1/shift-schedule');
+    expect([april.body.inForce, april.body.overrides]).toEqual([{ validFrom: '2026-04-01', rotation: [ids.night], daysEach: 1 }, []]);
+    expect((await call('GET', '/api/teams/ZZ/shift-schedule')).body.error.code).toBe('TEAM_NOT_FOUND');
+    // A team with no 排班 yet: nothing in force.
+    expect((await call('POST', '/api/teams', { code: 'B1', name: '乙班', workshopCode: 'W1', leaders: ['13800000002'] })).status).toBe(201);
+    expect((await call('GET', '/api/teams/B1/shift-schedule')).body).toEqual({ today: '2026-04-02', assignments: [], inForce: null, overrides: [] });
+  });
+
   it('the SQL rule team_shift_on gives what domain/shift-schedule.ts gives, every day of 6 weeks', async () => {
     const pool = app.service.ctx.db.pool;
     const schedule = await teamSchedule(pool, 'A1');

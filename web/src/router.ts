@@ -1,10 +1,11 @@
 /**
  * The console's pages under /console/ (HTML5 history; the service answers index.html for every page path), each
- * its own chunk. Pages a role does not see redirect to its first page; without a session, to /login.
+ * its own chunk. Pages a role does not see redirect to its first page; without a session, to /login. After each
+ * page change the roles the person holds are read again (session.ts `refreshRoles`).
  */
 import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router';
 import type { Role } from './api/types';
-import { homeOf, loadSession, PAGES, session } from './session';
+import { homeOf, loadSession, PAGES, refreshRoles, session } from './session';
 
 declare module 'vue-router' {
   interface RouteMeta {
@@ -56,5 +57,7 @@ router.beforeEach(async (to) => {
 });
 
 router.afterEach((to) => {
+  // The roles held may have changed since the last page (a role given by someone else): the menu offers them.
+  if (!to.meta.public) void refreshRoles();
   document.title = to.meta.title ? `${to.meta.title} · 报工管理后台` : '报工管理后台';
 });

@@ -2,6 +2,8 @@
  * The signed-in account of the console (issue #17): read from GET /api/auth/me with the session cookie (the
  * token stays in the HttpOnly cookie), the pages each role sees, sign-out and switching between the console roles.
  * Which role may call what is the service's rule (src/auth/roles.ts); the console only hides what a role cannot use.
+ * The roles the person holds are read again (`refreshRoles`) on every page change, when the account menu opens and
+ * after the 人员 page changes the signed-in person, so a role given meanwhile can be switched to without a reload.
  */
 import { reactive } from 'vue';
 import { api, ApiError, setUnauthorizedHandler, unwrap } from './api/client';
@@ -36,8 +38,12 @@ export const CONSOLE_ROLES: Role[] = ['admin', 'manager'];
 /** The first page of `role`. */
 export const homeOf = (role: Role | undefined): string => PAGES.find((p) => role && p.roles.includes(role))?.path ?? '/login';
 
+/** Counts the changes of the session made here (a switch, a sign-out): an older read of the account must not undo them. */
+let generation = 0;
+
 /** Loads the account (null when not signed in). */
 export async function loadSession(): Promise<Account | null> {
+  generation++;
   try {
     session.account = await unwrap(api.GET('/api/auth/me'));
   } catch (err) {
@@ -49,18 +55,45 @@ export async function loadSession(): Promise<Account | null> {
   return session.account;
 }
 
+/**
+ * Reads the signed-in account again (the roles the person holds now, their name), quietly: a failure keeps what is
+ * shown (a lost session goes to the login page through the 401 handler). Nothing when not signed in.
+ */
+export async function refreshRoles(): Promise<void> {
+  if (!session.account) return;
+  const at = ++generation;
+  try {
+    const a = await unwrap(api.GET('/api/auth/me'));
+    if (at === generation && session.account) session.account = a;
+  } catch {
+    // kept as it was
+  }
+}
+
 /** Ends the session (the service expires the cookie). */
 export async function signOut(): Promise<void> {
+  generation++;
   await unwrap(api.DELETE('/api/auth/web-session'));
   session.account = null;
 }
 
 /** Switches the session to another console role the person holds. */
 export async function switchRole(role: 'admin' | 'manager'): Promise<void> {
+  generation++;
   await unwrap(api.POST('/api/auth/web-session/switch-role', { body: { role } }));
   // The account again, with the new role's scope (each role has its own).
   await loadSession();
+  generation++;
 }
+
+/** Whether the signed-in person holds `role` (whether the console can offer to switch to it). */
+export const holds = (role: Role): boolean => session.account?.roles.includes(role) ?? false;
+
+/** The pages `role` sees include `path` (its first segment, as the menu names pages). */
+export const roleSees = (role: Role, path: string): boolean => {
+  const first = '/' + (path.split('/')[1] ?? '');
+  return PAGES.some((p) => p.path === first && p.roles.includes(role));
+};
 
 /** Sends the user to the login page when the service says the session is over (set by main.ts). */
 export function onSessionLost(go: (path: string) => void): void {

@@ -5,7 +5,9 @@
  *   `PUT /api/shifts/:shiftId` → the whole new definition (reports already submitted keep their break);
  * - `POST /api/teams/:code/shift-assignments {validFrom, rotation, daysEach}` → 201 the assignment;
  * - `PUT /api/teams/:code/shift-overrides/:date {shiftId | null}` → 204; `DELETE …/shift-overrides/:date` → 204;
- * - `GET /api/teams/:code/shift-calendar?month=YYYY-MM` → the month day by day.
+ * - `GET /api/teams/:code/shift-calendar?month=YYYY-MM` → the month day by day;
+ * - `GET /api/teams/:code/shift-schedule` → the team's assignments, the one in force today and the overrides from
+ *   today on (what the console's 排班 form shows before a change).
  * Rules: domain/shift-breaks.ts (times, windows), domain/shift-schedule.ts (rotation), commands/shifts/decider.ts.
  */
 import { z } from 'zod';
@@ -14,7 +16,8 @@ import { assignShifts, changeShift, defineShift, overrideShift, removeOverride, 
 import type { ShiftDefinition } from '../../commands/shifts/decider.ts';
 import { MAX_BREAK_WINDOWS } from '../../domain/shift-breaks.ts';
 import { MAX_DAYS_EACH, MAX_ROTATION } from '../../domain/shift-schedule.ts';
-import { listShifts, shiftCalendar } from '../../queries/shifts.ts';
+import { listShifts, shiftCalendar, teamScheduleAsItIs } from '../../queries/shifts.ts';
+import { localDate as todayIn } from '../../time.ts';
 import { localDate } from '../dates.ts';
 import { checkedRule } from '../json-schema.ts';
 import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
@@ -221,4 +224,42 @@ export const shiftCalendarRoute = defineRoute({
   },
 });
 
-export const shiftRoutes = [shiftListRoute, shiftCreateRoute, shiftChangeRoute, shiftAssignRoute, shiftOverrideRoute, shiftOverrideRemoveRoute, shiftCalendarRoute];
+export const shiftScheduleRoute = defineRoute({
+  method: 'get',
+  path: '/api/teams/:code/shift-schedule',
+  tag: 'shifts',
+  summary: '班组现行的排班和调整（管理员、经理；全部排班、今天生效的一条、今天起的调整）',
+  description: '排班页在修改之前显示的内容：today 为服务所在工厂时区的今天；inForce 为今天生效的排班（没有时为 null）；overrides 只含今天及以后的调整。',
+  access: access.organization,
+  params: teamParams,
+  errors: [TEAM_NOT_FOUND],
+  response: z.object({
+    today: localDate,
+    assignments: z.array(assignmentSchema).describe('全部排班，按生效日期从早到晚'),
+    inForce: assignmentSchema.nullable().describe('今天生效的排班；null：还没有排班，或只有以后生效的'),
+    overrides: z.array(z.object({ date: localDate, shiftId: z.string().nullable().describe('这天的班次编号；null 为休息') })).describe('今天及以后的调整，按日期'),
+  }),
+  example: {
+    params: { code: 'A1' },
+    response: {
+      today: '2026-03-20',
+      assignments: [{ validFrom: '2026-03-02', rotation: [DAY_SHIFT.shiftId], daysEach: 1 }],
+      inForce: { validFrom: '2026-03-02', rotation: [DAY_SHIFT.shiftId], daysEach: 1 },
+      overrides: [{ date: '2026-03-21', shiftId: null }],
+    },
+  },
+  async handler({ params }, ctx) {
+    return teamScheduleAsItIs(ctx.db.pool, params.code, todayIn(ctx.clock.now(), ctx.config.timeZone));
+  },
+});
+
+export const shiftRoutes = [
+  shiftListRoute,
+  shiftCreateRoute,
+  shiftChangeRoute,
+  shiftAssignRoute,
+  shiftOverrideRoute,
+  shiftOverrideRemoveRoute,
+  shiftCalendarRoute,
+  shiftScheduleRoute,
+];

@@ -39,3 +39,4 @@ export type Membership = Item<Answer<'/api/people/{phone}/memberships', 'get'>>;
 export type Shift = Item<Answer<'/api/shifts', 'get'>>;
 export type ShiftBody = Body<'/api/shifts', 'post'>;
 export type CalendarDay = Item<Answer<'/api/teams/{code}/shift-calendar', 'get'>>;
+export type TeamSchedule = Answer<'/api/teams/{code}/shift-schedule', 'get'>;
