@@ -102,6 +102,11 @@ export interface DomainErrorCatalog {
   // ---- issue #24 part B: shifts ----
   /** No such shift (PUT /api/shifts/{shiftId}). */
   SHIFT_NOT_FOUND: { details: never; context: never };
+  /** A defect reason's code is taken (also by a deactivated reason: reactivate it). */
+  DEFECT_REASON_EXISTS: { details: { code: string; name: string; active: boolean }; context: never };
+  DEFECT_REASON_NOT_FOUND: { details: { code: string }; context: never };
+  /** A defect reason's code or name out of its rules (domain/defect-reasons.ts). */
+  INVALID_DEFECT_REASON: { details: { field: 'code' | 'name' }; context: { max: number } };
   /** A shift's name or times out of their rules (domain/shift-breaks.ts validateShiftTimes). */
   INVALID_SHIFT: { details: ShiftProblem | { problem: 'name'; max: number }; context: never };
   /** An assignment or override names a shift that does not exist. */

@@ -108,7 +108,7 @@ export type ScopeTarget =
   | { readonly kind: 'team' | 'member' | 'device'; readonly code: string };
 
 /** The writes only a person of the whole factory makes. */
-export type WholeFactoryWrite = 'createWorkshop' | 'shift' | 'scope';
+export type WholeFactoryWrite = 'createWorkshop' | 'shift' | 'scope' | 'defectReason';
 
 /**
  * The scope rule of writes, in SQL: the first of `targets` (a jsonb array of ScopeTarget, a placeholder such as

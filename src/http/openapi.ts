@@ -192,6 +192,7 @@ const TAGS: Record<string, string> = {
   organization: '车间、班组、组员与设备所属车间（管理员、经理）',
   // issue #24 part B
   shifts: '班次与排班（管理员、经理）：班次、休息时段、班组的轮班与调整',
+  'defect-reasons': '不良原因（所有角色可读；管理员、经理维护）：编码、名称、类别（工废、料废、其他），停用而不删除',
 };
 
 /**
