@@ -102,6 +102,12 @@ export interface DomainErrorCatalog {
   // ---- issue #24 part B: shifts ----
   /** No such shift (PUT /api/shifts/{shiftId}). */
   SHIFT_NOT_FOUND: { details: never; context: never };
+  /** A line's defect reasons: a qty not an integer ≥ 1, or a reason twice (`index`: 0-based in the line's list). */
+  INVALID_DEFECTS: { details: { line: number; index: number; problem: 'qty' | 'duplicate' }; context: never };
+  /** A line names a defect reason that does not exist or is deactivated. */
+  UNKNOWN_DEFECT_REASON: { details: { line: number; reasonCode: string }; context: { inactive: boolean } };
+  /** A line's reasons cover more pieces than its defective ones, or (DEFECT_REASONS_REQUIRED) not all of them. */
+  DEFECTS_SUM_MISMATCH: { details: { line: number; defectiveQty: number; defectsQty: number }; context: { required: boolean } };
   /** A defect reason's code is taken (also by a deactivated reason: reactivate it). */
   DEFECT_REASON_EXISTS: { details: { code: string; name: string; active: boolean }; context: never };
   DEFECT_REASON_NOT_FOUND: { details: { code: string }; context: never };
