@@ -139,7 +139,7 @@ export const submitReportRoute = defineRoute({
     CONCURRENT_MODIFICATION,
   ],
   example: {
-    body: { sessionId: SESSION_ID, lines: [{ productId: 12, finishedQty: 500, defectiveQty: 5 }] },
+    body: { sessionId: SESSION_ID, lines: [{ productId: 12, finishedQty: 500, defectiveQty: 5, defects: [{ reasonCode: 'SCR', qty: 2 }, { reasonCode: 'CRK', qty: 3 }] }] },
     response: { reportId: '5f0c9a8e-7b1d-4f2a-8c3e-6d9b0a1e2f34', reportDate: '2026-03-02', status: 'pending' },
   },
   async handler({ body, user, req }, ctx) {
