@@ -21,7 +21,7 @@ export type PeriodWrite = 'review' | 'breakChange' | 'rate' | 'submit';
 /** A reason's use: a reject's (required), a break change's, a rate's (optional) or a reopen's (required). */
 export type ReasonPurpose = 'reject' | 'breakChange' | 'rate' | 'reopen';
 /** A rate field (issue #22). */
-export type RateField = 'pieceRate' | 'defectRate';
+export type RateField = 'pieceRate' | 'defectRate' | 'materialDefectRate';
 /** What keeps a month from closing; the refusal lists them all at once (issue #22 "The monthly close"). */
 export type CloseBlocker = 'PERIOD_NOT_ENDED' | 'PERIOD_HAS_PENDING' | 'PERIOD_HAS_UNPRICED';
 /** The details of a refused close: every blocker, with the reports (at most CLOSE_LIST_MAX of each kind) and counts. */

@@ -179,7 +179,8 @@ export const BreakChanged = defineEvent({
 const rate = z.number().int().describe('万分之一元');
 const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/);
 const fen = z.string().regex(/^-?\d+$/).describe('分（整数的十进制文本）');
-const rateEntry = z.object({ from: localDate, pieceRate: rate, defectRate: rate });
+/** A rate entry; `materialDefectRate` (料废单价) absent in entries set without one: 料废 is priced at `defectRate`. */
+const rateEntry = z.object({ from: localDate, pieceRate: rate, defectRate: rate, materialDefectRate: rate.optional() });
 
 /** A piece rate and defect rate from `effectiveFrom` on (until the product's next entry). */
 export const RateSet = defineEvent({
@@ -189,6 +190,8 @@ export const RateSet = defineEvent({
     effectiveFrom: localDate,
     pieceRate: rate.min(0),
     defectRate: rate,
+    /** 料废单价; absent: 料废 pieces are priced at `defectRate` (events before it existed, and rates set without it). */
+    materialDefectRate: rate.optional(),
     /** The entry in force on effectiveFrom before this one (old → new); null when the date was unpriced. */
     before: rateEntry.nullable(),
     /** True when an entry of the same effectiveFrom was replaced. */
