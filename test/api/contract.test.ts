@@ -263,6 +263,9 @@ async function tour(): Promise<void> {
   await expectStatus(call('PUT', '/api/defect-reasons/SCR', admin, { active: false }), 200);
   await expectStatus(call('PUT', '/api/defect-reasons/NOPE', admin, { active: false }), 404, 'DEFECT_REASON_NOT_FOUND');
   await expectStatus(call('GET', '/api/defect-reasons?active=true', manager), 200);
+  await expectStatus(call('GET', '/api/quality/defects?startDate=2026-03-01&endDate=2026-03-31&groupBy=category', manager), 200);
+  await expectStatus(call('GET', '/api/quality/defects?startDate=2026-03-31&endDate=2026-03-01', admin), 422, 'INVALID_DATE_RANGE');
+  await expectStatus(call('GET', '/api/quality/defects.xlsx?startDate=2026-03-01&endDate=2026-03-31', admin), 200);
 }
 
 /** The team of the shift calendar's calls (issue #24 part B). */

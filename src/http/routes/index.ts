@@ -22,6 +22,7 @@ import { organizationRoutes } from './organization.ts';
 // issue #24 part B: shifts
 import { shiftRoutes } from './shifts.ts';
 import { defectReasonRoutes } from './defect-reasons.ts';
+import { qualityRoutes } from './quality.ts';
 
 export const routes: AnyRoute[] = [
   healthRoute,
@@ -46,4 +47,5 @@ export const routes: AnyRoute[] = [
   // issue #24 part B: shifts
   ...shiftRoutes,
   ...defectReasonRoutes,
+  ...qualityRoutes,
 ];
