@@ -100,6 +100,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       timeZone: config.timeZone,
       defaultBreakMinutes: config.defaultBreakMinutes,
       plausibility: plausibilityBounds(config),
+      defectReasonsRequired: config.defectReasonsRequired,
     },
     calendars,
     projections: allProjections,

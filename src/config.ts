@@ -84,6 +84,11 @@ export interface Config {
    * workload for the time worked is flagged (0: never, else 1–1000, at most 3 decimals). Default 2.
    */
   readonly plausibleMaxWorkloadRatio: number;
+  /**
+   * DEFECT_REASONS_REQUIRED (`true` | `false`, default false): when true, a report line's defect reasons must cover
+   * every defective piece (commands/report-lines.ts, DEFECTS_SUM_MISMATCH).
+   */
+  readonly defectReasonsRequired: boolean;
   /** Platform credentials; undefined means the built-in simulator is used. */
   readonly platform?: { readonly appId: string; readonly secret: string; readonly apiBase: string };
   readonly wxEnvVersion: 'release' | 'trial' | 'develop';
@@ -297,6 +302,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
 
+  const defectReasonsText = r.text('DEFECT_REASONS_REQUIRED') ?? 'false';
+  if (defectReasonsText !== 'true' && defectReasonsText !== 'false') {
+    r.bad('DEFECT_REASONS_REQUIRED', '是否必须填写不良原因应为 true 或 false', 'must be true or false');
+  }
+
   const appId = r.text('WX_APPID');
   const secret = r.text('WX_SECRET');
   if (production && !appId) {
@@ -362,6 +372,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readModelWaitMs: Math.round(readModelWaitSeconds * 1000),
     plausibleMinCycleRatio,
     plausibleMaxWorkloadRatio,
+    defectReasonsRequired: defectReasonsText === 'true',
     platform: appId && secret ? { appId, secret, apiBase: apiBase ?? WX_REAL_API_BASE } : undefined,
     wxEnvVersion: envVersion as Config['wxEnvVersion'],
     wxWebLoginPage,

@@ -42,6 +42,7 @@ import type { ShiftDay } from '../domain/shift-breaks.ts';
 import { calendarSql } from '../shifts/sql.ts';
 import { outsideScopeSql, storedScopeSql, type ScopeTarget, type WholeFactoryWrite } from '../domain/scope.ts';
 import { streamPrefixes } from '../events/catalog.ts';
+import type { DefectReason } from '../domain/defect-reasons.ts';
 import { headsParameters, streamHeadsHoldSql, streamHeadsSql, type StreamHeads } from '../events/heads.ts';
 
 /** The facts a command needs (each optional). */
@@ -79,6 +80,8 @@ export interface FactQuery {
    * `ScopeTarget`): is each inside the person's scope? Needs `person`.
    */
   readonly writeScope?: readonly ScopeTarget[];
+  /** Defect reason codes a report's lines name (domain/defect-reasons.ts): which exist, their category, active. */
+  readonly defectReasonCodes?: readonly string[];
 }
 
 /** The facts as read (or cached). */
@@ -120,6 +123,8 @@ export interface Facts {
   readonly reportInScope: boolean;
   /** The first asked write target outside the person's scope (absent: all inside, or none asked). */
   readonly outsideScope?: ScopeTarget;
+  /** The asked defect reasons that exist (absent: none asked). */
+  readonly defectReasons?: readonly DefectReason[];
 }
 
 export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [], reportInScope: true };
@@ -152,7 +157,8 @@ const placementSql = (phone: string, date: string) =>
  * $1 phone, $2 role, $3 device number, $4 product ids, $5 months; null parameters ask nothing. Issue #24 part A:
  * $6 workshop codes, $7 team codes, $8 phones, $9 placement phone, $10 placement date. Issue #24 part B: $11 shift
  * ids, $12 phone and $13 clock-in date of the shift calendar  (src/shifts/sql.ts). Issue #24 part S: $14 a report id whose scope is asked.
- * $15 the targets of a write whose scope is asked (jsonb, domain/scope.ts `outsideScopeSql`).
+ * $15 the targets of a write whose scope is asked (jsonb, domain/scope.ts `outsideScopeSql`). $16 the defect reason
+ * codes a report's lines name.
  */
 const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role = $2) AS person_name,
        ($3::text IS NULL OR EXISTS (SELECT 1 FROM products WHERE device_no = $3)) AS device_in_use,
@@ -165,7 +171,8 @@ const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role 
        (SELECT array_agg(shift_id) FROM shifts WHERE shift_id = ANY($11::text[])) AS known_shift_ids,
        CASE WHEN $12::text IS NULL THEN NULL ELSE ${calendarSql('$12::text', '$13::date')} END AS calendar,
        ($14::uuid IS NULL OR ${IN_SCOPE_SQL('$14', '$1', '$2')}) AS report_in_scope,
-       CASE WHEN $15::jsonb IS NULL THEN NULL ELSE ${outsideScopeSql('$15', '$1', '$2')} END AS outside_scope`;
+       CASE WHEN $15::jsonb IS NULL THEN NULL ELSE ${outsideScopeSql('$15', '$1', '$2')} END AS outside_scope,
+       (SELECT json_agg(json_build_object('code', code, 'name', name, 'category', category, 'active', active)) FROM defect_reasons WHERE code = ANY($16::text[])) AS defect_reasons`;
 
 const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.length > 0;
 
@@ -173,7 +180,7 @@ const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.len
 export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> {
   const org = asked(query.workshopCodes) || asked(query.teamCodes) || asked(query.people) || query.placementOf !== undefined;
   const shifts = asked(query.shiftIds) || query.shiftsOf !== undefined; // issue #24 part B
-  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined && query.writeScope === undefined) return NO_FACTS;
+  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined && query.writeScope === undefined && !asked(query.defectReasonCodes)) return NO_FACTS;
   const ids = [...new Set(query.productIds ?? [])];
   const months = [...new Set(query.months ?? [])];
   const r = (
@@ -193,6 +200,7 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
       query.shiftsOf?.date ?? null,
       query.reportInScope ?? null,
       query.writeScope ? JSON.stringify(query.writeScope) : null,
+      [...new Set(query.defectReasonCodes ?? [])],
     ])
   ).rows[0];
   const placed = r.placement?.placement;
@@ -214,6 +222,7 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
         : { placement: NO_PLACEMENT, placementSpan: { from: query.placementOf.date, to: query.placementOf.date } }
       : {}),
     ...(query.shiftIds ? { knownShiftIds: r.known_shift_ids ?? [] } : {}),
+    ...(query.defectReasonCodes ? { defectReasons: r.defect_reasons ?? [] } : {}),
     ...(query.shiftsOf ? { shiftDays: r.calendar?.days ?? [] } : {}),
     ...(heads ? { heads } : {}),
   };
@@ -258,6 +267,14 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
   // The targets of an organization write still inside the person's scope (domain/scope.ts).
   if (query.writeScope !== undefined && query.person && !facts.outsideScope) {
     checks.push(`${outsideScopeSql(w.param(JSON.stringify(query.writeScope)), w.param(query.person.phone), w.param(query.person.role))} IS NULL`);
+  }
+  // The defect reasons the lines used: still active, of the category recorded with the lines.
+  const reasons = (facts.defectReasons ?? []).filter((r) => r.active && query.defectReasonCodes?.includes(r.code));
+  if (reasons.length) {
+    const list = w.param(JSON.stringify(reasons.map((r) => ({ code: r.code, category: r.category }))));
+    checks.push(
+      `(SELECT count(*) FROM defect_reasons d JOIN jsonb_to_recordset(${list}::jsonb) AS x(code text, category text) ON d.code = x.code AND d.category = x.category WHERE d.active) = ${reasons.length}`,
+    );
   }
   if (checks.length) w.guard('facts', checks.join(' AND '));
   const months = [...new Set(query.months ?? [])].sort();

@@ -10,10 +10,52 @@
  *   most MAX_QTY like any quantity (OUTPUT_QTY_TOO_LARGE: finished + defective over it);
  * - the product is one the caller allows (submission: a candidate of the session's devices,
  *   PRODUCT_NOT_CANDIDATE; correction: review/lines.ts, PRODUCT_NOT_ALLOWED);
- * - a product at most once (DUPLICATE_PRODUCT).
+ * - a product at most once (DUPLICATE_PRODUCT);
+ * - the defect reasons (domain/defect-reasons.ts): each `qty` an integer ≥ 1 and each reason once (INVALID_DEFECTS),
+ *   a reason that exists and is active (UNKNOWN_DEFECT_REASON; the reasons are a fact of the command), their sum at
+ *   most `defectiveQty`, and equal to it when DEFECT_REASONS_REQUIRED (DEFECTS_SUM_MISMATCH). Each recorded reason
+ *   carries its category of now. A correction's line without `defects` keeps the reasons recorded on the report's
+ *   line of that product (`keptDefects`), checked against the new quantities again.
  */
 import { domainError, type DomainError, type QuantityField } from '../domain/errors.ts';
-import { MAX_LINES, MAX_QTY, snapshotOf, type LineInput, type ProductSnapshot, type ReportLine } from '../domain/report-line.ts';
+import { MAX_LINES, MAX_QTY, snapshotOf, type LineDefect, type LineInput, type ProductSnapshot, type ReportLine } from '../domain/report-line.ts';
+import type { DefectReason } from '../domain/defect-reasons.ts';
+
+/** What the defect reasons of lines are checked against: the reasons named (a fact), DEFECT_REASONS_REQUIRED. */
+export interface DefectRules {
+  readonly reasons: readonly DefectReason[];
+  readonly required: boolean;
+  /** The reasons recorded on a line of the product (a correction keeps them when a line gives none). */
+  readonly keptDefects?: (productId: number) => readonly LineDefect[] | undefined;
+}
+
+export const NO_DEFECT_RULES: DefectRules = { reasons: [], required: false };
+
+/** The recorded reasons of line `line` (1-based) with `defectiveQty` pieces, or throws (module docstring). */
+function lineDefects(line: number, l: LineInput, rules: DefectRules): LineDefect[] | undefined {
+  let defects: LineDefect[] | undefined;
+  if (l.defects === undefined) {
+    const kept = rules.keptDefects?.(l.productId);
+    defects = kept && kept.length ? kept.map((d) => ({ ...d })) : undefined;
+  } else {
+    const byCode = new Map(rules.reasons.map((r) => [r.code, r]));
+    const seen = new Set<string>();
+    defects = l.defects.map((d, i) => {
+      if (!Number.isInteger(d.qty) || d.qty < 1 || d.qty > MAX_QTY) throw domainError('INVALID_DEFECTS', { line, index: i, problem: 'qty' });
+      if (seen.has(d.reasonCode)) throw domainError('INVALID_DEFECTS', { line, index: i, problem: 'duplicate' });
+      seen.add(d.reasonCode);
+      const reason = byCode.get(d.reasonCode);
+      if (!reason || !reason.active) throw domainError('UNKNOWN_DEFECT_REASON', { line, reasonCode: d.reasonCode }, { inactive: reason !== undefined });
+      return { reasonCode: d.reasonCode, qty: d.qty, category: reason.category };
+    });
+    if (defects.length === 0) defects = undefined;
+  }
+  const sum = (defects ?? []).reduce((a, d) => a + d.qty, 0);
+  if (sum > l.defectiveQty || (rules.required && sum !== l.defectiveQty)) {
+    throw domainError('DEFECTS_SUM_MISMATCH', { line, defectiveQty: l.defectiveQty, defectsQty: sum }, { required: rules.required });
+  }
+  return defects;
+}
 
 const isQty = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_QTY;
 
@@ -21,12 +63,14 @@ const QUANTITIES: readonly QuantityField[] = ['finishedQty', 'defectiveQty', 'ou
 
 /**
  * Validates `input` and returns the report lines, in the order given. `productOf(id)` gives the product a line
- * may name (undefined: not allowed, and `refuse(line, productId)` is thrown). Throws the domain errors above.
+ * may name (undefined: not allowed, and `refuse(line, productId)` is thrown); `defectRules` what its defect reasons
+ * are checked against. Throws the domain errors above.
  */
 export function buildReportLines(
   input: readonly LineInput[],
   productOf: (productId: number) => ProductSnapshot | undefined,
   refuse: (line: number, productId: number) => DomainError,
+  defectRules: DefectRules = NO_DEFECT_RULES,
 ): ReportLine[] {
   if (input.length === 0) throw domainError('NO_LINES');
   if (input.length > MAX_LINES) throw domainError('TOO_MANY_LINES', undefined, { max: MAX_LINES });
@@ -48,6 +92,16 @@ export function buildReportLines(
       throw domainError('DUPLICATE_PRODUCT', { line, productId: l.productId }, { productName: p.productName, processName: p.processName });
     }
     seen.add(l.productId);
-    return { ...snapshotOf(p), finishedQty: l.finishedQty, defectiveQty: l.defectiveQty, outputQty };
+    const defects = lineDefects(line, l, defectRules);
+    return { ...snapshotOf(p), finishedQty: l.finishedQty, defectiveQty: l.defectiveQty, outputQty, ...(defects ? { defects } : {}) };
   });
+}
+
+/**
+ * The fact query of the defect reasons `lines` name (`{defectReasonCodes}`, or nothing when none), so that a line
+ * without reasons adds nothing to a submission's facts.
+ */
+export function defectReasonFacts(lines: readonly LineInput[] | undefined): { defectReasonCodes?: string[] } {
+  const codes = [...new Set((lines ?? []).flatMap((l) => (Array.isArray(l.defects) ? l.defects.map((d) => d.reasonCode) : [])).filter((c) => typeof c === 'string'))];
+  return codes.length ? { defectReasonCodes: codes } : {};
 }

@@ -220,6 +220,7 @@ export class CachingRepository implements Repository {
   cachedFacts(query: FactQuery): Facts | undefined {
     if (query.shiftIds?.length) return undefined; // issue #24 part B: never cached (the shift commands are rare)
     if (query.reportInScope !== undefined || query.writeScope !== undefined) return undefined; // a scope is read fresh
+    if (query.defectReasonCodes?.length) return undefined; // defect reasons are read with the facts (one statement)
     const personName = query.person ? this.people.get(personKey(query.person)) : undefined;
     if (query.person && personName === undefined) return undefined;
     const products: ProductSnapshot[] = [];

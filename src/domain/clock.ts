@@ -31,6 +31,8 @@ export interface ClockSettings extends ClockLimits {
   readonly defaultBreakMinutes: number;
   /** PLAUSIBLE_MIN_CYCLE_RATIO, PLAUSIBLE_MAX_WORKLOAD_RATIO, SESSION_MAX_HOURS − 1 h (domain/plausibility.ts). */
   readonly plausibility: PlausibilityBounds;
+  /** DEFECT_REASONS_REQUIRED: a line's defect reasons must cover every defective piece (commands/report-lines.ts). */
+  readonly defectReasonsRequired?: boolean;
 }
 
 export type Instant = string | Date;

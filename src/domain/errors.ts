@@ -20,7 +20,7 @@ export type PeriodWrite = 'review' | 'breakChange' | 'rate' | 'submit';
 /** A reason's use: a reject's (required), a break change's, a rate's (optional) or a reopen's (required). */
 export type ReasonPurpose = 'reject' | 'breakChange' | 'rate' | 'reopen';
 /** A rate field (issue #22). */
-export type RateField = 'pieceRate' | 'defectRate';
+export type RateField = 'pieceRate' | 'defectRate' | 'materialDefectRate';
 /** What keeps a month from closing; the refusal lists them all at once (issue #22 "The monthly close"). */
 export type CloseBlocker = 'PERIOD_NOT_ENDED' | 'PERIOD_HAS_PENDING' | 'PERIOD_HAS_UNPRICED';
 /** The details of a refused close: every blocker, with the reports (at most CLOSE_LIST_MAX of each kind) and counts. */
@@ -34,7 +34,7 @@ export interface CloseBlockers {
 }
 
 /** The writes only a person of the whole factory makes (domain/scope.ts, the rule of writes). */
-export type WholeFactoryWrite = 'createWorkshop' | 'shift' | 'scope';
+export type WholeFactoryWrite = 'createWorkshop' | 'shift' | 'scope' | 'defectReason';
 
 /** Every domain error code → its public details and its context (for the sentence only); `never`: none. */
 export interface DomainErrorCatalog {
@@ -104,6 +104,17 @@ export interface DomainErrorCatalog {
   // ---- issue #24 part B: shifts ----
   /** No such shift (PUT /api/shifts/{shiftId}). */
   SHIFT_NOT_FOUND: { details: never; context: never };
+  /** A line's defect reasons: a qty not an integer ≥ 1, or a reason twice (`index`: 0-based in the line's list). */
+  INVALID_DEFECTS: { details: { line: number; index: number; problem: 'qty' | 'duplicate' }; context: never };
+  /** A line names a defect reason that does not exist or is deactivated. */
+  UNKNOWN_DEFECT_REASON: { details: { line: number; reasonCode: string }; context: { inactive: boolean } };
+  /** A line's reasons cover more pieces than its defective ones, or (DEFECT_REASONS_REQUIRED) not all of them. */
+  DEFECTS_SUM_MISMATCH: { details: { line: number; defectiveQty: number; defectsQty: number }; context: { required: boolean } };
+  /** A defect reason's code is taken (also by a deactivated reason: reactivate it). */
+  DEFECT_REASON_EXISTS: { details: { code: string; name: string; active: boolean }; context: never };
+  DEFECT_REASON_NOT_FOUND: { details: { code: string }; context: never };
+  /** A defect reason's code or name out of its rules (domain/defect-reasons.ts). */
+  INVALID_DEFECT_REASON: { details: { field: 'code' | 'name' }; context: { max: number } };
   /** A shift's name or times out of their rules (domain/shift-breaks.ts validateShiftTimes). */
   INVALID_SHIFT: { details: ShiftProblem | { problem: 'name'; max: number }; context: never };
   /** An assignment or override names a shift that does not exist. */

@@ -87,16 +87,31 @@ export function roundToFen(tenThousandths: bigint): bigint {
   return negative ? -fen : fen;
 }
 
-/** The rates of a line: ten-thousandths of a yuan per finished and per defective piece. */
+/**
+ * The rates of a line: ten-thousandths of a yuan per finished piece, per defective piece (工废, 其他 and 未注明),
+ * and per piece lost to the material (料废; absent: `defectRate`, as before the material's own rate existed).
+ */
 export interface LineRates {
   readonly pieceRate: number;
   readonly defectRate: number;
+  readonly materialDefectRate?: number;
 }
 
+/** The rate of a 料废 piece: `materialDefectRate`, or `defectRate` when the entry has none. */
+export const materialRateOf = (rates: LineRates): number => rates.materialDefectRate ?? rates.defectRate;
+
 /**
- * A line's amount in fen (issue #22 "Wages"): finishedQty × pieceRate + defectiveQty × defectRate, in
- * ten-thousandths of a yuan, rounded to the fen once, half away from zero.
+ * A line's amount in fen: finishedQty × pieceRate + (defectiveQty − materialDefectQty) × defectRate +
+ * materialDefectQty × materialDefectRate, in ten-thousandths of a yuan, rounded to the fen once, half away from
+ * zero. `materialDefectQty` (料废, default 0) is the part of `defectiveQty` whose reasons are of the category
+ * `material` as recorded with the line (domain/report-line.ts `defectSplit`); the rest — 工废, 其他 and the pieces
+ * without a reason (未注明) — is priced at `defectRate`. With no 料废, or no `materialDefectRate`, the amount is the
+ * one of finishedQty × pieceRate + defectiveQty × defectRate, as before.
  */
-export function lineAmountFen(finishedQty: number, defectiveQty: number, rates: LineRates): bigint {
-  return roundToFen(BigInt(finishedQty) * BigInt(rates.pieceRate) + BigInt(defectiveQty) * BigInt(rates.defectRate));
+export function lineAmountFen(finishedQty: number, defectiveQty: number, rates: LineRates, materialDefectQty = 0): bigint {
+  return roundToFen(
+    BigInt(finishedQty) * BigInt(rates.pieceRate) +
+      BigInt(defectiveQty - materialDefectQty) * BigInt(rates.defectRate) +
+      BigInt(materialDefectQty) * BigInt(materialRateOf(rates)),
+  );
 }

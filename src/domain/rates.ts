@@ -11,7 +11,21 @@ export interface RateEntry {
   readonly from: string;
   readonly pieceRate: number;
   readonly defectRate: number;
+  /** 料废单价; absent: a 料废 piece is priced at `defectRate` (domain/money.ts `lineAmountFen`). */
+  readonly materialDefectRate?: number;
 }
+
+/** Two entries price alike (an absent material rate is the defect rate). */
+export const samePrices = (a: Omit<RateEntry, 'from'>, b: Omit<RateEntry, 'from'>): boolean =>
+  a.pieceRate === b.pieceRate && a.defectRate === b.defectRate && (a.materialDefectRate ?? a.defectRate) === (b.materialDefectRate ?? b.defectRate);
+
+/** The entry a RateSet's payload sets (`materialDefectRate` only when it has one). */
+export const entryOf = (d: { effectiveFrom: string; pieceRate: number; defectRate: number; materialDefectRate?: number }): RateEntry => ({
+  from: d.effectiveFrom,
+  pieceRate: d.pieceRate,
+  defectRate: d.defectRate,
+  ...(d.materialDefectRate !== undefined ? { materialDefectRate: d.materialDefectRate } : {}),
+});
 
 /** `history` with `entry` in place (replacing an entry of the same date), sorted by date. */
 export function withEntry(history: readonly RateEntry[], entry: RateEntry): RateEntry[] {
@@ -45,4 +59,4 @@ export function segmentsIn(history: readonly RateEntry[], month: string): RateEn
 
 /** True when two lists of entries are the same. */
 export const sameSegments = (a: readonly RateEntry[], b: readonly RateEntry[]): boolean =>
-  a.length === b.length && a.every((e, i) => e.from === b[i].from && e.pieceRate === b[i].pieceRate && e.defectRate === b[i].defectRate);
+  a.length === b.length && a.every((e, i) => e.from === b[i].from && samePrices(e, b[i]));

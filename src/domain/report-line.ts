@@ -8,6 +8,7 @@
  * per 8-hour day, quantities in whole pieces.
  */
 import { z } from 'zod';
+import { defectCategorySchema, type DefectCategory } from './defect-reasons.ts';
 
 /** Upper bound of one quantity, pieces: far above a day's output, low enough to catch a slipped finger. */
 export const MAX_QTY = 10_000_000;
@@ -34,8 +35,25 @@ export const quantityFields = {
   outputQty: qty.describe('产出数量 = 成品 + 不良'),
 };
 
+/**
+ * Why some of a line's defective pieces were lost (domain/defect-reasons.ts): the reason, its pieces (≥ 1) and the
+ * reason's category when the line was recorded, so a later recategorisation never reprices the line. Distinct
+ * reasons summing to at most `defectiveQty`; the pieces left are 未注明. Absent on lines recorded without reasons.
+ */
+export const lineDefectSchema = z.object({
+  reasonCode: z.string().describe('不良原因编码'),
+  qty: z.number().int().min(1).describe('该原因的不良数量'),
+  category: defectCategorySchema.describe('记录时该原因的类别：operator 工废、material 料废、other 其他'),
+});
+
 export const productSnapshotSchema = z.object(productSnapshotFields);
-export const reportLineSchema = z.object({ ...productSnapshotFields, ...quantityFields });
+export const reportLineSchema = z.object({
+  ...productSnapshotFields,
+  ...quantityFields,
+  defects: z.array(lineDefectSchema).optional().describe('不良原因（未填原因的不良为“未注明”）；没有时省略'),
+});
+/** One reason of a line, as recorded. */
+export type LineDefect = z.infer<typeof lineDefectSchema>;
 
 /** The product fields a line copies (from `products` when the line is written). */
 export type ProductSnapshot = z.infer<typeof productSnapshotSchema>;
@@ -50,6 +68,26 @@ export interface LineInput {
   defectiveQty: number;
   /** finished + defective; computed when omitted. */
   outputQty?: number;
+  /**
+   * The reasons of the defective pieces `{reasonCode, qty}`; omitted: none (a correction keeps the line's
+   * recorded reasons, commands/report-lines.ts).
+   */
+  defects?: { reasonCode: string; qty: number }[];
+}
+
+/** The pieces of a line by category: 工废, 料废, 其他 and 未注明 (defective pieces without a reason). */
+export interface DefectSplit {
+  readonly operator: number;
+  readonly material: number;
+  readonly other: number;
+  readonly unexplained: number;
+}
+
+/** The split of `defectiveQty` by the categories of `defects` (the pieces without a reason are 未注明). */
+export function defectSplit(defectiveQty: number, defects: readonly { qty: number; category: DefectCategory }[] | undefined): DefectSplit {
+  const by = { operator: 0, material: 0, other: 0 };
+  for (const d of defects ?? []) by[d.category] += d.qty;
+  return { ...by, unexplained: defectiveQty - by.operator - by.material - by.other };
 }
 
 /** A standard cycle time in thousandths of a second, exact (the catalog allows at most 3 decimals). */

@@ -16,6 +16,8 @@
  *   consistency boundary of "one team at any date"), `device-<deviceNo>` (DeviceWorkshopSet).
  * - `scope-<phone>` (issue #24 part S): ScopeSet, an administrator's or manager's scope in one role
  *   (domain/scope.ts). The review events carry the report's placement (workshopCode, teamCode) besides.
+ * - `defect-reason-<code>`: a defect reason (不良原因, domain/defect-reasons.ts). DefectReasonDefined,
+ *   DefectReasonChanged (the whole new state: rename, recategorise, deactivate, reactivate).
  *
  * Instants are ISO 8601 strings in UTC; local dates `YYYY-MM-DD` in APP_TIMEZONE; quantities whole pieces;
  * standard cycle times seconds (up to 3 decimals); standard workload pieces per 8-hour day; rates integers of
@@ -34,6 +36,7 @@ import { z } from 'zod';
 import { defineEvent, type EventOf } from './define.ts';
 import { reportLineSchema } from '../domain/report-line.ts';
 import { plausibilityFlagSchema } from '../domain/plausibility.ts';
+import { DEFECT_REASON_CODE_RE, DEFECT_REASON_NAME_MAX, defectCategorySchema } from '../domain/defect-reasons.ts';
 
 const instant = z.string().datetime({ offset: true });
 const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
@@ -58,6 +61,7 @@ export const streams = {
   // issue #24 part B: shifts
   shift: (shiftId: string) => `${streamPrefixes.shift}${shiftId}`,
   teamShifts: (teamCode: string) => `${streamPrefixes.teamShifts}${teamCode}`,
+  defectReason: (code: string) => `defect-reason-${code}`,
   // issue #24 part S
   scope: (phone: string) => `scope-${phone}`,
 };
@@ -175,7 +179,8 @@ export const BreakChanged = defineEvent({
 const rate = z.number().int().describe('万分之一元');
 const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/);
 const fen = z.string().regex(/^-?\d+$/).describe('分（整数的十进制文本）');
-const rateEntry = z.object({ from: localDate, pieceRate: rate, defectRate: rate });
+/** A rate entry; `materialDefectRate` (料废单价) absent in entries set without one: 料废 is priced at `defectRate`. */
+const rateEntry = z.object({ from: localDate, pieceRate: rate, defectRate: rate, materialDefectRate: rate.optional() });
 
 /** A piece rate and defect rate from `effectiveFrom` on (until the product's next entry). */
 export const RateSet = defineEvent({
@@ -185,6 +190,8 @@ export const RateSet = defineEvent({
     effectiveFrom: localDate,
     pieceRate: rate.min(0),
     defectRate: rate,
+    /** 料废单价; absent: 料废 pieces are priced at `defectRate` (events before it existed, and rates set without it). */
+    materialDefectRate: rate.optional(),
     /** The entry in force on effectiveFrom before this one (old → new); null when the date was unpriced. */
     before: rateEntry.nullable(),
     /** True when an entry of the same effectiveFrom was replaced. */
@@ -326,6 +333,23 @@ export const ScopeSet = defineEvent({
   }),
 });
 
+// ---- defect reasons (不良原因), stream defect-reason-<code> ---------------------------------------------
+const defectReasonFields = {
+  code: z.string().regex(DEFECT_REASON_CODE_RE),
+  name: z.string().min(1).max(DEFECT_REASON_NAME_MAX),
+  category: defectCategorySchema,
+};
+/** A new defect reason, active (domain/defect-reasons.ts). */
+export const DefectReasonDefined = defineEvent({ type: 'DefectReasonDefined', schema: z.object({ ...defectReasonFields, at: instant }) });
+/**
+ * A reason changed: its whole new state (name, category, active). Lines already recorded keep the category they
+ * were recorded with, so a recategorised reason never reprices the past.
+ */
+export const DefectReasonChanged = defineEvent({
+  type: 'DefectReasonChanged',
+  schema: z.object({ ...defectReasonFields, active: z.boolean(), at: instant }),
+});
+
 export const eventDefinitions = [
   ClockedIn,
   DeviceSwitched,
@@ -355,6 +379,8 @@ export const eventDefinitions = [
   ShiftOverrideRemoved,
   // issue #24 part S
   ScopeSet,
+  DefectReasonDefined,
+  DefectReasonChanged,
 ] as const;
 
 /** Any domain event as `{type, data}`, discriminated by `type`. */
@@ -373,3 +399,4 @@ export type DeviceEvent = Extract<DomainEvent, { type: 'DeviceWorkshopSet' }>;
 export type ShiftEvent = Extract<DomainEvent, { type: 'ShiftDefined' | 'ShiftChanged' }>;
 export type TeamShiftEvent = Extract<DomainEvent, { type: 'ShiftAssigned' | 'ShiftOverridden' | 'ShiftOverrideRemoved' }>;
 export type ScopeEvent = Extract<DomainEvent, { type: 'ScopeSet' }>;
+export type DefectReasonEvent = Extract<DomainEvent, { type: 'DefectReasonDefined' | 'DefectReasonChanged' }>;

@@ -151,6 +151,32 @@ const ANSWERS: { readonly [C in DomainErrorCode]: Entry<C> } = {
   },
   NO_OPEN_MEMBERSHIP: { status: 409, message: (d) => `${d.phone} 当前不在任何班组，不需要离开班组` },
   // ---- issue #24 part B: shifts ----
+  // ---- defect reasons (不良原因) ----
+  INVALID_DEFECTS: {
+    status: 422,
+    message: (d) =>
+      d.problem === 'qty' ? `第 ${d.line} 行第 ${d.index + 1} 个不良原因的数量应为不小于 1 的整数` : `第 ${d.line} 行的第 ${d.index + 1} 个不良原因重复了，同一原因请合并数量`,
+  },
+  UNKNOWN_DEFECT_REASON: {
+    status: 422,
+    message: (d, c) => (c.inactive ? `第 ${d.line} 行的不良原因 ${d.reasonCode} 已停用，请刷新后重新选择` : `第 ${d.line} 行的不良原因 ${d.reasonCode} 不存在，请刷新后重新选择`),
+  },
+  DEFECTS_SUM_MISMATCH: {
+    status: 422,
+    message: (d, c) =>
+      d.defectsQty > d.defectiveQty
+        ? `第 ${d.line} 行各不良原因的数量合计 ${d.defectsQty}，超过了不良数量 ${d.defectiveQty}，请核对`
+        : `第 ${d.line} 行不良数量 ${d.defectiveQty}，已填原因的只有 ${d.defectsQty}${c.required ? '：每件不良都要填写原因' : ''}，请补齐`,
+  },
+  DEFECT_REASON_EXISTS: {
+    status: 409,
+    message: (d) => (d.active ? `不良原因编码 ${d.code} 已被「${d.name}」使用，请换一个编码` : `不良原因编码 ${d.code} 已被「${d.name}」使用（已停用），如需使用请重新启用它`),
+  },
+  DEFECT_REASON_NOT_FOUND: { status: 404, message: (d) => `没有找到不良原因 ${d.code}，请刷新不良原因列表` },
+  INVALID_DEFECT_REASON: {
+    status: 422,
+    message: (d, c) => (d.field === 'code' ? `不良原因编码请填写 1–${c.max} 个英文字母、数字、- 或 _` : `不良原因名称请填写 1–${c.max} 个字`),
+  },
   SHIFT_NOT_FOUND: { status: 404, message: () => '没有找到这个班次，请刷新班次列表' },
   INVALID_SHIFT: { status: 422, message: shiftProblem },
   UNKNOWN_SHIFT: { status: 422, message: () => '所选班次不存在，请刷新班次列表后重新选择' },
@@ -188,7 +214,7 @@ const ANSWERS: { readonly [C in DomainErrorCode]: Entry<C> } = {
 /** What a write outside the scope touched (NOT_IN_SCOPE). */
 const SCOPE_KINDS = { workshop: '车间', team: '班组', device: '设备' } as const;
 /** What only the whole factory does (WHOLE_FACTORY_ONLY). */
-const WHOLE_FACTORY_WRITES: Record<WholeFactoryWrite, string> = { createWorkshop: '新建车间', shift: '新建或修改班次', scope: '设置审核范围' };
+const WHOLE_FACTORY_WRITES: Record<WholeFactoryWrite, string> = { createWorkshop: '新建车间', shift: '新建或修改班次', scope: '设置审核范围', defectReason: '新建或修改不良原因' };
 
 /** The status and sentence of domain error `err` (module docstring). */
 export function domainAnswer<C extends DomainErrorCode>(err: DomainError<C>): { status: number; message: string } {

@@ -109,13 +109,14 @@ export async function rateEntriesOf(q: Queryable, ids: readonly number[]): Promi
   const out = new Map<number, RateEntry[]>();
   if (ids.length === 0) return out;
   const r = await q.query(
-    `SELECT product_id, effective_from, piece_rate, defect_rate FROM product_rates WHERE product_id = ANY($1::bigint[]) ORDER BY product_id, effective_from`,
+    `SELECT product_id, effective_from, piece_rate, defect_rate, material_defect_rate FROM product_rates WHERE product_id = ANY($1::bigint[]) ORDER BY product_id, effective_from`,
     [ids],
   );
   for (const row of r.rows) {
     const id = Number(row.product_id);
     if (!out.has(id)) out.set(id, []);
-    out.get(id)!.push({ from: row.effective_from, pieceRate: Number(row.piece_rate), defectRate: Number(row.defect_rate) });
+    const material = row.material_defect_rate === null ? {} : { materialDefectRate: Number(row.material_defect_rate) };
+    out.get(id)!.push({ from: row.effective_from, pieceRate: Number(row.piece_rate), defectRate: Number(row.defect_rate), ...material });
   }
   return out;
 }

@@ -14,6 +14,7 @@ import { organizationProjection } from './organization.ts';
 // issue #24 part B: shifts
 import { shiftsProjection } from './shifts.ts';
 import { scopesProjection } from './scopes.ts';
+import { defectReasonsProjection } from './defect-reasons.ts';
 
 export const projections: Projection[] = [
   sessionsProjection,
@@ -29,4 +30,5 @@ export const projections: Projection[] = [
   shiftsProjection,
   // issue #24 part S
   scopesProjection,
+  defectReasonsProjection,
 ];

@@ -4,7 +4,7 @@
  *
  * RateSet (stream `product-<productId>`) writes the row of (productId, effectiveFrom) whole, replacing the entry
  * of the same date: rates in ten-thousandths of a yuan, `set_at` the event's `at`, `set_by_*` from the event's
- * metadata (who set it), the reason.
+ * metadata (who set it), the reason; `material_defect_rate` null when the entry has none (料废 at the defect rate).
  */
 import type { EventData } from '../events/catalog.ts';
 import type { Projection } from './projection.ts';
@@ -18,7 +18,7 @@ export const productRatesProjection: Projection = {
     {
       name: TABLE,
       key: ['product_id', 'effective_from'],
-      columns: ['product_id', 'effective_from', 'piece_rate', 'defect_rate', 'set_at', 'set_by_phone', 'set_by_name', 'reason'],
+      columns: ['product_id', 'effective_from', 'piece_rate', 'defect_rate', 'material_defect_rate', 'set_at', 'set_by_phone', 'set_by_name', 'reason'],
     },
   ],
   eventTypes: ['RateSet'],
@@ -35,6 +35,7 @@ export const productRatesProjection: Projection = {
           effective_from: d.effectiveFrom,
           piece_rate: d.pieceRate,
           defect_rate: d.defectRate,
+          material_defect_rate: d.materialDefectRate ?? null,
           set_at: new Date(d.at).toISOString(),
           set_by_phone: event.metadata.actorPhone ?? null,
           set_by_name: event.metadata.actorName ?? null,

@@ -6,7 +6,9 @@
  * - `wage_rates` (per product): the rate entries as the projection knows them (domain/rates.ts).
  * - `wage_pending` (per pending report): its lines, which an approval without correction approves.
  * - `wage_lines` (per line of an approved report): priced at the rates in force on its report date; `null` rates
- *   and amount: unpriced (no entry in force on that date).
+ *   and amount: unpriced (no entry in force on that date). A line keeps its defect reasons as recorded (with the
+ *   category of the moment it was recorded, domain/report-line.ts): its 料废 pieces are priced at the entry's
+ *   `materialDefectRate` (absent: its defect rate), the other defective pieces at the defect rate (money.ts).
  * - `wage_workers` (per month and worker): reports, quantities, amount, unpriced lines; the amount at the last
  *   close and the one before it (a statement shows both after a reopen and a second close).
  * - `wage_months` (per month): the totals, and how the month is priced: open — at the current rates; closed — at
@@ -26,10 +28,10 @@
  * Replay equals the incremental result (tested): every row is a function of the events in order.
  */
 import type { EventData } from '../events/catalog.ts';
-import type { ReportLine } from '../domain/report-line.ts';
-import { fenOf, lineAmountFen } from '../domain/money.ts';
+import { defectSplit, type LineDefect, type ReportLine } from '../domain/report-line.ts';
+import { fenOf, lineAmountFen, materialRateOf } from '../domain/money.ts';
 import { monthOf } from '../domain/period.ts';
-import { nextFrom, rateOn, sameSegments, segmentsIn, withEntry, type RateEntry } from '../domain/rates.ts';
+import { entryOf, nextFrom, rateOn, sameSegments, segmentsIn, withEntry, type RateEntry } from '../domain/rates.ts';
 import type { ProjectedEvent, Projection, Row, RowChange, RowRef, RowScan, RowView } from './projection.ts';
 
 export const WAGE_TABLES = {
@@ -42,11 +44,11 @@ export const WAGE_TABLES = {
 const T = WAGE_TABLES;
 
 /** The fields of a line the wages keep: the product's, as the report copied them, and the quantities. */
-const LINE_FIELDS = ['productId', 'projectNo', 'productName', 'deviceNo', 'processName', 'finishedQty', 'defectiveQty'] as const;
+const LINE_FIELDS = ['productId', 'projectNo', 'productName', 'deviceNo', 'processName', 'finishedQty', 'defectiveQty', 'defects'] as const;
 export type WageLineFields = Pick<ReportLine, (typeof LINE_FIELDS)[number]>;
 type PendingLine = WageLineFields;
 
-const pendingLine = (l: WageLineFields): WageLineFields => Object.fromEntries(LINE_FIELDS.map((f) => [f, l[f]])) as WageLineFields;
+const pendingLine = (l: WageLineFields): WageLineFields => Object.fromEntries(LINE_FIELDS.filter((f) => l[f] !== undefined).map((f) => [f, l[f]])) as WageLineFields;
 
 const ratesRef = (productId: number): RowRef => ({ table: T.rates, key: [productId] });
 const monthRef = (month: string): RowRef => ({ table: T.months, key: [month] });
@@ -65,15 +67,21 @@ function pricingHistory(view: RowView, month: Row | undefined, productId: number
   return pinned ? (pinned[productId] ?? []) : historyOf(view, productId);
 }
 
+type Price = Pick<Row, 'piece_rate' | 'defect_rate' | 'material_defect_rate' | 'amount_fen'>;
+
+/** The 料废 pieces of a line's recorded reasons (stored as the `defects` column; null: none). */
+const materialQtyOf = (defectiveQty: number, defects: unknown): number => defectSplit(defectiveQty, (defects as LineDefect[] | null) ?? undefined).material;
+
 /** The rates and amount of a line dated `date` under `history` (nulls: unpriced). */
-function priced(finishedQty: number, defectiveQty: number, history: readonly RateEntry[], date: string): Pick<Row, 'piece_rate' | 'defect_rate' | 'amount_fen'> {
+function priced(finishedQty: number, defectiveQty: number, defects: unknown, history: readonly RateEntry[], date: string): Price {
   const rate = rateOn(history, date);
-  if (!rate) return { piece_rate: null, defect_rate: null, amount_fen: null };
-  return { piece_rate: rate.pieceRate, defect_rate: rate.defectRate, amount_fen: Number(lineAmountFen(finishedQty, defectiveQty, rate)) };
+  if (!rate) return { piece_rate: null, defect_rate: null, material_defect_rate: null, amount_fen: null };
+  const amount = lineAmountFen(finishedQty, defectiveQty, rate, materialQtyOf(defectiveQty, defects));
+  return { piece_rate: rate.pieceRate, defect_rate: rate.defectRate, material_defect_rate: materialRateOf(rate), amount_fen: Number(amount) };
 }
 
-const samePrice = (a: Row, b: Pick<Row, 'piece_rate' | 'defect_rate' | 'amount_fen'>) =>
-  a.piece_rate === b.piece_rate && a.defect_rate === b.defect_rate && a.amount_fen === b.amount_fen;
+const samePrice = (a: Row, b: Price) =>
+  a.piece_rate === b.piece_rate && a.defect_rate === b.defect_rate && a.material_defect_rate === b.material_defect_rate && a.amount_fen === b.amount_fen;
 
 const amountOf = (line: Row | undefined) => (line && line.amount_fen !== null ? BigInt(line.amount_fen as number) : 0n);
 const unpricedOf = (line: Row | undefined) => (line && line.amount_fen === null ? 1 : 0);
@@ -146,7 +154,7 @@ class Sums {
 function reprice(lines: readonly Row[], historyOf: (productId: number) => readonly RateEntry[], sums: Sums): RowChange[] {
   const out: RowChange[] = [];
   for (const line of lines) {
-    const p = priced(Number(line.finished_qty), Number(line.defective_qty), historyOf(Number(line.product_id)), line.report_date as string);
+    const p = priced(Number(line.finished_qty), Number(line.defective_qty), line.defects, historyOf(Number(line.product_id)), line.report_date as string);
     if (samePrice(line, p)) continue;
     const after = { ...line, ...p };
     sums.line(line, after);
@@ -182,7 +190,7 @@ export const wagesProjection: Projection = {
       key: ['report_id', 'line_no'],
       columns: [
         'report_id', 'line_no', 'month', 'report_date', 'employee_phone', 'product_id', 'project_no', 'product_name', 'device_no', 'process_name',
-        'finished_qty', 'defective_qty', 'piece_rate', 'defect_rate', 'amount_fen',
+        'finished_qty', 'defective_qty', 'piece_rate', 'defect_rate', 'amount_fen', 'material_defect_rate', 'defects',
       ],
     },
     {
@@ -306,7 +314,8 @@ export const wagesProjection: Projection = {
             process_name: l.processName,
             finished_qty: l.finishedQty,
             defective_qty: l.defectiveQty,
-            ...priced(l.finishedQty, l.defectiveQty, pricingHistory(view, monthRow, l.productId), d.reportDate),
+            defects: l.defects?.length ? l.defects : null,
+            ...priced(l.finishedQty, l.defectiveQty, l.defects, pricingHistory(view, monthRow, l.productId), d.reportDate),
           };
           sums.line(undefined, row);
           out.push({ table: T.lines, key: [d.reportId, i + 1], row });
@@ -319,7 +328,7 @@ export const wagesProjection: Projection = {
       case 'RateSet': {
         const d = e.data as EventData<'RateSet'>;
         const scan = rateScan(view, d);
-        const history = withEntry(historyOf(view, d.productId), { from: d.effectiveFrom, pieceRate: d.pieceRate, defectRate: d.defectRate });
+        const history = withEntry(historyOf(view, d.productId), entryOf(d));
         out.push({ table: T.rates, key: [d.productId], row: { product_id: d.productId, rates: history } });
         const open = view.scan!(scan.table, scan.where).filter((l) => view.get(T.months, [l.month])?.status !== 'closed');
         out.push(...reprice(open, () => history, sums));

@@ -12,6 +12,8 @@ import { notFound } from '../errors.ts';
 export interface RateItem {
   pieceRate: number;
   defectRate: number;
+  /** 料废单价 (the defect rate when the entry has none). */
+  materialDefectRate: number;
   effectiveFrom: string;
   setAt: Date;
   setBy: { phone: string | null; name: string | null };
@@ -22,7 +24,7 @@ export interface RateItem {
 export async function rateHistory(q: Queryable, productId: number): Promise<RateItem[]> {
   const r = await q.query(
     `SELECT EXISTS (SELECT 1 FROM products WHERE id = $1) AS known,
-            (SELECT json_agg(x ORDER BY x.effective_from DESC) FROM (SELECT effective_from, piece_rate, defect_rate, set_at, set_by_phone, set_by_name, reason
+            (SELECT json_agg(x ORDER BY x.effective_from DESC) FROM (SELECT effective_from, piece_rate, defect_rate, material_defect_rate, set_at, set_by_phone, set_by_name, reason
                FROM product_rates WHERE product_id = $1) x) AS items`,
     [productId],
   );
@@ -30,6 +32,7 @@ export async function rateHistory(q: Queryable, productId: number): Promise<Rate
   return ((r.rows[0].items ?? []) as any[]).map((x) => ({
     pieceRate: Number(x.piece_rate),
     defectRate: Number(x.defect_rate),
+    materialDefectRate: Number(x.material_defect_rate ?? x.defect_rate),
     effectiveFrom: x.effective_from,
     setAt: new Date(x.set_at),
     setBy: { phone: x.set_by_phone, name: x.set_by_name },

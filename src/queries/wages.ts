@@ -14,6 +14,8 @@
  * no amounts of earlier closes (those are the whole factory's). Each worker row names the team and workshop of the
  * worker's latest approved report of the month that the reader sees (null: none, or in no team).
  */
+import { defectSplit } from '../domain/report-line.ts';
+import type { DefectCategory } from '../domain/defect-reasons.ts';
 import type { Queryable } from '../db/transaction.ts';
 import { fenOf } from '../domain/money.ts';
 import { monthDates } from '../domain/period.ts';
@@ -57,10 +59,19 @@ export interface WageTotals {
 }
 
 /** A line of a statement: the product and quantities (projections/wages.ts), the rates and the amount. */
-export interface WageLine extends WageLineFields {
+export interface WageLine extends Omit<WageLineFields, 'defects'> {
   /** Ten-thousandths of a yuan; null: unpriced. */
   pieceRate: number | null;
   defectRate: number | null;
+  /** 料废单价 the line was priced at (the defect rate when its entry has none); null: unpriced. */
+  materialDefectRate: number | null;
+  /** The line's defect reasons as recorded (category of that moment), with each reason's name of now. */
+  defects: { reasonCode: string; reasonName: string; category: DefectCategory; qty: number }[];
+  /** The defective pieces by category: 工废, 料废, 其他 and 未注明 (without a reason). */
+  operatorDefectQty: number;
+  materialDefectQty: number;
+  otherDefectQty: number;
+  unexplainedDefectQty: number;
   /** Fen; null: unpriced. */
   amountFen: bigint | null;
 }
@@ -239,7 +250,10 @@ export async function wageSummary(
   return { month, ...seenStatus, ...toPage(rows.rows.map(workerOf), count, page), totals: sums };
 }
 
-const lineOf = (l: any): WageLine => ({
+const lineOf = (l: any): WageLine => {
+  const defects: WageLine['defects'] = (l.defects ?? []).map((d: any) => ({ reasonCode: d.reasonCode, reasonName: d.reasonName, category: d.category, qty: Number(d.qty) }));
+  const split = defectSplit(Number(l.defective_qty), defects);
+  return {
   productId: Number(l.product_id),
   projectNo: l.project_no,
   productName: l.product_name,
@@ -249,11 +263,21 @@ const lineOf = (l: any): WageLine => ({
   defectiveQty: Number(l.defective_qty),
   pieceRate: l.piece_rate === null ? null : Number(l.piece_rate),
   defectRate: l.defect_rate === null ? null : Number(l.defect_rate),
+  materialDefectRate: l.defect_rate === null ? null : Number(l.material_defect_rate ?? l.defect_rate),
+  defects,
+  operatorDefectQty: split.operator,
+  materialDefectQty: split.material,
+  otherDefectQty: split.other,
+  unexplainedDefectQty: split.unexplained,
   amountFen: l.amount_fen === null ? null : BigInt(l.amount_fen),
-});
+  };
+};
 
 const LINE_COLUMNS = `l.report_id, l.report_date, l.employee_phone, l.product_id, l.project_no, l.product_name, l.device_no, l.process_name,
-  l.finished_qty, l.defective_qty, l.piece_rate, l.defect_rate, l.amount_fen::text AS amount_fen`;
+  l.finished_qty, l.defective_qty, l.piece_rate, l.defect_rate, l.amount_fen::text AS amount_fen, l.material_defect_rate,
+  (SELECT json_agg(json_build_object('reasonCode', x.e ->> 'reasonCode', 'reasonName', coalesce(d.name, x.e ->> 'reasonCode'),
+                                     'category', x.e ->> 'category', 'qty', (x.e ->> 'qty')::int) ORDER BY x.o)
+     FROM jsonb_array_elements(l.defects) WITH ORDINALITY AS x(e, o) LEFT JOIN defect_reasons d ON d.code = x.e ->> 'reasonCode') AS defects`;
 
 /** Lines of one worker (rows ordered by report date, report, line) as reports with their amounts. */
 function reportsOf(rows: readonly any[]): WageStatement['reports'] {

@@ -93,7 +93,7 @@ function acrossFields(v: any): any {
     out.outputQty = out.finishedQty + out.defectiveQty;
     if (out.outputQty > MAX_QTY) delete out.outputQty;
   }
-  for (const rate of ['pieceRate', 'defectRate']) {
+  for (const rate of ['pieceRate', 'defectRate', 'materialDefectRate']) {
     if (typeof out[rate] === 'number') out[rate] = Math.round(out[rate] * 10_000) / 10_000 || 0;
   }
   if (typeof out.startDate === 'string' && typeof out.endDate === 'string' && out.startDate && out.endDate) {

@@ -260,6 +260,15 @@ async function tour(): Promise<void> {
   await expectStatus(call('PUT', '/api/people/13800000001/scope', manager, { role: 'admin', workshops: ['NO-SUCH'] }), 422, 'UNKNOWN_SCOPE_CODES');
   await expectStatus(call('GET', '/api/dashboard/reports?startDate=2026-03-01&endDate=2026-03-31&workshop=W1&team=T1', manager), 200);
   await expectStatus(call('GET', '/api/wages?month=2026-03&workshop=W1', admin), 200);
+  // Defect reasons (不良原因).
+  await expectStatus(call('POST', '/api/defect-reasons', manager, { code: 'SCR', name: '划伤', category: 'operator' }), 201);
+  await expectStatus(call('POST', '/api/defect-reasons', admin, { code: 'SCR', name: '划伤', category: 'operator' }), 409, 'DEFECT_REASON_EXISTS');
+  await expectStatus(call('PUT', '/api/defect-reasons/SCR', admin, { active: false }), 200);
+  await expectStatus(call('PUT', '/api/defect-reasons/NOPE', admin, { active: false }), 404, 'DEFECT_REASON_NOT_FOUND');
+  await expectStatus(call('GET', '/api/defect-reasons?active=true', manager), 200);
+  await expectStatus(call('GET', '/api/quality/defects?startDate=2026-03-01&endDate=2026-03-31&groupBy=category', manager), 200);
+  await expectStatus(call('GET', '/api/quality/defects?startDate=2026-03-31&endDate=2026-03-01', admin), 422, 'INVALID_DATE_RANGE');
+  await expectStatus(call('GET', '/api/quality/defects.xlsx?startDate=2026-03-01&endDate=2026-03-31', admin), 200);
 }
 
 /** The team of the shift calendar's calls (issue #24 part B). */

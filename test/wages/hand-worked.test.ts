@@ -76,9 +76,9 @@ afterAll(() => app?.close());
 
 describe('rates', () => {
   it('sets rates from decimal text and JSON numbers, answered with 4 decimals; the same date again replaces the entry', async () => {
-    expect((await setRate('P1', { pieceRate: '1.2', effectiveFrom: '2026-03-01' })).body).toEqual({ productId: P.P1, pieceRate: '1.2000', defectRate: '0.0000', effectiveFrom: '2026-03-01' });
+    expect((await setRate('P1', { pieceRate: '1.2', effectiveFrom: '2026-03-01' })).body).toEqual({ productId: P.P1, pieceRate: '1.2000', defectRate: '0.0000', materialDefectRate: '0.0000', effectiveFrom: '2026-03-01' });
     const replaced = await setRate('P1', { pieceRate: 1.25, defectRate: '-0.5', effectiveFrom: '2026-03-01', reason: '按合同' });
-    expect([replaced.status, replaced.body]).toEqual([201, { productId: P.P1, pieceRate: '1.2500', defectRate: '-0.5000', effectiveFrom: '2026-03-01' }]);
+    expect([replaced.status, replaced.body]).toEqual([201, { productId: P.P1, pieceRate: '1.2500', defectRate: '-0.5000', materialDefectRate: '-0.5000', effectiveFrom: '2026-03-01' }]);
     expect((await setRate('P1', { pieceRate: '1.3', defectRate: -0.5, effectiveFrom: '2026-03-15' }, admin)).status).toBe(201);
     expect((await setRate('P2', { pieceRate: '1.0005', defectRate: '-0.0125', effectiveFrom: '2026-02-01' })).status).toBe(201);
     const history = await call('GET', `/api/products/${P.P1}/rates`, admin);

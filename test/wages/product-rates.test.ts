@@ -31,7 +31,7 @@ describe('POST /api/products with a rate', () => {
 
   it('creates the product and its rate in one transaction; 不良单价 without 计件单价 is 422 PRODUCT_INVALID', async () => {
     const r = await app.request('POST', '/api/products', { token: manager, body: { ...product, pieceRate: '0.75', defectRate: -0.1, effectiveFrom: '2026-03-01' } });
-    expect([r.status, r.body.result, r.body.rate]).toEqual([200, 'created', { productId: r.body.product.id, pieceRate: '0.7500', defectRate: '-0.1000', effectiveFrom: '2026-03-01' }]);
+    expect([r.status, r.body.result, r.body.rate]).toEqual([200, 'created', { productId: r.body.product.id, pieceRate: '0.7500', defectRate: '-0.1000', materialDefectRate: '-0.1000', effectiveFrom: '2026-03-01' }]);
     const again = await app.request('POST', '/api/products', { token: manager, body: { ...product, pieceRate: 0.8 } });
     expect([again.body.result, again.body.rate.effectiveFrom]).toEqual(['unchanged', '2026-03-20']); // today by default
     const refused = await app.request('POST', '/api/products', { token: manager, body: { ...product, defectRate: '0.1' } });

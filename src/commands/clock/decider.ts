@@ -47,6 +47,7 @@ import type { LineInput, ProductSnapshot } from '../../domain/report-line.ts';
 import type { Placement } from '../../domain/placement.ts';
 import { plausibilityFlags } from '../../domain/plausibility.ts';
 import { buildReportLines } from '../report-lines.ts';
+import type { DefectReason } from '../../domain/defect-reasons.ts';
 import { sessionBreak, type ShiftDay } from '../../domain/shift-breaks.ts';
 
 
@@ -73,6 +74,8 @@ export type WorkerCommand =
        * date's team and its shift, domain/shift-breaks.ts ShiftDay); absent or for another date: no shift.
        */
       shiftDays?: readonly ShiftDay[];
+      /** The defect reasons the lines name (a fact: those that exist, with category and active). */
+      defectReasons?: readonly DefectReason[];
     })
   | (Base & { type: 'Abandon'; sessionId: string; reason: string });
 
@@ -210,6 +213,7 @@ function submit(cmd: Extract<WorkerCommand, { type: 'Submit' }>, state: WorkerSt
       return p && s.devices.includes(p.deviceNo) ? p : undefined;
     },
     (line, productId) => domainError('PRODUCT_NOT_CANDIDATE', { line, productId }),
+    { reasons: cmd.defectReasons ?? [], required: settings.defectReasonsRequired === true },
   );
   const at = now.toISOString();
   const clockOutAt = new Date(s.clockOutAt).toISOString();

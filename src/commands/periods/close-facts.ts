@@ -14,6 +14,7 @@
 import type { Queryable } from '../../db/transaction.ts';
 import type { CloseBlockers } from '../../domain/errors.ts';
 import { lineAmountFen } from '../../domain/money.ts';
+import { defectSplit } from '../../domain/report-line.ts';
 import { monthDates } from '../../domain/period.ts';
 import { rateOn, segmentsIn, type RateEntry } from '../../domain/rates.ts';
 import { rateEntriesOf } from '../../products/store.ts';
@@ -43,9 +44,9 @@ export async function closeFacts(q: Queryable, month: string): Promise<CloseFact
   );
   const lines = await q.query(
     `SELECT r.report_id, r.report_date, r.employee_phone, ${NAME_SQL('r')} AS employee_name, l."productId" AS product_id, l."finishedQty" AS finished, l."defectiveQty" AS defective,
-            l."projectNo" AS project_no, l."productName" AS product_name, l."deviceNo" AS device_no, l."processName" AS process_name
+            l.defects, l."projectNo" AS project_no, l."productName" AS product_name, l."deviceNo" AS device_no, l."processName" AS process_name
        FROM reports r
-      CROSS JOIN LATERAL jsonb_to_recordset(r.lines) AS l("productId" bigint, "finishedQty" bigint, "defectiveQty" bigint,
+      CROSS JOIN LATERAL jsonb_to_recordset(r.lines) AS l("productId" bigint, "finishedQty" bigint, "defectiveQty" bigint, defects jsonb,
                                                           "projectNo" text, "productName" text, "deviceNo" text, "processName" text)
       WHERE r.status = 'approved' AND r.report_date BETWEEN $1::date AND $2::date
       ORDER BY r.report_date, r.report_id`,
@@ -67,7 +68,7 @@ export async function closeFacts(q: Queryable, month: string): Promise<CloseFact
     defectiveQty += Number(l.defective);
     const rate = rateOn(histories.get(Number(l.product_id)) ?? [], l.report_date);
     if (rate) {
-      amount += lineAmountFen(Number(l.finished), Number(l.defective), rate);
+      amount += lineAmountFen(Number(l.finished), Number(l.defective), rate, defectSplit(Number(l.defective), l.defects ?? undefined).material);
       continue;
     }
     if (unpricedTotal++ < CLOSE_LIST_MAX) {

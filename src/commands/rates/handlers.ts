@@ -16,6 +16,8 @@ export interface RateInput {
   effectiveFrom: string;
   pieceRate: number;
   defectRate: number;
+  /** 料废单价; absent: 料废 is priced at `defectRate`. */
+  materialDefectRate?: number;
   reason?: string;
 }
 
@@ -38,6 +40,12 @@ export function setRate(deps: CommandDeps, actor: CommandActor, input: RateInput
       productExists: facts.products.some((p) => p.productId === input.productId),
       closedMonths: facts.closedMonths,
     }),
-    answer: () => ({ productId: input.productId, effectiveFrom: input.effectiveFrom, pieceRate: input.pieceRate, defectRate: input.defectRate }),
+    answer: () => ({
+      productId: input.productId,
+      effectiveFrom: input.effectiveFrom,
+      pieceRate: input.pieceRate,
+      defectRate: input.defectRate,
+      ...(input.materialDefectRate !== undefined ? { materialDefectRate: input.materialDefectRate } : {}),
+    }),
   });
 }

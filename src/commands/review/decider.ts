@@ -29,6 +29,7 @@ import { effectiveMs, reportNotFound, spanMs } from '../../domain/report.ts';
 import { monthOf } from '../../domain/period.ts';
 import { plausibilityFlags, type PlausibilityBounds, type PlausibilityFlag } from '../../domain/plausibility.ts';
 import { resolveCorrectedLines, sameLines } from './lines.ts';
+import type { DefectReason } from '../../domain/defect-reasons.ts';
 
 
 export type ReportStatus = 'pending' | 'approved' | 'rejected';
@@ -60,7 +61,14 @@ export type ReportState = { readonly status: 'none' } | Report;
  */
 export type ReviewBase = { at: string; closedMonths: readonly string[]; actorPhone: string; inScope: boolean };
 export type ReviewCommand =
-  | (ReviewBase & { type: 'Approve'; lines?: LineInput[]; candidates: ProductSnapshot[] })
+  | (ReviewBase & {
+      type: 'Approve';
+      lines?: LineInput[];
+      candidates: ProductSnapshot[];
+      /** The defect reasons the corrected lines name (a fact) and DEFECT_REASONS_REQUIRED. */
+      defectReasons?: readonly DefectReason[];
+      defectReasonsRequired?: boolean;
+    })
   | (ReviewBase & { type: 'Reject'; reason: string })
   | (ReviewBase & { type: 'ChangeBreak'; breakMinutes: number; reason?: string });
 
@@ -132,7 +140,8 @@ export const reviewDecider = (bounds: PlausibilityBounds): Decider<ReviewCommand
     switch (command.type) {
       case 'Approve': {
         mustBePending(state);
-        const after = command.lines ? resolveCorrectedLines(command.lines, state, command.candidates) : undefined;
+        const rules = { reasons: command.defectReasons ?? [], required: command.defectReasonsRequired === true };
+        const after = command.lines ? resolveCorrectedLines(command.lines, state, command.candidates, rules) : undefined;
         const correction = after && !sameLines(state.lines, after) ? { before: [...state.lines], after } : undefined;
         const flags = correction ? plausibilityFlags({ ...state, lines: correction.after }, bounds) : [...state.flags];
         return [{ type: 'ReportApproved', data: { ...ref(state), ...(correction ? { correction } : {}), flags, at: command.at } }];

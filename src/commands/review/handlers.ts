@@ -16,6 +16,8 @@ import type { PlausibilityBounds, PlausibilityFlag } from '../../domain/plausibi
 import { streams, type ReportEvent } from '../../events/catalog.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { runCommand, type CommandDeps } from '../command.ts';
+import type { FactQuery, Facts } from '../facts.ts';
+import { defectReasonFacts } from '../report-lines.ts';
 import type { StreamQuery } from '../repository.ts';
 import { effectiveMs, parseReportId } from '../../domain/report.ts';
 import { monthOf } from '../../domain/period.ts';
@@ -25,7 +27,7 @@ import { reportFold, reviewDecider, type Report, type ReportState, type ReviewBa
 /** What the review commands need: the command path, and the bounds of the plausibility flags (issue #21). */
 export interface ReviewDeps {
   readonly commands: CommandDeps;
-  readonly clockSettings: { readonly plausibility: PlausibilityBounds };
+  readonly clockSettings: { readonly plausibility: PlausibilityBounds; readonly defectReasonsRequired?: boolean };
 }
 
 export interface ReviewAnswer {
@@ -76,8 +78,9 @@ async function review(
   deps: ReviewDeps,
   actor: Actor,
   reportId: string,
-  command: (products: ProductSnapshot[], base: ReviewBase) => ReviewCommand,
+  command: (products: ProductSnapshot[], base: ReviewBase, facts: Facts) => ReviewCommand,
   productIds: number[] = [],
+  more: Pick<FactQuery, 'defectReasonCodes'> = {},
 ): Promise<ReviewAnswer> {
   const stream = reportStream(reportId);
   const id = parseReportId(reportId);
@@ -85,9 +88,9 @@ async function review(
   return runCommand(deps.commands, actor, {
     decider: reviewDecider(deps.clockSettings.plausibility),
     stream,
-    facts: { productIds, months: month ? [month] : [], reportInScope: id },
+    facts: { productIds, months: month ? [month] : [], reportInScope: id, ...more },
     command: (facts, now) =>
-      command([...facts.products], { at: now.toISOString(), closedMonths: facts.closedMonths, actorPhone: actor.phone, inScope: facts.reportInScope }),
+      command([...facts.products], { at: now.toISOString(), closedMonths: facts.closedMonths, actorPhone: actor.phone, inScope: facts.reportInScope }, facts),
     answer: answerOf,
   });
 }
@@ -98,7 +101,21 @@ async function review(
  */
 export function approveReport(deps: ReviewDeps, actor: Actor, reportId: string, lines: LineInput[] | undefined): Promise<ReviewAnswer> {
   const ids = (lines ?? []).map((l) => l.productId).filter((id) => Number.isSafeInteger(id));
-  return review(deps, actor, reportId, (candidates, base) => ({ type: 'Approve', ...base, lines, candidates }), ids);
+  return review(
+    deps,
+    actor,
+    reportId,
+    (candidates, base, facts) => ({
+      type: 'Approve',
+      ...base,
+      lines,
+      candidates,
+      defectReasons: facts.defectReasons,
+      defectReasonsRequired: deps.clockSettings.defectReasonsRequired === true,
+    }),
+    ids,
+    defectReasonFacts(lines),
+  );
 }
 
 /**

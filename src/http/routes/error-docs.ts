@@ -86,6 +86,24 @@ export const LINE_ERRORS: ErrorDoc[] = [
     details: z.object({ line, max: z.number().int().describe('产出数量的上限') }),
   },
   { status: 422, code: 'DUPLICATE_PRODUCT', description: '同一产品填了两行', details: z.object({ line, productId: z.number() }) },
+  {
+    status: 422,
+    code: 'INVALID_DEFECTS',
+    description: '不良原因的数量不是不小于 1 的整数（problem=qty），或同一原因填了两次（problem=duplicate）；index 为该行原因列表中的序号（从 0 起）',
+    details: z.object({ line, index: z.number().int(), problem: z.enum(['qty', 'duplicate']) }),
+  },
+  {
+    status: 422,
+    code: 'UNKNOWN_DEFECT_REASON',
+    description: '不良原因不存在或已停用（details.reasonCode）',
+    details: z.object({ line, reasonCode: z.string() }),
+  },
+  {
+    status: 422,
+    code: 'DEFECTS_SUM_MISMATCH',
+    description: '各不良原因的数量合计（defectsQty）超过该行不良数量（defectiveQty）；DEFECT_REASONS_REQUIRED=true 时合计不等于不良数量',
+    details: z.object({ line, defectiveQty: z.number().int(), defectsQty: z.number().int() }),
+  },
 ];
 
 /** Details of a product or person refused by its rules (products/rules.ts, people/rules.ts). */
@@ -137,5 +155,5 @@ export const NOT_IN_SCOPE: ErrorDoc = {
 export const WHOLE_FACTORY_ONLY: ErrorDoc = {
   status: 403,
   code: 'WHOLE_FACTORY_ONLY',
-  description: '新建车间、新建或修改班次、设置审核范围须由负责全厂（没有设置审核范围）的管理员或经理操作',
+  description: '新建车间、新建或修改班次、设置审核范围、新建或修改不良原因须由负责全厂（没有设置审核范围）的管理员或经理操作',
 };

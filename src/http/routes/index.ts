@@ -21,6 +21,8 @@ import { periodRoutes } from './periods.ts';
 import { organizationRoutes } from './organization.ts';
 // issue #24 part B: shifts
 import { shiftRoutes } from './shifts.ts';
+import { defectReasonRoutes } from './defect-reasons.ts';
+import { qualityRoutes } from './quality.ts';
 
 export const routes: AnyRoute[] = [
   healthRoute,
@@ -44,4 +46,6 @@ export const routes: AnyRoute[] = [
   ...organizationRoutes,
   // issue #24 part B: shifts
   ...shiftRoutes,
+  ...defectReasonRoutes,
+  ...qualityRoutes,
 ];

@@ -181,7 +181,7 @@ export const productSaveRoute = defineRoute({
   errors: [{ status: 422, code: 'PRODUCT_INVALID', description: '字段不符合产品规则（details 列出每个问题）', details: problemsDetails }, ...RATE_ERRORS],
   example: {
     body: { ...(({ id: _id, updatedAt: _at, ...fields }) => fields)(PRODUCT_EXAMPLE), pieceRate: '1.25', defectRate: '-0.5', effectiveFrom: '2026-03-01' },
-    response: { product: PRODUCT_EXAMPLE, result: 'created', rate: { productId: 12, pieceRate: '1.2500', defectRate: '-0.5000', effectiveFrom: '2026-03-01' } },
+    response: { product: PRODUCT_EXAMPLE, result: 'created', rate: { productId: 12, pieceRate: '1.2500', defectRate: '-0.5000', materialDefectRate: '-0.5000', effectiveFrom: '2026-03-01' } },
   },
   async handler({ body, user, req }, ctx) {
     if (body.pieceRate === undefined && (body.defectRate !== undefined || body.effectiveFrom !== undefined || body.rateReason !== undefined)) {

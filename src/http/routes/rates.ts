@@ -1,6 +1,7 @@
 /**
  * Piece rates (issue #22 "Piece rates"), administrators and managers (`access.wages`):
- * - `POST /api/products/:productId/rates {pieceRate, defectRate?, effectiveFrom, reason?}` → 201 the entry, rates
+ * - `POST /api/products/:productId/rates {pieceRate, defectRate?, materialDefectRate?, effectiveFrom, reason?}` →
+ *   201 the entry (materialDefectRate 料废单价: omitted, 料废 is priced at the defect rate), rates
  *   as text with 4 decimals; the same `effectiveFrom` again replaces the entry (also an event);
  * - `GET /api/products/:productId/rates` → every entry, newest `effectiveFrom` first, with who set it and when.
  */
@@ -26,13 +27,28 @@ export const PRODUCT_NOT_FOUND: ErrorDoc = { status: 404, code: 'PRODUCT_NOT_FOU
 export const rateFields = {
   pieceRate: rateInput('计件单价', false),
   defectRate: rateInput('不良单价', true).optional(),
+  materialDefectRate: rateInput('料废单价', true)
+    .describe('料废（材料造成的不良）的单价，元/件，可为负；不填则与不良单价相同（料废按不良单价计，与以前一样）')
+    .optional(),
   effectiveFrom: localDate.meta({ title: '生效日期', description: 'YYYY-MM-DD（工厂时区），从这天起生效，直到下一次调价' }),
   reason: checkedRule(z.string().meta({ title: '调价原因', description: '可不填；最多 200 个字' }), { maxLength: 200 }).optional(),
 };
 
 /** The entry as answered: rates as text with 4 decimals. */
-export const rateAnswer = (a: RateAnswer) => ({ productId: a.productId, pieceRate: formatRate(a.pieceRate), defectRate: formatRate(a.defectRate), effectiveFrom: a.effectiveFrom });
-export const rateAnswerSchema = z.object({ productId: z.number().int(), pieceRate: rateText, defectRate: rateText, effectiveFrom: localDate });
+export const rateAnswer = (a: RateAnswer) => ({
+  productId: a.productId,
+  pieceRate: formatRate(a.pieceRate),
+  defectRate: formatRate(a.defectRate),
+  materialDefectRate: formatRate(a.materialDefectRate ?? a.defectRate),
+  effectiveFrom: a.effectiveFrom,
+});
+export const rateAnswerSchema = z.object({
+  productId: z.number().int(),
+  pieceRate: rateText,
+  defectRate: rateText,
+  materialDefectRate: rateText.describe('料废单价（未设置时等于不良单价）'),
+  effectiveFrom: localDate,
+});
 
 /** Errors of setting a rate (commands/rates/decider.ts). */
 export const RATE_ERRORS: ErrorDoc[] = [
@@ -57,8 +73,8 @@ export const rateSetRoute = defineRoute({
   errors: [PRODUCT_NOT_FOUND, ...RATE_ERRORS],
   example: {
     params: { productId: '12' },
-    body: { pieceRate: '1.25', defectRate: '-0.5', effectiveFrom: '2026-03-15', reason: '三月中旬调价' },
-    response: { productId: 12, pieceRate: '1.2500', defectRate: '-0.5000', effectiveFrom: '2026-03-15' },
+    body: { pieceRate: '1.25', defectRate: '-0.5', materialDefectRate: '1.25', effectiveFrom: '2026-03-15', reason: '三月中旬调价' },
+    response: { productId: 12, pieceRate: '1.2500', defectRate: '-0.5000', materialDefectRate: '1.2500', effectiveFrom: '2026-03-15' },
   },
   async handler({ params, body, user, req }, ctx) {
     const answer = await setRate(ctx.commands, actorOf(user, req), {
@@ -66,6 +82,7 @@ export const rateSetRoute = defineRoute({
       effectiveFrom: body.effectiveFrom,
       pieceRate: body.pieceRate,
       defectRate: body.defectRate ?? 0,
+      ...(body.materialDefectRate !== undefined ? { materialDefectRate: body.materialDefectRate } : {}),
       reason: body.reason,
     });
     return rateAnswer(answer);
@@ -84,6 +101,7 @@ export const rateHistoryRoute = defineRoute({
       z.object({
         pieceRate: rateText,
         defectRate: rateText,
+        materialDefectRate: rateText.describe('料废单价（未设置时等于不良单价）'),
         effectiveFrom: localDate.describe('从这天起生效，直到下一条的生效日期'),
         setAt: instant.describe('设置时间'),
         setBy: z.object({ phone: z.string().nullable(), name: z.string().nullable() }).describe('设置人'),
@@ -96,15 +114,21 @@ export const rateHistoryRoute = defineRoute({
     params: { productId: '12' },
     response: {
       items: [
-        { pieceRate: '1.2500', defectRate: '-0.5000', effectiveFrom: '2026-03-15', setAt: '2026-03-14T09:00:00+08:00', setBy: { phone: '13800000002', name: '李经理' }, reason: '三月中旬调价' },
-        { pieceRate: '1.2000', defectRate: '0.0000', effectiveFrom: '2026-03-01', setAt: '2026-02-27T10:00:00+08:00', setBy: { phone: '13800000002', name: '李经理' } },
+        { pieceRate: '1.2500', defectRate: '-0.5000', materialDefectRate: '1.2500', effectiveFrom: '2026-03-15', setAt: '2026-03-14T09:00:00+08:00', setBy: { phone: '13800000002', name: '李经理' }, reason: '三月中旬调价' },
+        { pieceRate: '1.2000', defectRate: '0.0000', materialDefectRate: '0.0000', effectiveFrom: '2026-03-01', setAt: '2026-02-27T10:00:00+08:00', setBy: { phone: '13800000002', name: '李经理' } },
       ],
     },
   },
   async handler({ params }, ctx) {
     const items = await rateHistory(ctx.db.pool, Number(params.productId));
     return {
-      items: items.map((r) => ({ ...r, pieceRate: formatRate(r.pieceRate), defectRate: formatRate(r.defectRate), setAt: zonedIso(ctx, r.setAt) })),
+      items: items.map((r) => ({
+        ...r,
+        pieceRate: formatRate(r.pieceRate),
+        defectRate: formatRate(r.defectRate),
+        materialDefectRate: formatRate(r.materialDefectRate),
+        setAt: zonedIso(ctx, r.setAt),
+      })),
     };
   },
 });

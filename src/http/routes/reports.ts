@@ -38,6 +38,21 @@ export const linesInput = (title: string) =>
           finishedQty: quantity('成品数量', '不小于 0 的整数'),
           defectiveQty: quantity('不良数量', '不小于 0 的整数（报废计入不良）'),
           outputQty: quantity('产出数量', `省略时按 成品 + 不良 计算；填写时必须等于 成品 + 不良（因此不超过 ${MAX_QTY}）`).optional(),
+          defects: z
+            .array(
+              z.object({
+                reasonCode: z.string().max(40).meta({ title: '不良原因编码', description: 'GET /api/defect-reasons?active=true 中的 code' }),
+                qty: checkedRule(z.number().meta({ title: '数量', description: '该原因的不良数量，不小于 1 的整数' }), { type: 'integer', minimum: 1, maximum: MAX_QTY }),
+              }),
+            )
+            .max(50)
+            .meta({
+              title: '不良原因',
+              description:
+                '每个原因一次，数量合计不超过不良数量（超过：422 DEFECTS_SUM_MISMATCH）；没填原因的不良记为“未注明”。' +
+                '服务配置 DEFECT_REASONS_REQUIRED=true 时合计必须等于不良数量。审核修正时省略表示保留该行原有的原因，[] 表示清除。',
+            })
+            .optional(),
         }),
       )
       .meta({ title }),
@@ -124,7 +139,7 @@ export const submitReportRoute = defineRoute({
     CONCURRENT_MODIFICATION,
   ],
   example: {
-    body: { sessionId: SESSION_ID, lines: [{ productId: 12, finishedQty: 500, defectiveQty: 5 }] },
+    body: { sessionId: SESSION_ID, lines: [{ productId: 12, finishedQty: 500, defectiveQty: 5, defects: [{ reasonCode: 'SCR', qty: 2 }, { reasonCode: 'CRK', qty: 3 }] }] },
     response: { reportId: '5f0c9a8e-7b1d-4f2a-8c3e-6d9b0a1e2f34', reportDate: '2026-03-02', status: 'pending' },
   },
   async handler({ body, user, req }, ctx) {

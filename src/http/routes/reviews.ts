@@ -146,8 +146,12 @@ export const approveRoute = defineRoute({
   ],
   example: {
     params: { reportId: REPORT_ID },
-    body: { lines: [{ productId: 12, finishedQty: 480, defectiveQty: 25 }] },
-    response: { ...REVIEW_ANSWER_EXAMPLE, corrected: true },
+    body: { lines: [{ productId: 12, finishedQty: 480, defectiveQty: 25, defects: [{ reasonCode: 'SCR', qty: 20 }] }] },
+    response: {
+      ...REVIEW_ANSWER_EXAMPLE,
+      lines: REVIEW_ANSWER_EXAMPLE.lines.map((l) => ({ ...l, defects: [{ reasonCode: 'SCR', qty: 20, category: 'operator' as const }] })),
+      corrected: true,
+    },
   },
   async handler({ params, body, req, user }, ctx) {
     return reviewAnswer(ctx, await approveReport(ctx, actorOf(user, req), params.reportId, body.lines));

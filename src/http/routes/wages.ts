@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { access } from '../../auth/roles.ts';
 import { formatFen, formatRate } from '../../domain/money.ts';
+import { DEFECT_CATEGORIES } from '../../domain/defect-reasons.ts';
 import { monthOf } from '../../domain/period.ts';
 import { wageStatement, wageSummary, type MonthStatus, type WageStatement } from '../../queries/wages.ts';
 import type { AppContext } from '../../context.ts';
@@ -131,8 +132,25 @@ const statementSchema = z.object({
           finishedQty: z.number().int(),
           defectiveQty: z.number().int(),
           pieceRate: rateText.nullable().describe('报工日期当天有效的计件单价；null：没有单价'),
-          defectRate: rateText.nullable(),
-          amount: amountText.nullable().describe('成品 × 计件单价 + 不良 × 不良单价，四舍五入到分；null：没有单价'),
+          defectRate: rateText.nullable().describe('不良单价：工废、其他和未注明原因的不良按此计'),
+          materialDefectRate: rateText.nullable().describe('料废单价（单价未单独设置时等于不良单价）；null：没有单价'),
+          defects: z
+            .array(
+              z.object({
+                reasonCode: z.string(),
+                reasonName: z.string().describe('不良原因的当前名称'),
+                category: z.enum(DEFECT_CATEGORIES).describe('报工时记录的类别：operator 工废、material 料废、other 其他'),
+                qty: z.number().int(),
+              }),
+            )
+            .describe('不良原因（没有填写时为空列表）'),
+          operatorDefectQty: z.number().int().describe('工废数量'),
+          materialDefectQty: z.number().int().describe('料废数量'),
+          otherDefectQty: z.number().int().describe('其他原因的不良数量'),
+          unexplainedDefectQty: z.number().int().describe('未注明原因的不良数量'),
+          amount: amountText
+            .nullable()
+            .describe('成品 × 计件单价 +（工废 + 其他 + 未注明）× 不良单价 + 料废 × 料废单价，每行四舍五入到分一次；null：没有单价'),
         }),
       ),
     }),
@@ -144,13 +162,13 @@ const STATEMENT_EXAMPLE = {
   status: 'open',
   employeePhone: '13800138000',
   employeeName: '张三',
-  amount: '597.50',
+  amount: '601.00',
   unpricedLines: 0,
   reports: [
     {
       reportId: '5f0c9a8e-7b1d-4f2a-8c3e-6d9b0a1e2f34',
       reportDate: '2026-03-02',
-      amount: '597.50',
+      amount: '601.00',
       lines: [
         {
           productId: 12,
@@ -162,7 +180,16 @@ const STATEMENT_EXAMPLE = {
           defectiveQty: 5,
           pieceRate: '1.2500',
           defectRate: '-0.5000',
-          amount: '597.50',
+          materialDefectRate: '1.2500',
+          defects: [
+            { reasonCode: 'SCR', reasonName: '划伤', category: 'operator' as const, qty: 2 },
+            { reasonCode: 'CRK', reasonName: '材料裂纹', category: 'material' as const, qty: 2 },
+          ],
+          operatorDefectQty: 2,
+          materialDefectQty: 2,
+          otherDefectQty: 0,
+          unexplainedDefectQty: 1,
+          amount: '601.00',
         },
       ],
     },
@@ -183,10 +210,11 @@ function statementOf(ctx: AppContext, s: WageStatement) {
       reportId: r.reportId,
       reportDate: r.reportDate,
       amount: formatFen(r.amountFen),
-      lines: r.lines.map(({ amountFen, pieceRate, defectRate, ...l }) => ({
+      lines: r.lines.map(({ amountFen, pieceRate, defectRate, materialDefectRate, ...l }) => ({
         ...l,
         pieceRate: pieceRate === null ? null : formatRate(pieceRate),
         defectRate: defectRate === null ? null : formatRate(defectRate),
+        materialDefectRate: materialDefectRate === null ? null : formatRate(materialDefectRate),
         amount: amountFen === null ? null : formatFen(amountFen),
       })),
     })),
