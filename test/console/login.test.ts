@@ -2,7 +2,7 @@
  * The console's sign-in in the browser (issue #17 "Login: scan with the mini-program"): with no administrator the
  * login page says how to add the first one and, with the simulator, adds them; 模拟扫码 signs in through the same
  * calls the mini-program makes; a person with both console roles chooses one and can switch; a one-time console
- * link signs in once; the token stays in an HttpOnly SameSite cookie no script can read; the pages carry a CSP
+ * link signs in once, also when pasted into the tab that already shows the login page (no reload); the token stays in an HttpOnly SameSite cookie no script can read; the pages carry a CSP
  * without inline scripts and nothing breaks it. Screenshots at 1366×768 and 390×844; axe-core finds no serious
  * violation on the login page.
  */
@@ -10,7 +10,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsoleLink } from '../../src/auth/web-login.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, launchBrowser, openConsole, shoot, signIn, skipBrowserTests } from './browser.ts';
+import { axeViolations, DESKTOP, launchBrowser, openConsole, PHONE, shoot, signIn, skipBrowserTests } from './browser.ts';
+import { seen } from './viewport.ts';
 
 let app: TestApp;
 let browser: Browser;
@@ -115,5 +116,31 @@ describe.skipIf(skipBrowserTests('login.test.ts'))('console sign-in in the brows
     await shoot(again.page, 'link-used');
     expect(await axeViolations(again.page)).toEqual([]);
     expect(errors).toEqual([]);
+  });
+
+  it('a console link pasted into the tab that already shows the login page signs in there, without a reload, at both widths', async () => {
+    // An office with no administrator yet: the login page says so; then the server's command prints the link.
+    const fresh = await startTestApp();
+    try {
+      for (const viewport of [DESKTOP, PHONE]) {
+        const { page, errors } = await openConsole(browser, fresh, '/console/login', viewport);
+        await page.getByTestId('login-code').locator('img').waitFor();
+        if (viewport === DESKTOP) expect(await seen(page.getByText('还没有管理员'))).toBe('');
+        const link = await createConsoleLink(fresh.service.ctx, { phone: '13800138000', name: '王管理' });
+        // A mark on this document: a reload would lose it.
+        await page.evaluate(() => ((globalThis as any).notReloaded = true));
+        await page.evaluate((href) => ((globalThis as any).location.href = href), `${fresh.url}/console/login#link=${link.ticket}`);
+        await page.waitForURL(/\/console\/review$/);
+        expect(await seen(page.getByTestId('account'))).toBe('');
+        expect(await page.getByTestId('account').textContent()).toContain('王管理 · 管理员');
+        expect(await seen(page.getByRole('heading', { level: 1, name: '审核' }))).toBe('');
+        expect(await page.evaluate(() => (globalThis as any).notReloaded)).toBe(true);
+        expect(page.url()).not.toContain(link.ticket);
+        expect(errors).toEqual([]);
+        await page.context().close();
+      }
+    } finally {
+      await fresh.close();
+    }
   });
 });

@@ -3,19 +3,23 @@
  * member counts; creates a workshop and a team through the dialogs; opens a team's members with their dates; moves a
  * worker to the other team (date picker, default today: the old membership ends the day before); sees the members
  * on an earlier date and a person's history; is refused a move dated before the history (the service's sentence in
- * the dialog). On the 设备码 page a device's workshop is set and the print sheet shows it. What a person sees is
+ * the dialog). On the 设备码 page a device's workshop is set and the print sheet shows it. Several workers join a team
+ * at once, a refusal naming its person while the others join; on a phone's width a team's 组员 open in view, their
+ * buttons uncovered and nothing to scroll sideways. What a person sees is
  * asserted at 1366×768 and at 390×844 (nothing to scroll sideways, the key elements inside the viewport), equal to
  * the API's answers; axe-core finds no serious violation; no page logs an error other than the refusal provoked.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, launchBrowser, openConsole, shoot, signIn, skipBrowserTests } from './browser.ts';
-import { fitsBothWidths, shown } from './viewport.ts';
+import { axeViolations, DESKTOP, launchBrowser, openConsole, PHONE, shoot, signIn, skipBrowserTests } from './browser.ts';
+import { expectRefusals, fitsBothWidths, seen, shown, snap } from './viewport.ts';
 
 const MANAGER = '13900000003';
 const ZHANG = '13700000001';
 const LEADER = '13700000009';
+const LI = '13700000002';
+const WANG = '13700000003';
 
 let app: TestApp;
 let browser: Browser;
@@ -42,6 +46,8 @@ describe.skipIf(skipBrowserTests('organization.test.ts'))('车间班组 in the c
     token = await app.login(MANAGER, 'manager', '李经理');
     await app.login(ZHANG, 'worker', '张三');
     await app.login(LEADER, 'worker', '赵班长');
+    await app.login(LI, 'worker', '李四');
+    await app.login(WANG, 'worker', '王五');
     await app.service.ctx.db.pool.query(
       `INSERT INTO products (project_no, product_name, device_no, process_name, standard_cycle_seconds, standard_workload)
        VALUES ('XM-1', '前围横梁', '冲床 01', '落料', 24, 1200)`,
@@ -158,5 +164,70 @@ describe.skipIf(skipBrowserTests('organization.test.ts'))('车间班组 in the c
     await page.goto(`${app.url}/console/devices/print`);
     await page.locator('[data-test="print-sheet"][data-ready="true"]').waitFor();
     expect(await shown(page.getByTestId('print-sheet').locator('.device').first())).toBe('冲床 01 · 冲压车间');
+  });
+
+  it('several workers join a team at once; the one refused is named with the service’s sentence, the others are in', async () => {
+    await page.goto(`${app.url}/console/organization`);
+    await page.getByTestId('teams-C1').locator('tbody tr').first().waitFor();
+    await page.getByTestId('add-worker').click();
+    const dialog = page.getByRole('dialog', { name: '员工加入班组' });
+    await choose(page, dialog.getByTestId('join-team'), /冲压一班/);
+    for (const who of [LI, WANG, ZHANG]) await choose(page, dialog.getByTestId('join-phones'), new RegExp(who));
+    await dialog.locator('.el-dialog__title').click(); // a multiple select stays open after a choice
+    // 张三 is in 装配一班 from 03-16: a join dated 03-10 would rewrite his history; 李四 and 王五 have none.
+    await setDate(dialog.getByTestId('join-from'), '2026-03-10');
+    await dialog.getByRole('button', { name: '保存' }).click();
+    const error = dialog.getByTestId('dialog-error');
+    await expect.poll(() => shown(error)).toContain('2 人已加入，1 人未加入');
+    expect(await shown(error.locator('li'))).toMatch(new RegExp(`^张三（${ZHANG}）：.*最早为 2026-03-17`));
+    expectRefusals(pageErrors[0], 409);
+    // Only the one refused stays chosen, to retry with another date.
+    expect(await shown(dialog.getByTestId('join-phones'))).toContain('张三');
+    expect(await shown(dialog.getByTestId('join-phones'))).not.toMatch(/李四|王五/);
+    for (const v of [DESKTOP, PHONE]) {
+      await page.setViewportSize(v);
+      expect(await seen(error.locator('li')), `refusal at ${v.width}px`).toBe('');
+    }
+    await page.setViewportSize(DESKTOP);
+    for (const phone of [LI, WANG]) {
+      expect((await app.request('GET', `/api/people/${phone}/memberships`, { token })).body.items).toEqual([
+        { teamCode: 'C1-A', teamName: '冲压一班', workshopCode: 'C1', workshopName: '冲压车间', validFrom: '2026-03-10', validTo: null },
+      ]);
+    }
+    await dialog.getByRole('button', { name: '取消' }).click();
+    await expect.poll(() => shown(page.getByTestId('teams-C1').locator('tbody tr').first().locator('td').nth(2))).toBe('2');
+  });
+
+  it('on a phone, a team’s 组员 open in view with their buttons uncovered; neither table scrolls sideways under its shade', async () => {
+    await page.setViewportSize(PHONE);
+    await page.goto(`${app.url}/console/organization`);
+    const teams = page.getByTestId('teams-C1');
+    await teams.locator('tbody tr').first().waitFor();
+    const open = teams.locator('tbody tr').first().getByRole('button', { name: '组员' });
+    expect(await seen(open)).toBe('');
+    await open.click();
+    const members = page.getByTestId('members-table').locator('tbody tr');
+    await members.first().waitFor();
+    // In view as it opened, the test scrolling nothing: the heading and the first member.
+    const heading = page.getByTestId('members').locator('h2');
+    await expect.poll(() => shown(heading)).toContain('冲压一班 的组员');
+    const inView = (l: typeof heading) =>
+      l.evaluate((el: any) => {
+        const r = el.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= (globalThis as any).innerHeight;
+      });
+    expect(await inView(heading)).toBe(true);
+    expect(await inView(members.first())).toBe(true);
+    expect((await members.first().locator('td').first().innerText()).replace(/\s+/g, ' ').trim()).toBe(`李四 ${LI} 加入 2026-03-10 · 离开 —`);
+    for (const name of ['调动', '离开', '记录']) expect(await seen(members.first().getByRole('button', { name })), name).toBe('');
+    // No shade: the tables fit the width (the shade is drawn only on a table wider than its box).
+    for (const table of [teams, page.getByTestId('members-table')]) expect(await table.getAttribute('data-scroll')).toBeNull();
+    await snap(page, 'organization-members');
+    expect(await axeViolations(page)).toEqual([]);
+    await members.first().getByRole('button', { name: '记录' }).click();
+    await page.getByTestId('history-table').locator('tbody tr').first().waitFor();
+    expect(await seen(page.getByTestId('history-table').locator('tbody tr').first())).toBe('');
+    await page.keyboard.press('Escape');
+    await page.setViewportSize(DESKTOP);
   });
 });

@@ -1,0 +1,22 @@
+/**
+ * The values of the 看板 charts' tooltips as the table shows them (a bare "12" beside "19.05" says nothing):
+ * each with its unit and the table's decimals.
+ * - `seconds(v, flagged?)`: a cycle time in seconds → `19.05 秒` (2 decimals, as `figure` in labels.ts); `—` without
+ *   output (null); `异常（N 张报工单有异常标记）` when `flagged` > 0 (the actual cycle time is then untrusted, and the
+ *   table shows 异常 in its place).
+ * - `pieces(v)`: a quantity → `780 件`; `—` for null.
+ */
+import { figure } from './labels';
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+export function seconds(v: unknown, flagged = 0): string {
+  if (flagged > 0) return `异常（${flagged} 张报工单有异常标记）`;
+  const n = num(v);
+  return n === null ? '—' : `${figure(n)} 秒`;
+}
+
+export const pieces = (v: unknown): string => {
+  const n = num(v);
+  return n === null ? '—' : `${n} 件`;
+};
