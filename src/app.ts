@@ -75,7 +75,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const committed = (types: readonly string[]) => {
     if (types.some((t) => shown.has(t))) background.nudge();
   };
-  // The platform: injected (tests), the real API (WX_APPID set) or the simulator on a loopback port (issue #4).
+  // The platform: injected (tests), the real API (WX_APPID set) or the simulator on a loopback port.
   const calendars = off.has('facts-cache') ? undefined : new CalendarCache();
   const built = opts.platform ? { platform: opts.platform, simulator: undefined } : await createPlatform(config, clock, log);
   return {

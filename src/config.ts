@@ -1,5 +1,5 @@
 /**
- * Configuration from environment variables (decisions.md "Runtime and configuration"; issue #16: checked at
+ * Configuration from environment variables (decisions.md "Runtime and configuration"; checked at
  * start, every variable named with a Chinese and an English line).
  *
  * Every setting of the service is read here and nowhere else. `loadConfig(env)` is pure: it takes an
@@ -75,12 +75,12 @@ export interface Config {
    */
   readonly readModelWaitMs: number;
   /**
-   * PLAUSIBLE_MIN_CYCLE_RATIO (issue #21): a report whose actual cycle time is below this share of its standard
+   * PLAUSIBLE_MIN_CYCLE_RATIO: a report whose actual cycle time is below this share of its standard
    * cycle time is flagged (0–1, at most 3 decimals; 0: never). Default 0.5.
    */
   readonly plausibleMinCycleRatio: number;
   /**
-   * PLAUSIBLE_MAX_WORKLOAD_RATIO (issue #21): a report whose output exceeds this multiple of its lines' standard
+   * PLAUSIBLE_MAX_WORKLOAD_RATIO: a report whose output exceeds this multiple of its lines' standard
    * workload for the time worked is flagged (0: never, else 1–1000, at most 3 decimals). Default 2.
    */
   readonly plausibleMaxWorkloadRatio: number;
@@ -92,7 +92,7 @@ export interface Config {
   /** Platform credentials; undefined means the built-in simulator is used. */
   readonly platform?: { readonly appId: string; readonly secret: string; readonly apiBase: string };
   readonly wxEnvVersion: 'release' | 'trial' | 'develop';
-  /** Mini-program page the web console's sign-in code opens (WX_WEB_LOGIN_PAGE; issue #17). */
+  /** Mini-program page the web console's sign-in code opens (WX_WEB_LOGIN_PAGE). */
   readonly wxWebLoginPage: string;
   /** `WX_TEMPLATE_<NAME>` values, keyed by NAME (e.g. REVIEW_RESULT). */
   readonly templates: Readonly<Record<string, string>>;

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const { log } = service.ctx;
   // The CLI's way in while this process holds the embedded database (npm run cli -- console-link).
   const control = openControlChannel(config, service.port);
-  // …and where a CLI run without this PGLITE_DIR finds it (issue #21).
+  // …and where a CLI run without this PGLITE_DIR finds it.
   let registered = { close() {} };
   try {
     registered = registerRunningServer(config, service.port);

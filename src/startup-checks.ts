@@ -1,5 +1,5 @@
 /**
- * Checks of what the service depends on, for the start (src/main.ts) and `npm run cli -- doctor` (issue #16):
+ * Checks of what the service depends on, for the start (src/main.ts) and `npm run cli -- doctor`:
  *
  * - `probeDatabase(config)`: one connection to PostgreSQL and `SELECT now()`; the answer says whether a failure
  *   may pass by itself (server down or starting, name not resolvable yet) or needs a person (password, database

@@ -1,5 +1,5 @@
 /**
- * What counts as text in this service (issue #14 class 5): a string is valid text when it holds no NUL
+ * What counts as text in this service: a string is valid text when it holds no NUL
  * character (PostgreSQL text cannot store one) and no lone UTF-16 surrogate (half of a pair, e.g. `"\ud800"` in
  * JSON, is no Unicode character: PostgreSQL refuses it in jsonb and drivers replace it with U+FFFD). The one
  * rule for request input (src/http/pipeline.ts) and spreadsheet cells (src/imports/problems.ts).

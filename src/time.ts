@@ -89,7 +89,7 @@ export function daysBetween(a: string, b: string): number {
 
 /**
  * The local date `days` days after `date` (`YYYY-MM-DD`; negative days go back). Answers are kept (by date and
- * days): the few dates around today are asked for every session's break (issue #24), and parsing and
+ * days): the few dates around today are asked for every session's break, and parsing and
  * formatting a Date each time was a tenth of the server's extra cost per clock cycle (bench/README.md).
  */
 export function addDays(date: string, days: number): string {
@@ -99,8 +99,8 @@ export function addDays(date: string, days: number): string {
 const shiftedDates = new Map<string, string>();
 
 /**
- * The instant at which the wall clock of `timeZone` shows local time `time` (`HH:mm`) on local date `date` (issue
- * #24 "Shifts and breaks"). On a day the zone's offset changes it resolves as ECMAScript Temporal's `compatible`
+ * The instant at which the wall clock of `timeZone` shows local time `time` (`HH:mm`) on local date `date` (a
+ * shift's break windows). On a day the zone's offset changes it resolves as ECMAScript Temporal's `compatible`
  * disambiguation: a time inside the skipped hour (spring forward, e.g. 02:30 in Europe/Berlin on 2026-03-29) moves
  * forward by the gap (03:30 CEST), a time the clock shows twice (autumn, 02:30 on 2026-10-25) is its first
  * occurrence (02:30 CEST). `date` must be a valid local date and `time` a valid `HH:mm`.

@@ -1,6 +1,6 @@
 /**
- * What the console's login page needs before anyone is signed in (issue #17 "With no administrator in personnel
- * yet, the login page says how to add the first one (and, with the simulator, offers to)"):
+ * What the console's login page needs before anyone is signed in (with no administrator in personnel yet,
+ * the login page says how to add the first one and, with the simulator, offers to):
  * - `consoleSetup(ctx)` → `{hasAdministrator, simulator, people?}`: `people` (at most SIMULATED_PEOPLE_MAX persons
  *   holding a console role, with their roles) only while the platform simulator runs, for 模拟扫码;
  * - `addFirstAdministrator(ctx, {phone, name})`: with the simulator only (403 SIMULATOR_ONLY otherwise), and only

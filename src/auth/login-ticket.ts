@@ -1,5 +1,5 @@
 /**
- * Login tickets (issue #4): when a login yields several registered phones or a phone with several roles, the
+ * Login tickets: when a login yields several registered phones or a phone with several roles, the
  * client gets a short-lived signed ticket naming the phones it may choose from; completing the login with
  * `{ticket, phone?, role?}` can only pick from them, so the client can never name a phone itself.
  *

@@ -1,5 +1,5 @@
 /**
- * Platform login (spec 4.1 and 5; decisions.md "Roles", "Platform simulator"; issue #4 "Login and roles").
+ * Platform login (spec 4.1 and 5; decisions.md "Roles", "Platform simulator").
  *
  * `platformLogin(ctx, input, ip)` with `{code, phoneCode}` (the new phone credential; a list of up to 5 is
  * accepted) and/or `{code, encryptedData, iv}` (the legacy one):

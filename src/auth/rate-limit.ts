@@ -1,5 +1,5 @@
 /**
- * Login attempt limits per client IP and per platform openid (issue #4 "Login and roles"), counted in the
+ * Login attempt limits per client IP and per platform openid, counted in the
  * database so that several service instances share them: fixed windows, one row per bucket and window.
  *
  * Limits (decided here, README):

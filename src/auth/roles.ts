@@ -23,18 +23,18 @@ export const access = {
   breakMinutes: ['manager'],
   /** dashboard and audit log */
   insight: ['manager', 'admin'],
-  /** the web console: who may confirm a scan-to-login or get a console link, and in which roles (issue #17) */
+  /** the web console: who may confirm a scan-to-login or get a console link, and in which roles */
   console: ['admin', 'manager'],
-  /** piece rates (set and read), the months' wages, their statements and export, the list of months (issue #22) */
+  /** piece rates (set and read), the months' wages, their statements and export, the list of months */
   wages: ['admin', 'manager'],
-  /** closing and reopening a month (issue #22) */
+  /** closing and reopening a month */
   periodClose: ['manager'],
-  /** a worker's own wage statement (issue #22) */
+  /** a worker's own wage statement */
   ownWages: ['worker'],
-  // issue #24 organization (part A)
-  /** workshops, teams, memberships, devices' workshops (and part B: shifts): maintaining and reading them (issue #24) */
+  // organization
+  /** workshops, teams, memberships, devices' workshops (and part B: shifts): maintaining and reading them */
   organization: ['admin', 'manager'],
-  // ---- issue #24 part S ----
+  // ---- scopes ----
   /** setting a person's scope (workshops, teams): managers; nobody sets their own (a reviewer never widens it) */
   scopes: ['manager'],
 } as const satisfies Record<string, readonly Role[]>;

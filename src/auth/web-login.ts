@@ -1,5 +1,5 @@
 /**
- * Scan-to-login for the web console (issue #17 "Login: scan with the mini-program"), kept in the database
+ * Scan-to-login for the web console, kept in the database
  * (`web_login_tickets`, migrations/008) so that several API instances share it.
  *
  * - `startWebLogin(ctx, ip)` → `{ticket, scene, codeUrl, expiresAt, expiresInSeconds}`: a secret single-use ticket valid
@@ -32,9 +32,9 @@ import { issueAccess, peopleOf, underIpLimit, type PersonRoles } from './login.t
 import { countAttempt, type LimitRule } from './rate-limit.ts';
 import { access, ROLE_LABELS, roleRevoked, type Role } from './roles.ts';
 
-/** Lifetime of a scan-to-login ticket, in seconds (issue #17: 2 minutes). */
+/** Lifetime of a scan-to-login ticket, in seconds (2 minutes). */
 export const WEB_LOGIN_TTL_SECONDS = 120;
-/** Lifetime of a console link, in seconds (issue #17: 10 minutes). */
+/** Lifetime of a console link, in seconds (10 minutes). */
 export const CONSOLE_LINK_TTL_SECONDS = 600;
 /** Rows older than this (ms past their expiry) are deleted when a new ticket is made. */
 const KEEP_MS = 86_400_000;

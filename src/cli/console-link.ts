@@ -4,7 +4,7 @@
  *
  * - PostgreSQL (whether the server runs or not): the link is written there (src/auth/web-login.ts
  *   `createConsoleLink`).
- * - The embedded database (issue #21: never a second database, never a link to a server that is not there):
+ * - The embedded database (never a second database, never a link to a server that is not there):
  *   - the server holds PGLITE_DIR: the CLI asks it over the local control channel (src/http/control-channel.ts:
  *     the secret of `<PGLITE_DIR>.control`, to 127.0.0.1 on the server's port);
  *   - no server holds PGLITE_DIR but exactly one server of this project runs on another folder (`data/run`): the

@@ -1,5 +1,5 @@
 /**
- * `npm run cli -- doctor` (issue #16): checks a deployment before (or while) it runs, one line per check, and
+ * `npm run cli -- doctor`: checks a deployment before (or while) it runs, one line per check, and
  * exits 1 when any check fails (0 when all pass, warnings included). Nothing is changed: no migration is applied,
  * no embedded database folder is created.
  *

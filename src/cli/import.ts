@@ -1,5 +1,5 @@
 /**
- * Command-line import and the first administrator (decisions.md "Command line"; issue #3):
+ * Command-line import and the first administrator (decisions.md "Command line"):
  *
  * - `products:import <file> [--confirm]`, `people:import <file> [--confirm]`: the same two phases as the HTTP
  *   import (src/imports/service.ts). Without `--confirm` the preview is printed and nothing is written; with

@@ -1,5 +1,5 @@
 /**
- * The one command path (issue #15): every command of the service — clock operations, submission, approve,
+ * The one command path: every command of the service — clock operations, submission, approve,
  * reject, break change, the abandonment job — runs through `runCommand`:
  *
  *   1. load   the stream section and the facts the decision needs (repository.ts; from the per-process cache
@@ -90,7 +90,7 @@ export interface CommandRun<C, S, E extends DomainEvent, R> {
    */
   readonly facts?: Omit<FactQuery, 'person'> | ((now: Date) => Omit<FactQuery, 'person'>);
   /**
-   * Facts that depend on the loaded section's state (issue #24 part B: the shifts around a submitted session's
+   * Facts that depend on the loaded section's state (the shifts around a submitted session's
    * clock-in date), added to `facts`; the repository asks them after it has the section.
    */
   readonly factsOf?: (state: S, now: Date) => Omit<FactQuery, 'person'>;

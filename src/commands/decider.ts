@@ -1,5 +1,5 @@
 /**
- * Deciders (issue #2): a decider is pure. `decide(command, state) → events` (throwing a domain error when the
+ * Deciders: a decider is pure. `decide(command, state) → events` (throwing a domain error when the
  * command does not fit the state, domain/errors.ts) and `evolve(state, event) → state`. The one impure path that
  * loads, decides, projects and appends is command.ts.
  */

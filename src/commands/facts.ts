@@ -1,14 +1,14 @@
 /**
- * The facts a decision relies on besides its stream (issue #15), declared in one typed form:
+ * The facts a decision relies on besides its stream, declared in one typed form:
  * - the person: the actor (phone, role) still holds the role in `personnel`, under a name (the name the events'
  *   metadata carry);
  * - the device: some product uses the scanned device (decisions.md "Clocking");
  * - the products: the snapshots of the products the command copies (domain/report-line.ts), still exactly so;
- * - the months the command writes into (issue #22 "The monthly close"): which of them are closed. Its guard takes
+ * - the months the command writes into: which of them are closed. Its guard takes
  *   each month's lock SHARED and then reads the months' status with a fresh snapshot (migrations/011
  *   `months_open`), so a close, which takes the lock EXCLUSIVE, either waits for this write to commit and counts
  *   it, or has committed first and this write is refused: never a write after the close and outside its figures.
- * - the report's scope (issue #24 part S): the report is in the acting person's scope, by the one rule
+ * - the report's scope: the report is in the acting person's scope, by the one rule
  *   (domain/scope.ts) against the scope stored for the person and role (`scopes`); the guard checks it again, so a
  *   scope narrowed between the decision and the append writes nothing.
  * `FactQuery` says which a command needs, `loadFacts` reads them in one statement, and `guardFacts` turns the
@@ -17,12 +17,12 @@
  * Each fact's SQL is written here once, next to its type: the shape of a statement follows from which facts it
  * has, with nothing to keep in step by convention.
  *
- * Organization facts (issue #24 part A): which of some workshops and teams exist, the roles of some phones in
+ * Organization facts: which of some workshops and teams exist, the roles of some phones in
  * personnel (a team's leaders, a member), and the placement of a worker on a local date (the team covering that date
  * in `team_memberships` and that team's workshop, queries/organization.ts rules): a submission records it. They are
  * read by the same one statement as the others (the worker's submission adds no round trip).
  *
- * Shift facts (issue #24 part B): which of some shift ids exist (a team's assignment or override names them; shifts
+ * Shift facts: which of some shift ids exist (a team's assignment or override names them; shifts
  * are never deleted, so no guard), and the worker's shift calendar around a session's clock-in date (`shiftsOf`:
  * src/shifts/sql.ts, three ShiftDays), read by the same one statement and cached per worker by the caching
  * repository (src/shifts/calendar-cache.ts).
@@ -30,7 +30,7 @@
  * The placement and the calendar are read with the heads of the streams they come from (events/heads.ts:
  * `member-<phone>`, `team-<code>`; `team-shifts-<team>`, `shift-<id>`), and their guard is those heads: still at the
  * versions read (a few index look-ups), so a racing move, assignment, override or shift change writes nothing,
- * without reading the placement and the calendar again inside the append (issue #24, the clock cycle's figure).
+ * without reading the placement and the calendar again inside the append (the clock cycle's figure).
  */
 import type { GuardedWrite } from '../db/guarded-write.ts';
 import type { Queryable } from '../db/transaction.ts';
@@ -55,7 +55,7 @@ export interface FactQuery {
   readonly productIds?: readonly number[];
   /** The months (`YYYY-MM`) the command writes into; each must be open. */
   readonly months?: readonly string[];
-  // ---- issue #24 organization (part A) ----
+  // ---- organization ----
   /** Workshop codes whose existence the command relies on. */
   readonly workshopCodes?: readonly string[];
   /** Team codes whose existence the command relies on. */
@@ -64,7 +64,7 @@ export interface FactQuery {
   readonly people?: readonly string[];
   /** The worker's team and workshop on a local date `YYYY-MM-DD` (a submission's report date). */
   readonly placementOf?: { readonly phone: string; readonly date: string };
-  // ---- issue #24 part B: shifts ----
+  // ---- shifts: shifts ----
   /** Shift ids an assignment or override names: which exist (shifts are never deleted, so no guard). */
   readonly shiftIds?: readonly string[];
   /**
@@ -72,7 +72,7 @@ export interface FactQuery {
    * and after, the worker's team that day and the team's shift (a submission's break, domain/shift-breaks.ts).
    */
   readonly shiftsOf?: { readonly phone: string; readonly date: string };
-  // ---- issue #24 part S ----
+  // ---- scopes ----
   /** A report (UUID) the person acts on: is it in the person's scope? Needs `person`. */
   readonly reportInScope?: string;
   /**
@@ -94,7 +94,7 @@ export interface Facts {
   readonly products: readonly ProductSnapshot[];
   /** The asked months that are closed. */
   readonly closedMonths: readonly string[];
-  // ---- issue #24 organization (part A) ----
+  // ---- organization ----
   /** The asked workshop codes that exist (absent: none asked). */
   readonly workshops?: readonly string[];
   /** The asked team codes that exist (absent: none asked). */
@@ -108,7 +108,7 @@ export interface Facts {
    * the date asked only), so that a cache may answer for another date of the span (the guard still checks it).
    */
   readonly placementSpan?: { readonly from: string; readonly to: string | null };
-  // ---- issue #24 part B: shifts ----
+  // ---- shifts: shifts ----
   /** The asked shift ids that exist (absent when none were asked). */
   readonly knownShiftIds?: readonly string[];
   /** The calendar asked by `shiftsOf`, three days in date order (absent: not asked). */
@@ -118,7 +118,7 @@ export interface Facts {
    * guard checks (module docstring).
    */
   readonly heads?: StreamHeads;
-  // ---- issue #24 part S ----
+  // ---- scopes ----
   /** Whether the asked report exists and is in the person's scope (true when none was asked). */
   readonly reportInScope: boolean;
   /** The first asked write target outside the person's scope (absent: all inside, or none asked). */
@@ -129,7 +129,7 @@ export interface Facts {
 
 export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [], reportInScope: true };
 
-/** The report `report` is in the scope of person `phone` in role `role` (domain/scope.ts; issue #24 part S). */
+/** The report `report` is in the scope of person `phone` in role `role` (domain/scope.ts). */
 const IN_SCOPE_SQL = (report: string, phone: string, role: string) =>
   `EXISTS (SELECT 1 FROM reports r WHERE r.report_id = ${report}::uuid AND ${storedScopeSql('r.workshop_code', 'r.team_code', phone, role)})`;
 
@@ -137,7 +137,7 @@ const IN_SCOPE_SQL = (report: string, phone: string, role: string) =>
  * The team covering local date `date` for `phone` and its workshop on that date (the dated team_workshops,
  * migrations/017) with the dates both hold for (the membership's, cut at the team's moves), as one JSON
  * object `{placement: {teamCode, workshopCode, from, to} | null, heads}` with the heads of `member-<phone>` and of
- * the team's stream (SQL expressions as arguments; issue #24 part A).
+ * the team's stream (SQL expressions as arguments).
  */
 const placementSql = (phone: string, date: string) =>
   `(SELECT json_build_object('placement', p.placement,
@@ -154,9 +154,9 @@ const placementSql = (phone: string, date: string) =>
                      ORDER BY m.valid_from DESC LIMIT 1) AS placement) p)`;
 
 /**
- * $1 phone, $2 role, $3 device number, $4 product ids, $5 months; null parameters ask nothing. Issue #24 part A:
- * $6 workshop codes, $7 team codes, $8 phones, $9 placement phone, $10 placement date. Issue #24 part B: $11 shift
- * ids, $12 phone and $13 clock-in date of the shift calendar  (src/shifts/sql.ts). Issue #24 part S: $14 a report id whose scope is asked.
+ * $1 phone, $2 role, $3 device number, $4 product ids, $5 months; null parameters ask nothing. The organization:
+ * $6 workshop codes, $7 team codes, $8 phones, $9 placement phone, $10 placement date. $11 shift
+ * ids, $12 phone and $13 clock-in date of the shift calendar  (src/shifts/sql.ts). $14 a report id whose scope is asked.
  * $15 the targets of a write whose scope is asked (jsonb, domain/scope.ts `outsideScopeSql`). $16 the defect reason
  * codes a report's lines name.
  */
@@ -179,7 +179,7 @@ const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.len
 /** Reads the facts `query` asks, in one statement through `q` (the pool, or a transaction's client). */
 export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> {
   const org = asked(query.workshopCodes) || asked(query.teamCodes) || asked(query.people) || query.placementOf !== undefined;
-  const shifts = asked(query.shiftIds) || query.shiftsOf !== undefined; // issue #24 part B
+  const shifts = asked(query.shiftIds) || query.shiftsOf !== undefined; // shifts
   if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined && query.writeScope === undefined && !asked(query.defectReasonCodes)) return NO_FACTS;
   const ids = [...new Set(query.productIds ?? [])];
   const months = [...new Set(query.months ?? [])];
@@ -248,19 +248,19 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
   const asked = new Set(query.productIds ?? []);
   const used = facts.products.filter((p) => asked.has(p.productId));
   if (used.length) checks.push(snapshotsHold(w.param(JSON.stringify(used))));
-  // issue #24 part A: workshops and teams are never removed (existence read once holds); the people's roles and the
+  // workshops and teams are never removed (existence read once holds); the people's roles and the
   // placement may change, so the append checks they are still as read.
   for (const p of facts.people ?? []) {
     if (!query.people?.includes(p.phone)) continue;
     checks.push(`(SELECT array_agg(role ORDER BY role) FROM personnel WHERE phone = ${w.param(p.phone)}) = ${w.param(p.roles)}::text[]`);
   }
-  // issue #24 parts A and B: the placement and the calendar still as read: their streams still at the heads read.
+  // the organization and the shifts: the placement and the calendar still as read: their streams still at the heads read.
   if (query.placementOf || query.shiftsOf) {
     if (!facts.heads) throw new Error('facts: a placement or a calendar without the heads it was read with');
     const [ids, versions] = headsParameters(facts.heads);
     checks.push(streamHeadsHoldSql(`${w.param(ids)}::text[]`, `${w.param(versions)}::bigint[]`));
   }
-  // issue #24 part S: the report is still in the person's scope.
+  // scopes: the report is still in the person's scope.
   if (query.reportInScope !== undefined && query.person && facts.reportInScope) {
     checks.push(IN_SCOPE_SQL(w.param(query.reportInScope), w.param(query.person.phone), w.param(query.person.role)));
   }

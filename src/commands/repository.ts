@@ -1,12 +1,12 @@
 /**
- * Loading what a command decides on (issue #15; the first step of command.ts): a section of the command's stream
+ * Loading what a command decides on (the first step of command.ts): a section of the command's stream
  * folded into the decider's state, with its version (the expected version of the append) and the inline
  * projections' rows of it (what the new events' rows are computed from), and the facts the command asks
  * (facts.ts).
  * - `StreamRepository` reads them from the database every time.
  * - `CachingRepository` keeps, per process, the section each kept stream's last command ended with (the worker
  *   streams: StreamQuery.keep), the person names, the product snapshots, the workers' placements with the dates
- *   they hold for (issue #24) and their shift calendars around a clock-in date (issue #24 part B; a CalendarCache
+ *   they hold for and their shift calendars around a clock-in date (a CalendarCache
  *   shared with the draft), both with the stream heads they were read with (events/heads.ts), each bounded, least
  *   recently used forgotten first, so that a worker's next command usually reads nothing. What comes from the
  *   cache is a hint, never trusted alone: the append checks it (the expected version, the facts guard), and
@@ -144,7 +144,7 @@ export class StreamRepository implements Repository {
 
 const personKey = (p: { phone: string; role: string }) => `${p.phone} ${p.role}`;
 /**
- * Issue #24 part A: a worker's placement, the dates it holds for (Facts.placementSpan) and the heads it was read
+ * A worker's placement, the dates it holds for (Facts.placementSpan) and the heads it was read
  * with (Facts.heads: with the calendar's, when both were read together).
  */
 interface CachedPlacement {
@@ -161,12 +161,12 @@ export class CachingRepository implements Repository {
   private readonly people: Lru<string, string>;
   private readonly products: Lru<number, ProductSnapshot>;
   /**
-   * Issue #24 part A: the placements read, by phone, with the dates they hold for (a worker's membership usually
+   * The placements read, by phone, with the dates they hold for (a worker's membership usually
    * covers every day of the coming weeks); a hint like the rest, checked by every append's guard.
    */
   private readonly placements: Lru<string, CachedPlacement>;
   /**
-   * @param calendars issue #24 part B: the workers' shift calendars kept with their heads (src/shifts/calendar-cache.ts),
+   * @param calendars the workers' shift calendars kept with their heads (src/shifts/calendar-cache.ts),
    *   shared with the draft, checked by the guard.
    */
   constructor(
@@ -218,7 +218,7 @@ export class CachingRepository implements Repository {
    * or undefined.
    */
   cachedFacts(query: FactQuery): Facts | undefined {
-    if (query.shiftIds?.length) return undefined; // issue #24 part B: never cached (the shift commands are rare)
+    if (query.shiftIds?.length) return undefined; // shifts: never cached (the shift commands are rare)
     if (query.reportInScope !== undefined || query.writeScope !== undefined) return undefined; // a scope is read fresh
     if (query.defectReasonCodes?.length) return undefined; // defect reasons are read with the facts (one statement)
     const personName = query.person ? this.people.get(personKey(query.person)) : undefined;
@@ -229,7 +229,7 @@ export class CachingRepository implements Repository {
       if (!p) return undefined;
       products.push(p);
     }
-    // Issue #24 part A: the organization's other facts are never cached (their commands keep no section).
+    // The organization's other facts are never cached (their commands keep no section).
     if (query.workshopCodes?.length || query.teamCodes?.length || query.people?.length) return undefined;
     let placement: Placement | undefined;
     let heads: StreamHeads | undefined;

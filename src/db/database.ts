@@ -1,6 +1,6 @@
 /**
  * The database connection: PostgreSQL from the environment, or embedded PGlite served over a private Unix
- * socket so that the rest of the service talks to both through the same `pg` code path (issue #2).
+ * socket so that the rest of the service talks to both through the same `pg` code path.
  *
  * PGlite is a single backend: its socket server multiplexes connections message by message, so unnamed
  * extended-protocol statements of two connections could interleave. The pool is therefore one connection

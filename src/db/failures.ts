@@ -1,5 +1,5 @@
 /**
- * The one classification of "the database connection failed" (issue #14 class 7), for the HTTP answer 503
+ * The one classification of "the database connection failed", for the HTTP answer 503
  * DATABASE_UNAVAILABLE (src/http/errors.ts) and the group commit's "this connection is gone" (group-commit.ts).
  *
  * `connectionFailed(err)` is true for:

@@ -5,7 +5,7 @@
  * A second instance batches the worker's hot single-statement reads the same way (database.ts `Database.reads`):
  * their key is the worker's phone, they write nothing, and the batch shares only the round trip and the
  * transaction's start and end (each statement still reads its own snapshot under read committed).
- * Measured for issue #5 (its benchmark, `npm run bench -- clock`): the per-statement cost of a commit, the protocol
+ * Measured for the per-statement cost of a commit, the protocol
  * and the system calls is most of what a small append costs both the service and PostgreSQL.
  *
  * Rules:

@@ -1,5 +1,5 @@
 /**
- * A guarded write (issue #15): ONE SQL statement that evaluates its guards and, only when every guard holds, runs
+ * A guarded write: ONE SQL statement that evaluates its guards and, only when every guard holds, runs
  * its writes. A command appends its events, writes its inline read-model rows and checks the facts it decided on
  * this way: atomically (one statement is one implicit transaction, also outside BEGIN … COMMIT) and in one round
  * trip. Several modules contribute to one statement without knowing each other: the event store adds the streams'

@@ -22,7 +22,7 @@ export interface ClockLimits {
 
 /**
  * The clock settings of the service (from the configuration): the limits, the factory's zone, the starting break,
- * and the bounds of the plausibility flags a submission is judged by (issue #21).
+ * and the bounds of the plausibility flags a submission is judged by.
  */
 export interface ClockSettings extends ClockLimits {
   /** APP_TIMEZONE: the report date is the confirmation day there. */

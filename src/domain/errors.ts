@@ -1,5 +1,5 @@
 /**
- * Domain errors (issue #15): what a decider, a domain rule or the command path refuses, as a typed value: a
+ * Domain errors: what a decider, a domain rule or the command path refuses, as a typed value: a
  * stable code, the `details` a client may act on (sent in the answer's `error.details`), and the `context` the
  * sentence needs besides (never sent). There is no HTTP status and no sentence here: the HTTP edge maps each code
  * to both in one table (src/http/domain-errors.ts), which the type checker keeps complete.
@@ -19,9 +19,9 @@ type Line = { line: number; productId: number };
 export type PeriodWrite = 'review' | 'breakChange' | 'rate' | 'submit';
 /** A reason's use: a reject's (required), a break change's, a rate's (optional) or a reopen's (required). */
 export type ReasonPurpose = 'reject' | 'breakChange' | 'rate' | 'reopen';
-/** A rate field (issue #22). */
+/** A rate field. */
 export type RateField = 'pieceRate' | 'defectRate' | 'materialDefectRate';
-/** What keeps a month from closing; the refusal lists them all at once (issue #22 "The monthly close"). */
+/** What keeps a month from closing; the refusal lists them all at once. */
 export type CloseBlocker = 'PERIOD_NOT_ENDED' | 'PERIOD_HAS_PENDING' | 'PERIOD_HAS_UNPRICED';
 /** The details of a refused close: every blocker, with the reports (at most CLOSE_LIST_MAX of each kind) and counts. */
 export interface CloseBlockers {
@@ -74,7 +74,7 @@ export interface DomainErrorCatalog {
   PRODUCT_NOT_FOUND: { details: never; context: never };
   /** A rate out of its rules (a negative piece rate, out of range): the edge's parsing refuses it first. */
   INVALID_RATE: { details: { field: RateField }; context: never };
-  /** A write into a month that is closed (issue #22): approve, correct, reject, break change, rate, submission. */
+  /** A write into a month that is closed: approve, correct, reject, break change, rate, submission. */
   PERIOD_CLOSED: { details: { month: string }; context: { write: PeriodWrite } };
   /** A close refused: the month has not ended, reports are pending, lines are unpriced (all listed at once). */
   PERIOD_NOT_ENDED: { details: CloseBlockers; context: never };
@@ -84,7 +84,7 @@ export interface DomainErrorCatalog {
   PERIOD_ALREADY_CLOSED: { details: { month: string; version: number }; context: never };
   /** A reopen of a month that is not closed. */
   PERIOD_NOT_CLOSED: { details: { month: string }; context: never };
-  // ---- issue #24 organization (part A) ----
+  // ---- organization ----
   /** A workshop with this code exists already (codes are unique and never reused). */
   WORKSHOP_EXISTS: { details: { code: string }; context: never };
   /** No workshop with this code (a path names it, or a team or device refers to it). */
@@ -101,7 +101,7 @@ export interface DomainErrorCatalog {
   MEMBERSHIP_DATE_TOO_EARLY: { details: { earliest: string }; context: { action: 'join' | 'end' } };
   /** Ending a membership when the worker is in no team (or the open one ended already). */
   NO_OPEN_MEMBERSHIP: { details: { phone: string }; context: never };
-  // ---- issue #24 part B: shifts ----
+  // ---- shifts: shifts ----
   /** No such shift (PUT /api/shifts/{shiftId}). */
   SHIFT_NOT_FOUND: { details: never; context: never };
   /** A line's defect reasons: a qty not an integer ≥ 1, or a reason twice (`index`: 0-based in the line's list). */
@@ -121,7 +121,7 @@ export interface DomainErrorCatalog {
   UNKNOWN_SHIFT: { details: { shiftId: string }; context: never };
   /** A rotation out of its rules: 1–max elements, each lasting 1–max days (domain/shift-schedule.ts). */
   INVALID_ROTATION: { details: { field: 'rotation' | 'daysEach'; max: number }; context: never };
-  // ---- issue #24 part S: scoped review ----
+  // ---- scopes: scoped review ----
   /** Nobody reviews (approves, corrects, rejects) or changes the break of their own report. */
   SELF_REVIEW: { details: never; context: { write: 'review' | 'breakChange' } };
   /** Nobody sets their own scope (a reviewer never widens it). */

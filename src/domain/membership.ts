@@ -1,5 +1,5 @@
 /**
- * Team memberships as dated intervals (issue #24 "Workshops and teams"), pure.
+ * Team memberships as dated intervals, pure.
  *
  * A worker's membership of a team holds from `validFrom` to `validTo` inclusive (local dates `YYYY-MM-DD` in
  * APP_TIMEZONE); `validTo` null: still open. A worker's memberships never overlap: at most one team covers any

@@ -1,5 +1,5 @@
 /**
- * Money, exact (issue #22 "Piece rates", "Wages"): never a float anywhere on the way.
+ * Money, exact ("Wages"): never a float anywhere on the way.
  *
  * - A rate (计件单价, 不良单价) is yuan per piece with at most 4 decimals, held as an integer of ten-thousandths of a
  *   yuan (`"1.25"` → 12500). Input is decimal text or a JSON number; a number arrives as a double, so it is read

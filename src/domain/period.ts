@@ -1,5 +1,5 @@
 /**
- * Months (issue #22 "The monthly close"): a month is `YYYY-MM`, the month of a report's `reportDate` (a local
+ * Months: a month is `YYYY-MM`, the month of a report's `reportDate` (a local
  * date in APP_TIMEZONE). A month has ended when the local date today is in a later month.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Where a report's output is counted and where its break came from (issue #24 "Workshops, teams and shifts").
+ * Where a report's output is counted and where its break came from.
  *
  * - Placement: the worker's team (班组) and that team's workshop (车间) as of the report's `reportDate` (local date
  *   in APP_TIMEZONE), recorded in ReportSubmitted so that a later move of the worker never changes where past

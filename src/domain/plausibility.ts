@@ -1,5 +1,5 @@
 /**
- * Plausibility flags of a report (异常报工, issue #21 "Reports that cannot be true"): pure rules that say, from a
+ * Plausibility flags of a report (异常报工): pure rules that say, from a
  * report's own figures, which reports cannot be true, so that a reviewer sees it before approving (approving stays
  * possible). A flag is a stable code with the figures it was judged on; `flagMessage` gives its Chinese sentence.
  *
@@ -117,7 +117,7 @@ export const CYCLE_FLAGS: readonly FlagCode[] = ['NO_WORKING_TIME', 'CYCLE_TOO_F
 export const WORKLOAD_FLAGS: readonly FlagCode[] = ['NO_WORKING_TIME', 'OUTPUT_OVER_WORKLOAD'];
 
 /**
- * Which figures of a dashboard row cannot be trusted (issue #21: shown as 异常, not as a good figure): the cycle
+ * Which figures of a dashboard row cannot be trusted (shown as 异常, not as a good figure): the cycle
  * figures when a flag of CYCLE_FLAGS is among `flags` or the actual cycle is 0 with output; the workload difference
  * when a flag of WORKLOAD_FLAGS is.
  */
@@ -214,7 +214,7 @@ export function flagMessage(flag: PlausibilityFlag): string {
 /** A flag as the API answers it: its code, its sentence and its figures. */
 export const withMessage = (flag: PlausibilityFlag) => ({ ...flag, message: flagMessage(flag) });
 
-/** `已知异常：<sentence>；<sentence>` for an approval of a flagged report (issue #21), or undefined without flags. */
+/** `已知异常：<sentence>；<sentence>` for an approval of a flagged report, or undefined without flags. */
 export function knownFlagsNote(flags: readonly PlausibilityFlag[]): string | undefined {
   return flags.length ? `已知异常：${flags.map(flagMessage).join('；')}` : undefined;
 }

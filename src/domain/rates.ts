@@ -1,5 +1,5 @@
 /**
- * Effective-dated rates (issue #22 "Piece rates"): a product's rates as entries `{from, pieceRate, defectRate}`
+ * Effective-dated rates: a product's rates as entries `{from, pieceRate, defectRate}`
  * (`from`: a local date `YYYY-MM-DD`; rates in ten-thousandths of a yuan, domain/money.ts). An entry holds from
  * its date until the next entry's: a raise from the 15th does not rewrite the 1st–14th. The date a price is read
  * at is the report's `reportDate`, never the time of the computation. Pure.

@@ -1,5 +1,5 @@
 /**
- * The one scope rule (issue #24 "Scoped review and reading"): which reports an administrator or manager may see
+ * The one scope rule: which reports an administrator or manager may see
  * and act on. Everything that shows or acts on a report applies this rule and only this rule — in TypeScript
  * (`inScope`, for pure deciders and tests) and in SQL (`scopeSql`, `storedScopeSql`, for queries and the guard of
  * a review's append): the pending queue, 我审核的, approve / correct / reject, break changes, a report and its audit
@@ -77,7 +77,7 @@ export const storedScopeSql = (workshopCol: string, teamCol: string, phone: stri
 
 /**
  * SQL: (`phone`, `role`) has a stored scope narrower than the whole factory (a row of `scopes` with a workshop or a
- * team), e.g. a manager who may not close a month (issue #24: only whole-factory managers close). Never NULL.
+ * team), e.g. a manager who may not close a month (only whole-factory managers close). Never NULL.
  */
 export const hasNarrowScopeSql = (phone: string, role: string): string => `EXISTS (SELECT 1 FROM scopes s WHERE ${narrowStoredScope(phone, role)})`;
 

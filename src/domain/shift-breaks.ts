@@ -1,5 +1,5 @@
 /**
- * Shifts (班次) and the break they give a session (issue #24 "Shifts and breaks"), pure: no I/O, no clock.
+ * Shifts (班次) and the break they give a session, pure: no I/O, no clock.
  *
  * A shift is `{start, end, breaks}` in local wall-clock times `HH:mm` of APP_TIMEZONE. It runs over midnight when
  * `end <= start`; `end == start` is a shift of 24 hours (decision: a round-the-clock post is expressible; a
@@ -248,7 +248,7 @@ export interface SessionBreak {
 }
 
 /**
- * The break a session starts with (issue #24 "Shifts and breaks"; README "班次与休息"): given the worker's
+ * The break a session starts with (README "班次与休息"): given the worker's
  * calendar days around the local date of clock-in (`days`: each date's shift of the team the worker belonged to
  * that date), the occurrences applying (occurrencesApplying) give `breakMinutesOf` with source `shift` and the
  * named occurrence's shift; none → `defaultBreak(presence)` (DEFAULT_BREAK_MINUTES, at most the minutes worked)
@@ -256,7 +256,7 @@ export interface SessionBreak {
  *
  * The instants of the calendar's occurrences are computed once per `days` array (placedDays): a worker's calendar
  * is kept in the process (src/shifts/calendar-cache.ts), and the draft and the submission of each of the worker's
- * sessions ask about the same array (bench/README.md, issue #24: this arithmetic was the largest piece of the
+ * sessions ask about the same array (bench/README.md, this arithmetic was the largest piece of the
  * server's extra cost per clock cycle).
  */
 export function sessionBreak(presence: Presence, clockInDate: string, days: readonly ShiftDay[], timeZone: string, defaultBreak: number): SessionBreak {

@@ -1,5 +1,5 @@
 /**
- * A team's shift calendar (issue #24 "Shifts and breaks"), pure: which shift a team works on a local date.
+ * A team's shift calendar, pure: which shift a team works on a local date.
  *
  * - An assignment `{validFrom, rotation, daysEach}` holds from `validFrom` until the next assignment's validFrom.
  *   `rotation` is a list of shift ids (null: a day off); a single shift is a rotation of one. The rotation turns

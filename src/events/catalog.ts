@@ -1,5 +1,5 @@
 /**
- * The catalog of every domain event (DEVELOPERS.md "The design"; issues #5 and #6).
+ * The catalog of every domain event (DEVELOPERS.md "The design").
  *
  * Streams:
  * - `worker-<phone>`: the worker's clocking. ClockedIn, DeviceSwitched, ClockedOut (also for 重新报工,
@@ -7,14 +7,14 @@
  *   that keeps a worker at one open session and a session at one report (spec 3.1).
  * - `report-<reportId>`: a report's life. ReportSubmitted (appended in the same transaction as the worker's
  *   SessionReported), ReportApproved, ReportRejected, BreakChanged (spec 3.2).
- * - `product-<productId>`: a product's piece rates (issue #22). RateSet, also when it replaces the entry of the
+ * - `product-<productId>`: a product's piece rates. RateSet, also when it replaces the entry of the
  *   same date (`replaced`), with the rate in force on that date before (old → new).
- * - `period-<YYYY-MM>`: a month's closes and reopens (issue #22). PeriodClosed with the figures and the rates the
+ * - `period-<YYYY-MM>`: a month's closes and reopens. PeriodClosed with the figures and the rates the
  *   close priced the month at, PeriodReopened with the reason.
- * - Organization (issue #24): `workshop-<code>` (WorkshopDefined, WorkshopRenamed), `team-<code>` (TeamDefined,
+ * - Organization: `workshop-<code>` (WorkshopDefined, WorkshopRenamed), `team-<code>` (TeamDefined,
  *   TeamChanged), `member-<phone>` (MembershipStarted, MembershipEnded: one worker's membership history, the
  *   consistency boundary of "one team at any date"), `device-<deviceNo>` (DeviceWorkshopSet).
- * - `scope-<phone>` (issue #24 part S): ScopeSet, an administrator's or manager's scope in one role
+ * - `scope-<phone>`: ScopeSet, an administrator's or manager's scope in one role
  *   (domain/scope.ts). The review events carry the report's placement (workshopCode, teamCode) besides.
  * - `defect-reason-<code>`: a defect reason (不良原因, domain/defect-reasons.ts). DefectReasonDefined,
  *   DefectReasonChanged (the whole new state: rename, recategorise, deactivate, reactivate).
@@ -23,12 +23,12 @@
  * standard cycle times seconds (up to 3 decimals); standard workload pieces per 8-hour day; rates integers of
  * ten-thousandths of a yuan; amounts fen as text of digits (exact beyond 2^53, domain/money.ts).
  *
- * Plausibility flags (issue #21, domain/plausibility.ts) are decided with the figures and carried by the events
+ * Plausibility flags (domain/plausibility.ts) are decided with the figures and carried by the events
  * that set or change them, so a replay gives the same flags whatever the configuration says later: ReportSubmitted
  * and ReportApproved (version 2; their version-1 payloads, written before flags existed, read as no flags) and
  * BreakChanged (`flags` when the event recomputed them; absent in older events: unchanged).
  *
- * Placement and break source (issue #24, domain/placement.ts): ReportSubmitted version 3 records the worker's
+ * Placement and break source (domain/placement.ts): ReportSubmitted version 3 records the worker's
  * workshop and team as of the report date and where the break came from (`shift` with the shift, or `default`);
  * its version-2 payloads read as no team and `default`. A BreakChanged makes the source `manager`.
  */
@@ -53,16 +53,16 @@ export const streams = {
   report: (reportId: string) => `report-${reportId}`,
   product: (productId: number) => `product-${productId}`,
   period: (month: string) => `period-${month}`,
-  // issue #24 organization (part A)
+  // organization
   workshop: (code: string) => `workshop-${code}`,
   team: (code: string) => `${streamPrefixes.team}${code}`,
   member: (phone: string) => `${streamPrefixes.member}${phone}`,
   device: (deviceNo: string) => `device-${deviceNo}`,
-  // issue #24 part B: shifts
+  // shifts: shifts
   shift: (shiftId: string) => `${streamPrefixes.shift}${shiftId}`,
   teamShifts: (teamCode: string) => `${streamPrefixes.teamShifts}${teamCode}`,
   defectReason: (code: string) => `defect-reason-${code}`,
-  // issue #24 part S
+  // scopes
   scope: (phone: string) => `scope-${phone}`,
 };
 
@@ -105,7 +105,7 @@ const reportLine = reportLineSchema;
 
 const reportRef = { reportId: z.string().uuid(), employeePhone: phone, reportDate: localDate };
 /**
- * The report's placement (its ReportSubmitted's workshop and team) repeated on the review events (issue #24 part S),
+ * The report's placement (its ReportSubmitted's workshop and team) repeated on the review events,
  * so that projections keyed by team (the dashboard's sums) find their row from the event alone. Absent in events
  * written before: those reports were in no team (ReportSubmitted v2 upcasts to no placement).
  */
@@ -115,7 +115,7 @@ const flags = z.array(plausibilityFlagSchema);
 /** Version 1 → 2: a payload written before plausibility flags existed has none. */
 const noFlagsYet = { 1: (d: Record<string, unknown>) => ({ ...d, flags: [] }) };
 /**
- * ReportSubmitted version 2 → 3 (issue #24): a report written before workshops, teams and shifts existed was
+ * ReportSubmitted version 2 → 3: a report written before workshops, teams and shifts existed was
  * counted in no team and started with DEFAULT_BREAK_MINUTES.
  */
 const noPlacementYet = { 2: (d: Record<string, unknown>) => ({ ...d, workshopCode: null, teamCode: null, breakSource: 'default', shift: null }) };
@@ -175,7 +175,7 @@ export const BreakChanged = defineEvent({
   }),
 });
 
-// ---- product stream (issue #22) -----------------------------------------------------------------------
+// ---- product stream -----------------------------------------------------------------------
 const rate = z.number().int().describe('万分之一元');
 const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/);
 const fen = z.string().regex(/^-?\d+$/).describe('分（整数的十进制文本）');
@@ -201,7 +201,7 @@ export const RateSet = defineEvent({
   }),
 });
 
-// ---- period stream (issue #22) ------------------------------------------------------------------------
+// ---- period stream ------------------------------------------------------------------------
 /** A month closed: its figures, and the rates each priced product had within it (the frozen statement's rates). */
 export const PeriodClosed = defineEvent({
   type: 'PeriodClosed',
@@ -223,7 +223,7 @@ export const PeriodReopened = defineEvent({
   schema: z.object({ month, version: z.number().int().min(1), amountFen: fen, reason: z.string().min(1).max(200), at: instant }),
 });
 
-// ---- organization streams (issue #24 part A: workshops, teams, memberships, device workshops) --------------
+// ---- organization streams (workshops, teams, memberships, device workshops) --------------
 /** A workshop's or team's code: letters, digits, `-`, `_`; 1–20 characters; immutable (it names the stream). */
 const orgCode = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,19}$/);
 const orgName = z.string().min(1).max(50);
@@ -276,7 +276,7 @@ export const DeviceWorkshopSet = defineEvent({
   schema: z.object({ deviceNo: z.string().min(1), workshopCode: orgCode.nullable(), before: orgCode.nullable(), at: instant }),
 });
 // ---- end of the organization streams -------------------------------------------------------------------------
-// ---- shift streams (issue #24 part B: shifts and their calendar) ---------------------------------------------
+// ---- shift streams (shifts and their calendar) ---------------------------------------------
 // `shift-<shiftId>`: a shift's definition (ShiftDefined, then ShiftChanged with the whole new definition).
 // `team-shifts-<teamCode>`: a team's assignments and overrides (domain/shift-schedule.ts), the consistency boundary
 // of the team's calendar.
@@ -317,7 +317,7 @@ export const ShiftOverrideRemoved = defineEvent({
   type: 'ShiftOverrideRemoved',
   schema: z.object({ teamCode: z.string().min(1), date: localDate, at: instant }),
 });
-// ---- scope stream (issue #24 part S) -------------------------------------------------------------------
+// ---- scope stream -------------------------------------------------------------------
 /**
  * A person's scope in one role (stream `scope-<phone>`; domain/scope.ts): the workshops and teams whose reports the
  * administrator or manager sees and acts on; both empty = the whole factory. Codes sorted, without repeats.
@@ -363,7 +363,7 @@ export const eventDefinitions = [
   RateSet,
   PeriodClosed,
   PeriodReopened,
-  // issue #24 organization (part A)
+  // organization
   WorkshopDefined,
   WorkshopRenamed,
   TeamDefined,
@@ -371,13 +371,13 @@ export const eventDefinitions = [
   MembershipStarted,
   MembershipEnded,
   DeviceWorkshopSet,
-  // issue #24 part B: shifts
+  // shifts: shifts
   ShiftDefined,
   ShiftChanged,
   ShiftAssigned,
   ShiftOverridden,
   ShiftOverrideRemoved,
-  // issue #24 part S
+  // scopes
   ScopeSet,
   DefectReasonDefined,
   DefectReasonChanged,
@@ -391,7 +391,7 @@ export type WorkerEvent = Extract<DomainEvent, { type: 'ClockedIn' | 'DeviceSwit
 export type ReportEvent = Extract<DomainEvent, { type: 'ReportSubmitted' | 'ReportApproved' | 'ReportRejected' | 'BreakChanged' }>;
 export type ProductEvent = Extract<DomainEvent, { type: 'RateSet' }>;
 export type PeriodEvent = Extract<DomainEvent, { type: 'PeriodClosed' | 'PeriodReopened' }>;
-// issue #24 organization (part A)
+// organization
 export type WorkshopEvent = Extract<DomainEvent, { type: 'WorkshopDefined' | 'WorkshopRenamed' }>;
 export type TeamEvent = Extract<DomainEvent, { type: 'TeamDefined' | 'TeamChanged' }>;
 export type MemberEvent = Extract<DomainEvent, { type: 'MembershipStarted' | 'MembershipEnded' }>;

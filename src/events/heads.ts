@@ -1,5 +1,5 @@
 /**
- * Stream heads: the versions of the streams a decision's facts were read from (issue #24, the clock cycle's
+ * Stream heads: the versions of the streams a decision's facts were read from (the clock cycle's
  * figure). A fact such as a worker's team on a date or the worker's shift calendar is read from inline read models,
  * and each of those rows is written in the same statement as the event of its stream (one stream per row's owner:
  * `member-<phone>`, `team-<code>`, `team-shifts-<team>`, `shift-<id>`, events/catalog.ts). So the fact still holds

@@ -1,6 +1,6 @@
 /**
- * The event store (issue #2) on the `events` table of migrations/001_event_store.sql: a boundary that knows
- * streams, events, expected versions and reading, and nothing of commands, projections or HTTP (issue #15).
+ * The event store on the `events` table of migrations/001_event_store.sql: a boundary that knows
+ * streams, events, expected versions and reading, and nothing of commands, projections or HTTP.
  *
  * - `append(runner, appends, metadata, recordedAt, extend?)`: appends to one or several streams atomically, each
  *   with an expected version, in ONE statement (a guarded write, db/guarded-write.ts), through whatever runs

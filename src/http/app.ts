@@ -2,7 +2,7 @@
  * The express application: request ids and logs, JSON body limits, every route of `routes/index.ts` with
  * its zod validation and role guard, JSON 404 for unknown routes, and the error mapping.
  *
- * Routing is strict and case-sensitive (issue #16): only the documented paths answer (`/api/health/` and
+ * Routing is strict and case-sensitive: only the documented paths answer (`/api/health/` and
  * `/API/HEALTH` are 404), and under `/api/` express's implicit HEAD and OPTIONS answers are 404 too, since the
  * document lists neither. Other paths (the console's static files) keep express's defaults.
  */
@@ -55,7 +55,7 @@ export function createHttpApp(ctx: AppContext, routes: readonly AnyRoute[]): exp
     }
     next();
   });
-  mountConsole(app); // the web console's static files at /console/ (issue #17)
+  mountConsole(app); // the web console's static files at /console/
   app.use('/api', (req: Request, _res: Response, next: NextFunction) => {
     if (req.method === 'HEAD' || req.method === 'OPTIONS') throw notFound(req.method, req.originalUrl.split('?')[0]);
     next();

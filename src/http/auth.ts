@@ -8,7 +8,7 @@
  * path) make that last check in their own statement instead (the person fact of commands/facts.ts, or the
  * query's join), which saves a round trip; their user has no name.
  * Throws 401 (no, bad or stale token) or 403 (role not allowed for this route). Returns the current user, with
- * the scope stored for the person in that role (issue #24 part S: `scopes`, read in the same statement).
+ * the scope stored for the person in that role (`scopes`, read in the same statement).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { roleRevoked } from '../auth/roles.ts';
@@ -36,7 +36,7 @@ export async function authenticate(
   if (!claims) throw commonError('INVALID_TOKEN');
   if (access !== 'authenticated' && !access.includes(claims.role)) throw commonError('FORBIDDEN');
   if (route.personCheckedByHandler) return { phone: claims.phone, role: claims.role };
-  // The person's scope in this role (issue #24 part S; domain/scope.ts) comes with the same statement.
+  // The person's scope in this role (domain/scope.ts) comes with the same statement.
   const r = await ctx.db.pool.query(
     `SELECT p.name, s.workshops, s.teams FROM personnel p LEFT JOIN scopes s ON s.phone = p.phone AND s.role = p.role WHERE p.phone = $1 AND p.role = $2`,
     [claims.phone, claims.role],

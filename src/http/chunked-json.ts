@@ -1,5 +1,5 @@
 /**
- * A JSON answer written in pieces (issue #14 item 8: an import never delays other requests): a route returns
+ * A JSON answer written in pieces (an import never delays other requests): a route returns
  * `new ChunkedJson(value)` when the value may hold long arrays (an import preview lists up to 50,000 rows, ~13 MB of
  * JSON). The app (http/app.ts) writes it with `writeTo(res, status)`: the same JSON text as `res.json(value)`, made
  * and sent a slice of at most SLICE array items at a time, with a turn of the event loop between slices (and the

@@ -1,11 +1,11 @@
 /**
- * The HTTP server's answer to requests Node refuses before any route sees them (its `clientError` event; issue
- * #14 class 9): headers over Node's limit (16 kB) are 431 HEADERS_TOO_LARGE, a request that is not HTTP (a broken
+ * The HTTP server's answer to requests Node refuses before any route sees them (its `clientError` event):
+ * headers over Node's limit (16 kB) are 431 HEADERS_TOO_LARGE, a request that is not HTTP (a broken
  * request line, header or chunked body) 400 MALFORMED_REQUEST, a request whose headers or body take too long 408
  * REQUEST_TIMEOUT — status, code and sentence from common-errors.ts, the table the API document lists for every
  * operation — each in the error shape `{"error": {code, message, requestId}}` like every other refusal. The request
  * id is made here (the request's own `X-Request-Id` was never read), sent in the `X-Request-Id` header and the
- * body, and logged with the refusal, so a person quoting it can be found in the log (issue #20).
+ * body, and logged with the refusal, so a person quoting it can be found in the log.
  *
  * The answer is written only while the socket is writable and no answer of an earlier request on the connection
  * has begun; the connection is then closed. What the client is still sending (the rest of 90 kB of headers, a

@@ -1,5 +1,5 @@
 /**
- * The answers the HTTP layer gives outside a route's own errors (issues #16, #20): refusals made before or around
+ * The answers the HTTP layer gives outside a route's own errors: refusals made before or around
  * the route — by the HTTP server's client-error handler (client-error.ts), the body parser and the error mapping
  * (errors.ts), the character check and validation (pipeline.ts), authentication (auth.ts) — in one table, which is
  * both what these producers answer (status, code, default sentence) and what the API document lists for every

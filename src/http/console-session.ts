@@ -1,5 +1,5 @@
 /**
- * The web console's session (issue #17: "keeps its token out of reach of scripts … an HttpOnly SameSite cookie
+ * The web console's session ("keeps its token out of reach of scripts … an HttpOnly SameSite cookie
  * accepted only on the console's own calls").
  *
  * The console's calls carry the header `X-Console-Request: 1`; on such a call the service may answer a token by

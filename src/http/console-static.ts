@@ -1,6 +1,6 @@
 /**
  * Serves the built web console (`web/dist`, made by `npm run build:web`, web/scripts/build.ts) at `/console/`
- * (issue #17 "built into static files the service serves at /console/ with cache headers and compression"):
+ *:
  * - `/console/assets/*` (file names carry a content hash): `Cache-Control: public, max-age=31536000, immutable`;
  * - every other file of the build (favicon): `Cache-Control: no-cache`;
  * - any other path under `/console/` is a page of the console: `index.html`, `no-cache`, with the
@@ -20,7 +20,7 @@ export const CONSOLE_DIST = fileURLToPath(new URL('../../web/dist', import.meta.
 
 /**
  * The console pages' Content-Security-Policy: scripts, style sheets and data only from the service itself. Style
- * attributes are allowed (`style-src-attr 'unsafe-inline'`, issue #21): the chart library writes its tooltip's
+ * attributes are allowed (`style-src-attr 'unsafe-inline'`): the chart library writes its tooltip's
  * content as HTML with `style="…"` attributes, which a strict policy blocks (an unstyled tooltip and an error per
  * hover). An attribute can only style its own element (no selector, no fetch beyond `img-src`/`font-src`); `<style>`
  * elements and inline scripts stay refused (`style-src-elem 'self'`, `script-src 'self'`).

@@ -1,5 +1,5 @@
 /**
- * The local control channel between `npm run cli` and a running server on the embedded database (issue #17:
+ * The local control channel between `npm run cli` and a running server on the embedded database (
  * `console-link` "works while the server runs, on the embedded database too"). PGlite belongs to one process, so
  * while the server holds `PGLITE_DIR` the CLI cannot open it; it asks the server instead.
  *
@@ -9,7 +9,7 @@
  * the file is this process's. Whoever can read the file can already read the database folder beside it. On
  * PostgreSQL there is no file: the CLI writes to the shared database itself.
  *
- * So that a CLI run without the server's PGLITE_DIR finds it instead of creating a second database (issue #21), the
+ * So that a CLI run without the server's PGLITE_DIR finds it instead of creating a second database, the
  * server also registers in `data/run/<pid>.json` of its working directory (`npm start` and `npm run cli` both run
  * in the project's folder): `{pid, port, dataDir}` (`registerRunningServer`); `runningServers` lists the live ones
  * whose control file is theirs, forgetting entries of processes that are gone.

@@ -1,5 +1,5 @@
 /**
- * The HTTP answer of every domain error (issue #15; domain/errors.ts): its status and the Chinese sentence the
+ * The HTTP answer of every domain error (domain/errors.ts): its status and the Chinese sentence the
  * person who gets it can act on, in one table. The type checker requires an entry for every code of
  * DomainErrorCatalog. `domainAnswer(err)` → `{status, message}` (errors.ts makes the body).
  */
@@ -47,7 +47,7 @@ const REASONS: Record<ReasonPurpose, (max: number) => string> = {
   reopen: (max) => `请填写反结账原因（1–${max} 个字）`,
 };
 
-/** Every blocker of a refused close, one sentence each (issue #22: all blockers listed at once). */
+/** Every blocker of a refused close, one sentence each (all blockers listed at once). */
 function closeBlocked(d: CloseBlockers): string {
   const parts = d.blockers.map((b) =>
     b === 'PERIOD_NOT_ENDED'
@@ -59,7 +59,7 @@ function closeBlocked(d: CloseBlockers): string {
   return `${monthLabel(d.month)}不能结账：${parts.join('；')}`;
 }
 
-/** What is wrong with a shift, as a person fixes it (INVALID_SHIFT; issue #24). */
+/** What is wrong with a shift, as a person fixes it (INVALID_SHIFT). */
 function shiftProblem(d: DetailsOf<'INVALID_SHIFT'>): string {
   const n = 'window' in d ? `第 ${d.window + 1} 个休息时段` : '';
   switch (d.problem) {
@@ -128,7 +128,7 @@ const ANSWERS: { readonly [C in DomainErrorCode]: Entry<C> } = {
   PERIOD_HAS_UNPRICED: { status: 409, message: closeBlocked },
   PERIOD_ALREADY_CLOSED: { status: 409, message: (d) => `${monthLabel(d.month)}已经结账（第 ${d.version} 次），不能重复结账` },
   PERIOD_NOT_CLOSED: { status: 409, message: (d) => `${monthLabel(d.month)}没有结账，不需要反结账` },
-  // ---- issue #24 organization (part A) ----
+  // ---- organization ----
   WORKSHOP_EXISTS: { status: 409, message: (d) => `车间编号「${d.code}」已存在，请换一个编号，或修改已有车间的名称` },
   WORKSHOP_NOT_FOUND: { status: 404, message: (d) => `没有编号为「${d.code}」的车间，请先在“车间班组”中新建车间` },
   TEAM_EXISTS: { status: 409, message: (d) => `班组编号「${d.code}」已存在，请换一个编号，或修改已有班组` },
@@ -150,7 +150,7 @@ const ANSWERS: { readonly [C in DomainErrorCode]: Entry<C> } = {
         : `班组记录不能改写过去：调到其他车间的生效日期应在 ${d.earliest} 到 ${d.latest} 之间`,
   },
   NO_OPEN_MEMBERSHIP: { status: 409, message: (d) => `${d.phone} 当前不在任何班组，不需要离开班组` },
-  // ---- issue #24 part B: shifts ----
+  // ---- shifts: shifts ----
   // ---- defect reasons (不良原因) ----
   INVALID_DEFECTS: {
     status: 422,
@@ -184,7 +184,7 @@ const ANSWERS: { readonly [C in DomainErrorCode]: Entry<C> } = {
     status: 422,
     message: (d) => (d.field === 'rotation' ? `轮班顺序请填写 1–${d.max} 个班次（休息日也算一个）` : `每个班次连续的天数必须是 1–${d.max} 之间的整数`),
   },
-  // ---- issue #24 part S: scoped review ----
+  // ---- scopes: scoped review ----
   SELF_REVIEW: {
     status: 403,
     message: (_, c) =>

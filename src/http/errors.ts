@@ -1,18 +1,18 @@
 /**
  * Mapping any failure to the error answer (decisions.md "HTTP conventions"):
  * `{"error": {"code", "message", "details"?, "requestId"}}`, the request id being the one of the `x-request-id`
- * answer header (issue #16: a person reporting a problem quotes the body). Domain errors answer as their table says
+ * answer header (a person reporting a problem quotes the body). Domain errors answer as their table says
  * (domain-errors.ts); a race lost on every attempt (StreamVersionConflict) is 409 CONCURRENT_MODIFICATION; AppError
  * keeps its status; zod failures are 422 VALIDATION_FAILED, `message` the issues' Chinese sentences
  * (http/validation.ts) joined by "；" and `details` the issues `[{path, message}]`; unparseable JSON 400
  * MALFORMED_JSON; a body cut short 400 MALFORMED_REQUEST; oversized bodies 413; a charset or Content-Encoding
  * body-parser cannot read 415 UNSUPPORTED_ENCODING; a body that does not inflate by its Content-Encoding, a path
  * parameter with a broken percent-escape and any other client error express or body-parser raise (an http-errors
- * 4xx, whatever its status) 400 MALFORMED_REQUEST (issue #14 classes 3, 4); a lost database connection 503
+ * 4xx, whatever its status) 400 MALFORMED_REQUEST; a lost database connection 503
  * DATABASE_UNAVAILABLE (src/db/failures.ts); a read model that did not catch up in time 503 READ_MODEL_BEHIND
  * (projections/fresh-reads.ts); anything else 500 INTERNAL_ERROR, logged with its stack, never shown.
  * The HTTP layer's own refusals take their status, code and sentence from common-errors.ts, the table the API
- * document lists them from (issue #20). `errorHeaders(err)`: the headers that go with an answer (Retry-After of a
+ * document lists them from. `errorHeaders(err)`: the headers that go with an answer (Retry-After of a
  * RetryLaterError: a rate limit, a busy import; and of READ_MODEL_BEHIND).
  */
 import type { ErrorRequestHandler } from 'express';

@@ -1,7 +1,7 @@
 /**
- * The opening guide for the mini-program's developer (issue #16), in Chinese: how to send the token, which
+ * The opening guide for the mini-program's developer, in Chinese: how to send the token, which
  * operation each scan label calls, the login steps, what to do on 401, 409, 429 and 503, and the simulator's
- * conventions, the plausibility flags a review page shows (issue #21), and the subscription messages (which template
+ * conventions, the plausibility flags a review page shows, and the subscription messages (which template
  * to ask for on which tap, one message per acceptance, the pages a message opens). It is the description of the OpenAPI
  * document (HTML, which OpenAPI's CommonMark allows) and the first section of `/api/docs`. The README's "For the
  * mini-program's developer" says the same in English.
@@ -43,7 +43,7 @@ export const GUIDE_HTML = `<h2 id="guide">接入指南（小程序开发者先�
 </table>
 <p>打卡操作重复提交（双击、弱网重试）不会重复记录，回答与第一次相同。提交报工单后再扫码得到“开始上班”。</p>
 <p>参考实现：仓库中的 <code>miniprogram/</code> 是基于本接口的完整小程序。<code>wx.request</code> 不支持 PATCH：修改休息时间也可用 <code>POST /api/reports/{reportId}/break-minutes</code>（与 PATCH 相同）。</p>
-<p>休息时间（issue #24）：员工当天所在班组有班次时，草稿的 <code>breakMinutes</code> 是班次中不带薪的休息时段与上下班时间重叠的分钟数（早于午休下班则不扣），<code>breakSource</code> 为 <code>shift</code>，<code>shift</code> 为所依据的班次；没有班次时为默认休息时间，<code>breakSource</code> 为 <code>default</code>。报工单各视图带 <code>breakSource</code>（经理修改后为 <code>manager</code>）和 <code>shiftName</code>。</p>
+<p>休息时间：员工当天所在班组有班次时，草稿的 <code>breakMinutes</code> 是班次中不带薪的休息时段与上下班时间重叠的分钟数（早于午休下班则不扣），<code>breakSource</code> 为 <code>shift</code>，<code>shift</code> 为所依据的班次；没有班次时为默认休息时间，<code>breakSource</code> 为 <code>default</code>。报工单各视图带 <code>breakSource</code>（经理修改后为 <code>manager</code>）和 <code>shiftName</code>。</p>
 <h3>4. 出错时</h3>
 <p>错误回答统一为 <code>{"error": {"code", "message", "details"?, "requestId"}}</code>：<code>message</code> 是可以直接显示给用户的中文，
 <code>code</code> 供程序判断（每个接口列出它可能返回的全部 code，包括请求头过大 431、请求超时 408 等在读取请求之前的拒绝），

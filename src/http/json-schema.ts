@@ -5,7 +5,7 @@
  * answer with their own error code and a sentence about the line or the report (a quantity 0–10,000,000:
  * 422 INVALID_QUANTITY with `details.line`; a reject reason of 1–200 characters: 422 INVALID_REASON; both dates
  * of the dashboard: 422 INVALID_DATE_RANGE). The document must still state them, so that a client knows what is
- * accepted (issue #16: "request schemas say what the service accepts, no looser"): `checkedRule(schema, keywords)`
+ * accepted ("request schemas say what the service accepts, no looser"): `checkedRule(schema, keywords)`
  * attaches the JSON Schema keywords of such a rule to a schema, for the document only, and the route lists the
  * code the rule answers with. The contract test checks that requests valid by the document are accepted.
  */

@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document, generated from the route declarations and their zod schemas (http/json-schema.ts),
- * so what is documented is what is validated (issues #7 and #16).
+ * so what is documented is what is validated.
  *
  * Per operation: parameters and request body with their Chinese labels (`title`) and one example; the success
  * answer with its schema and one example (204 without a body); and the error answers by status, each with the
@@ -9,7 +9,7 @@
  * body, validation only with a schema, authentication only on non-public routes, 503 DATABASE_UNAVAILABLE only with
  * the database, READ_MODEL_BEHIND only on reads of async read models, with a sentence in the description saying how
  * they wait; the client-error handler's 400, 408 and 431 on all). `components.responses` holds the answers to any path or method
- * that is no operation, each with its status in `x-status` (issue #20). The opening guide for the mini-program's developer (http/guide.ts) is the
+ * that is no operation, each with its status in `x-status`. The opening guide for the mini-program's developer (http/guide.ts) is the
  * document's description.
  */
 import { ROLE_LABELS } from '../auth/roles.ts';
@@ -196,9 +196,9 @@ const TAGS: Record<string, string> = {
   people: '人员（管理员、经理）',
   devices: '设备与设备码（管理员、经理）',
   wages: '计件单价、计件工资与月结（单价与工资：管理员、经理；结账：经理；我的工资：员工）',
-  // issue #24 organization (part A)
+  // organization
   organization: '车间、班组、组员与设备所属车间（管理员、经理）',
-  // issue #24 part B
+  // shifts
   shifts: '班次与排班（管理员、经理）：班次、休息时段、班组的轮班与调整',
   'web-login': '网页后台登录与会话（扫码登录、第一位管理员、一次性链接、切换角色、退出）',
   quality: '质量（管理员、经理；审核范围内）：不良原因、类别、产品、设备、班组、员工的帕累托与导出',

@@ -61,8 +61,8 @@ export async function runRoute(ctx: AppContext, route: AnyRoute, req: Request, r
  * PostgreSQL text cannot hold a NUL character, and a lone UTF-16 surrogate (`"\ud800"` in JSON) is no text
  * at all (PostgreSQL refuses it in jsonb, and drivers replace it with U+FFFD in text): no input of this service
  * can contain either. Refused here, for every route, before validation (422 INVALID_CHARACTERS), in path
- * parameters, queries, bodies and their keys at any depth, rather than failing in the database (issue #14
- * class 5; spreadsheet cells: src/imports/problems.ts).
+ * parameters, queries, bodies and their keys at any depth, rather than failing in the database (spreadsheet
+ * cells: src/imports/problems.ts).
  */
 function rejectInvalidCharacters(raw: RawInput): void {
   if (holdsInvalidText(raw.params) || holdsInvalidText(raw.query) || holdsInvalidText(raw.body)) {

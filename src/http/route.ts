@@ -1,6 +1,6 @@
 /**
  * Route definitions: one declaration per endpoint gives express its handler, zod its validation and the
- * OpenAPI document its entry (one source of truth, issues #7 and #16). Routes stay thin: parse, call, map the answer.
+ * OpenAPI document its entry (one source of truth). Routes stay thin: parse, call, map the answer.
  *
  * `defineRoute({method, path, summary, access, params?, query?, body?, response?, status?, errors?, example, handler})`
  * - `path` in express form (`/api/reports/:reportId`).
@@ -27,7 +27,7 @@ export interface CurrentUser {
   name?: string;
   role: Role;
   /**
-   * The person's scope in this role (issue #24 part S, domain/scope.ts; both lists empty = the whole factory);
+   * The person's scope in this role (domain/scope.ts; both lists empty = the whole factory);
    * absent on routes whose handler checks the person itself.
    */
   scope?: Scope;
@@ -49,7 +49,7 @@ export class RawBody {
 /** The Actor of a request (the commands' shape): the token's person and role, and the request id. */
 export const actorOf = (user: CurrentUser, req: { id: string }): Actor => ({ phone: user.phone, role: user.role, requestId: req.id });
 
-/** The scope of the current user (issue #24 part S; domain/scope.ts): what the readings of reports apply. */
+/** The scope of the current user (domain/scope.ts): what the readings of reports apply. */
 export const scopeOf = (user: CurrentUser): Scope => user.scope ?? WHOLE_FACTORY;
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;

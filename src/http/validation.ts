@@ -1,5 +1,5 @@
 /**
- * Validation of a request's params, query and body with the route's zod schemas, in Chinese (issue #16).
+ * Validation of a request's params, query and body with the route's zod schemas, in Chinese.
  *
  * zod speaks Chinese through its own locale (`z.config(z.locales.zhCN())`, set here once for the process). Its
  * sentences name types in English (`期望 string，实际接收 undefined`) and not the field, so each issue's message is

@@ -12,7 +12,7 @@ import type { OrganizationCatalog } from '../queries/organization.ts';
 
 /**
  * What a classification may rely on besides the stored records: today (APP_TIMEZONE), the closed months, and the
- * organization's workshops and teams (issue #24: a personnel list's 车间 and 班组 columns).
+ * organization's workshops and teams (a personnel list's 车间 and 班组 columns).
  */
 export interface ClassifyContext {
   readonly today: string;

@@ -1,6 +1,6 @@
 /**
  * Limits of the spreadsheet import (decisions.md "Spreadsheet import": 10 MB per upload, 50,000 rows) and the
- * lifetime of a preview (30 minutes, enough to read it and confirm; issue #3).
+ * lifetime of a preview (30 minutes, enough to read it and confirm).
  */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const MAX_IMPORT_ROWS = 50_000;

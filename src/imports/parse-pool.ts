@@ -1,5 +1,5 @@
 /**
- * Spreadsheets are parsed off the event loop (issue #14 class 8): in a worker thread of a piscina pool, so that
+ * Spreadsheets are parsed off the event loop: in a worker thread of a piscina pool, so that
  * an import never delays a worker's clock-in, and with that thread's memory and time bounded, so that a runaway
  * parse is ended without touching the service.
  *
@@ -8,12 +8,12 @@
  *   at 295–339 MB with the thread kept 30 s, 291 MB so: `npm run bench -- import`); at most MAX_QUEUED uploads
  *   wait for it (more: 503 IMPORT_BUSY with Retry-After: IMPORT_RETRY_AFTER_SECONDS, also in
  *   `details.retryAfterSeconds`). That bound is counted here: piscina's own `maxQueue` never counts a task
- *   run with an abort signal (it waits in another queue), and every parse has one, its time limit (issue #20).
+ *   run with an abort signal (it waits in another queue), and every parse has one, its time limit.
  * - Its heap is limited (`resourceLimits`: WORKER_HEAP_MB old generation, 16 MB young): a parse that needs more
  *   is ended by V8 (ERR_WORKER_OUT_OF_MEMORY) and answers 422 SPREADSHEET_TOO_LARGE; so is one still running
  *   after PARSE_TIME_LIMIT_MS (the thread is terminated). The pool starts a fresh thread for the next upload.
  * - The thread runs one JavaScript file bundled from parse-worker.ts when the pool is made (parse-thread-code.ts:
- *   ~0.1 s of CPU to start a thread instead of ~0.4 s through tsx's loader, issue #20), or, when that cannot be
+ *   ~0.1 s of CPU to start a thread instead of ~0.4 s through tsx's loader), or, when that cannot be
  *   built, the TypeScript through tsx (V8 flags of `npm start` are not allowed in a worker's execArgv).
  *
  * `parseInWorker(kind, buffer, maxRows)` → the kind's `{valid, errors}` (parse-worker.ts; its JSON texts parsed one

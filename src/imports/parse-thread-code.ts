@@ -1,7 +1,7 @@
 /**
  * The code the parse thread runs (src/imports/parse-pool.ts), as one CommonJS file built from parse-worker.ts and
  * everything it imports (xlsx, yauzl, the sheet readers) by esbuild — the compiler tsx itself runs on — the first
- * time a parse needs it in this process (issue #20). Why: a thread that loads the TypeScript modules through tsx's
+ * time a parse needs it in this process. Why: a thread that loads the TypeScript modules through tsx's
  * loader costs 360–520 ms of CPU to start (the loader's resolution and transforms for every module, partly on the
  * process's loader thread at normal priority), the bundle 60–120 ms (`npm run bench -- import`); the parse thread
  * starts again for the first upload after each idle moment, and that CPU was taken from the event loop when

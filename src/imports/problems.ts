@@ -29,7 +29,7 @@ export const SHOWN_TEXT_LENGTH = 200;
 /**
  * The preview's error row for sheet row `row`: `code` of the first problem, `reason` every problem's sentence
  * joined by `；`, and the row's `values` as shown: error cells as their text, texts cut to SHOWN_TEXT_LENGTH
- * (a file repeating one huge shared text in every cell must not make a preview of gigabytes; issue #14).
+ * (a file repeating one huge shared text in every cell must not make a preview of gigabytes).
  */
 export function rowError(row: number, problems: readonly Problem[], values: Record<string, CellValue>): ErrorRow {
   const shown: Record<string, CellValue> = {};
@@ -42,7 +42,7 @@ export function rowError(row: number, problems: readonly Problem[], values: Reco
 /**
  * The problem of a cell in column `label` that no rule can read, or undefined: an error cell (`error_cell`,
  * `uncomputed_formula`), or text that is not valid Unicode (`invalid_characters`: NUL or a lone surrogate,
- * src/text.ts; issue #14 class 5), so that such a cell is an error row, never a failure in the database.
+ * src/text.ts; ), so that such a cell is an error row, never a failure in the database.
  */
 export function cellProblem(label: string, field: string, v: CellValue): Problem | undefined {
   if (typeof v === 'string' && !isValidText(v)) {

@@ -1,5 +1,5 @@
 /**
- * The two-phase spreadsheet import (decisions.md "Spreadsheet import"; issue #3), the same for products and
+ * The two-phase spreadsheet import (decisions.md "Spreadsheet import"), the same for products and
  * people, over the HTTP upload and the command line.
  *
  * `previewImport(ctx, kind, file, actor)` parses and checks the file and compares it with the stored data, writing
@@ -112,7 +112,7 @@ async function fingerprint<TRow extends { row: number }, TStored>(
 }
 
 /**
- * Today, the closed months (issue #22: a rate may not start in a closed month) and the organization (issue #24: a
+ * Today, the closed months (a rate may not start in a closed month) and the organization (a
  * personnel list's 车间 and 班组).
  */
 async function classifyContext(q: Queryable, today: string): Promise<ClassifyContext> {

@@ -1,5 +1,5 @@
 /**
- * The bytes of an upload gathered as they arrive into memory shared with the parse thread (issue #20: three
+ * The bytes of an upload gathered as they arrive into memory shared with the parse thread (three
  * hostile uploads at once must not hold other requests up): each chunk is copied in on the turn it arrives, so the
  * upload's end costs no `Buffer.concat` of megabytes, and the parse thread gets the same memory, never a copy
  * (a Uint8Array over a SharedArrayBuffer is shared by postMessage, not cloned: src/imports/parse-pool.ts).

@@ -66,7 +66,7 @@ export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<U
     let reading: Promise<void> | undefined;
     bb.on('file', (field, stream, info) => {
       // Every part stream reports a body cut before its closing boundary as an 'error' of its own, besides
-      // busboy's: unheard, Node would throw it and end the process (issue #14).
+      // busboy's: unheard, Node would throw it and end the process.
       stream.on('error', () => fail(malformed()));
       if (field !== 'file' || reading) {
         stream.resume();
@@ -97,7 +97,7 @@ export function readUpload(req: Request, maxBytes = MAX_UPLOAD_BYTES): Promise<U
     req.on('aborted', interrupted);
     req.on('error', interrupted);
     // A chunk of the body per turn of the event loop: three 10 MB uploads arriving at once otherwise give busboy
-    // megabytes to scan in one turn while other requests wait (issue #20).
+    // megabytes to scan in one turn while other requests wait.
     stopFeeding = feedInTurns(req, bb);
   });
 }

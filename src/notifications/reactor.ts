@@ -1,5 +1,5 @@
 /**
- * The notification reactor (issue #6 "Notifications"): an async consumer of the report events that turns them
+ * The notification reactor: an async consumer of the report events that turns them
  * into rows of `notification_outbox`, in the same transaction as its checkpoint, so each event gives its
  * messages exactly once (plus a unique key (event_position, kind, recipient_phone) as a second guard). It never
  * calls the platform: the sender (sender.ts) delivers the rows, so a platform failure can neither fail nor

@@ -1,5 +1,5 @@
 /**
- * Delivers `notification_outbox` rows through `platform.sendSubscribeMessage` (issue #6 "Notifications").
+ * Delivers `notification_outbox` rows through `platform.sendSubscribeMessage`.
  *
  * `deliverDue()` claims up to `batchSize` due rows (pending with next_attempt_at ≤ now, or claimed by a sender
  * whose lease ran out) in a short transaction (FOR UPDATE SKIP LOCKED, so several instances never claim the

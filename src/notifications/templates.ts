@@ -1,5 +1,5 @@
 /**
- * Subscription message templates of the service (issue #6 "Notifications") and their configuration.
+ * Subscription message templates of the service and their configuration.
  *
  * | name (env) | sent to | fields |
  * |---|---|---|

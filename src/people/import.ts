@@ -4,7 +4,7 @@
  * phone stored under another name is an error row (`phone_bound_to_other_name`, decisions.md "Spreadsheet
  * import") — the import never renames anybody.
  *
- * Issue #24 part A: the optional columns 车间 and 班组. 班组 names a team by its code or, when no code matches, by
+ * The optional columns 车间 and 班组. 班组 names a team by its code or, when no code matches, by
  * its name (within the 车间 when one is given; a name two teams share is an error row `ambiguous_team`); 车间
  * (code or name) alone places nobody (`team_required`) and, with a 班组, must be that team's workshop
  * (`team_not_in_workshop`). Only the worker record of a row joins a team (a row without the worker role and with a

@@ -19,7 +19,7 @@ import { cellProblem, type Problem } from '../imports/problems.ts';
 
 export const MAX_NAME_LENGTH = 50;
 
-// A Map, not an object: a role text such as `constructor` or `__proto__` must find nothing (issue #14 class 6).
+// A Map, not an object: a role text such as `constructor` or `__proto__` must find nothing.
 export const ROLE_ALIASES: ReadonlyMap<string, Role> = new Map(Object.entries({
   worker: 'worker',
   员工: 'worker',

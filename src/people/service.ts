@@ -1,5 +1,5 @@
 /**
- * Single-record personnel maintenance (spec 4.3; decisions.md "Roles"; issue #3).
+ * Single-record personnel maintenance (spec 4.3; decisions.md "Roles").
  *
  * `savePerson(ctx, raw)` checks phone, name and role(s) with the import rules (src/people/rules.ts), then adds
  * each role; a different name renames the phone (all roles). → `{person, result}`; throws 422 PERSON_INVALID.

@@ -5,7 +5,7 @@
  * Within the sheet the first row of a phone fixes its name: a later row giving the phone another name is an
  * error row (`phone_bound_to_other_name`) naming that first row; a later row repeating a phone + role already
  * given is an error row (`duplicate_key`). A phone may hold several roles (several rows, or several roles in one
- * cell). Issue #24: the optional columns 车间 and 班组 (codes or names) are carried as written; whether they name a
+ * cell). The optional columns 车间 and 班组 (codes or names) are carried as written; whether they name a
  * team, and the membership change they make, is decided against the stored organization (people/import.ts).
  */
 import type { Role } from '../auth/roles.ts';
@@ -21,13 +21,13 @@ export const PERSON_COLUMNS: readonly ColumnSpec<PersonField>[] = [
   { key: 'phone', header: '手机号', required: true },
   { key: 'name', header: '姓名', required: true },
   { key: 'role', header: '角色', required: true },
-  // issue #24 part A: optional; codes or names (people/import.ts resolves them against the organization)
+  // optional; codes or names (people/import.ts resolves them against the organization)
   { key: 'workshop', header: '车间', required: false },
   { key: 'team', header: '班组', required: false },
 ];
 
 /**
- * A membership change the import makes for a worker (issue #24 part A), shown in the preview: 加入 (join: in no team
+ * A membership change the import makes for a worker, shown in the preview: 加入 (join: in no team
  * now) or 调动 (move: from the open membership's team), effective from the day of the confirmation.
  */
 export interface MembershipChange {
@@ -43,7 +43,7 @@ export interface PersonRecordRow {
   phone: string;
   name: string;
   role: Role;
-  /** The 车间 and 班组 cells as written (codes or names; issue #24), absent when blank. */
+  /** The 车间 and 班组 cells as written (codes or names), absent when blank. */
   workshop?: string;
   team?: string;
   /** The membership change of this worker record (classified against the organization, people/import.ts). */
@@ -70,7 +70,7 @@ export function peopleFromSheet(rows: readonly SheetRow<PersonField>[]): { valid
   const rowOfRecord = new Map<string, number>();
   for (const r of rows) {
     const c = checkPerson(r.cells);
-    // issue #24: the optional 车间 and 班组 cells must be readable text too.
+    // the optional 车间 and 班组 cells must be readable text too.
     const orgProblems = [cellProblem('车间', 'workshop', r.cells.workshop ?? null), cellProblem('班组', 'team', r.cells.team ?? null)].filter((p) => p !== undefined);
     if (!c.ok || orgProblems.length) {
       errors.push(rowError(r.row, [...(c.ok ? [] : c.problems), ...orgProblems], personValues(r.cells)));

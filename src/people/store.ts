@@ -82,7 +82,7 @@ export interface PersonListItem extends Person {
   /** When the phone's first role was added (ISO 8601 with offset). */
   createdAt: string;
   /**
-   * The scope of each reviewing role the person holds (admin, manager; issue #24 part S, domain/scope.ts): codes of
+   * The scope of each reviewing role the person holds (admin, manager; domain/scope.ts): codes of
    * workshops and teams, both empty = the whole factory.
    */
   scope: { role: 'admin' | 'manager'; workshops: string[]; teams: string[] }[];

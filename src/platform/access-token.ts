@@ -1,5 +1,5 @@
 /**
- * The platform access token cache (issue #4, "Platform client"): the token from `POST /cgi-bin/stable_token`
+ * The platform access token cache ("Platform client"): the token from `POST /cgi-bin/stable_token`
  * is kept until shortly before it expires and then fetched again, one fetch at a time (callers arriving during
  * a fetch share it). `stable_token` answers the same token to every caller while it is valid, so several
  * service instances need no shared store.

@@ -1,6 +1,6 @@
 /**
  * The messaging platform client (WeChat mini-program server API) over axios, implementing `PlatformApi`
- * against the real origin (`WX_API_BASE`) or the built-in simulator (issue #4 "Platform client").
+ * against the real origin (`WX_API_BASE`) or the built-in simulator.
  *
  * Wire rules kept here, in one place:
  * - Access token: `POST /cgi-bin/stable_token` through `AccessTokenCache` (clamped refresh margin, one fetch
@@ -46,7 +46,7 @@ export interface PlatformClientOptions {
 
 /**
  * The largest answer read from the platform, in bytes (8 MiB; a mini-program code image is some 100 kB): a larger
- * one is a failure of the call (axios stops reading it), never a buffer as large as the sender likes (issue #14).
+ * one is a failure of the call (axios stops reading it), never a buffer as large as the sender likes.
  */
 export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 

@@ -1,6 +1,6 @@
 /**
  * Decryption of the platform's legacy open data (`encryptedData` + `iv` from `getPhoneNumber`), per the
- * platform's "open data verification and decryption" rules (issue #4): AES-128-CBC with PKCS#7 padding, key =
+ * platform's "open data verification and decryption" rules: AES-128-CBC with PKCS#7 padding, key =
  * base64-decoded session key (16 bytes), iv = base64-decoded `iv` (16 bytes), plaintext JSON whose
  * `watermark.appid` must equal our appid (data encrypted for another mini-program is refused).
  *

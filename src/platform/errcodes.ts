@@ -1,5 +1,5 @@
 /**
- * Platform failures as answers a person can act on (issue #4: "each a clear 4xx to the client"). The one
+ * Platform failures as answers a person can act on ("each a clear 4xx to the client"). The one
  * place where a `PlatformError` errcode or an `OpenDataError` becomes an `AppError` status, code and Chinese
  * message. `step` says which platform call failed, since the same errcode means different things per API
  * (40029: an invalid login code for jscode2session, an invalid phone credential for getuserphonenumber).

@@ -1,5 +1,5 @@
 /**
- * Builds the service's platform (issue #4): with credentials (`WX_APPID`, `WX_SECRET`, `WX_API_BASE`) the
+ * Builds the service's platform: with credentials (`WX_APPID`, `WX_SECRET`, `WX_API_BASE`) the
  * axios client talks to the real API; without them the simulator is started on a loopback port and the same
  * client talks to it (never in production: config.ts refuses a production start without `WX_APPID`, and this
  * function refuses too). `close()` of the returned platform stops the simulator it started.

@@ -1,6 +1,6 @@
 /**
  * The platform simulator: a wire-compatible fake of the WeChat mini-program server endpoints the service uses
- * (issue #4 "Simulator"; decisions.md "Platform simulator"), as its own express app on a loopback port. The
+ * (decisions.md "Platform simulator"), as its own express app on a loopback port. The
  * service starts it when `WX_APPID` is unset; it is never used in production (config.ts refuses that start).
  *
  * Conventions:

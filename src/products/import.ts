@@ -3,7 +3,7 @@
  * key. A row is `create` when its key is not stored, `unchanged` when every stored field equals the sheet,
  * `update` otherwise (with the changed fields: `changes: [{field, label, from, to}]`).
  *
- * Rates (issue #22): a row with 计件单价 (and 不良单价, 生效日期: src/products/rate-cells.ts) sets the product's rate
+ * Rates: a row with 计件单价 (and 不良单价, 生效日期: src/products/rate-cells.ts) sets the product's rate
  * from that date (blank: the day of the confirmation). The preview shows the rate change beside the other
  * changes (`pieceRate` / `defectRate`, from the rate in force on that date); a rate equal to the one in force then
  * is no change (and is not written); a date in a closed month is an error row (`period_closed`). Confirming

@@ -1,5 +1,5 @@
 /**
- * The rate columns of the product list (issue #22: 计件单价, 不良单价, 生效日期), each optional, and the rates of
+ * The rate columns of the product list (计件单价, 不良单价, 生效日期), each optional, and the rates of
  * `POST /api/products`: the one place that turns them into a rate to set (domain/money.ts for the amounts).
  *
  * - 计件单价: yuan per finished piece, at most 4 decimals, not negative. Blank: the row sets no rate; then 不良单价

@@ -1,9 +1,9 @@
 /**
- * Single-record product maintenance (spec 4.2; issue #3): create or update by the unique key with the rules of
+ * Single-record product maintenance (spec 4.2): create or update by the unique key with the rules of
  * the import (src/products/rules.ts), delete by the unique key.
  *
  * `saveProduct(ctx, raw, rate?)` → `{product, result: 'created' | 'updated' | 'unchanged', rate?}`; throws 422
- * PRODUCT_INVALID with `details: [{field, code, reason}]`. With `rate` (issue #22) the product's rate is set in
+ * PRODUCT_INVALID with `details: [{field, code, reason}]`. With `rate` the product's rate is set in
  * the same transaction (commands/rates: a RateSet event by `rate.actor`): both or neither.
  * `removeProduct(ctx, key)` → the deleted product; throws 404 PRODUCT_NOT_FOUND.
  */

@@ -1,11 +1,11 @@
 /**
- * From the rows of a product sheet to checked products (decisions.md "Spreadsheet import"; issue #3).
+ * From the rows of a product sheet to checked products (decisions.md "Spreadsheet import").
  *
  * - 项目号 blank (merged cells are already filled by the reader): the 项目号 of the row above is used.
  * - Each row is checked by `checkProduct` (src/products/rules.ts).
  * - The same unique key on several rows: the first of them is imported, every later one is an error row
  *   (`duplicate_key`) naming the first (the same rule as a phone repeated with another name, src/people/sheet.ts).
- * - The optional rate columns 计件单价, 不良单价, 生效日期 (issue #22) are checked by `checkRateCells`
+ * - The optional rate columns 计件单价, 不良单价, 生效日期 are checked by `checkRateCells`
  *   (src/products/rate-cells.ts); a row with rates carries them (`rate`).
  */
 import { readTable, type SheetRow } from '../spreadsheet/table.ts';
@@ -19,7 +19,7 @@ import { checkProduct } from './rules.ts';
 /** A column of the product sheet: a product field or a rate column. */
 export type SheetField = ProductField | RateCellField;
 
-/** The columns read: the product's (spec 2.1) and the optional rate columns (issue #22). */
+/** The columns read: the product's (spec 2.1) and the optional rate columns. */
 export const SHEET_COLUMNS: readonly ColumnSpec<SheetField>[] = [
   ...PRODUCT_COLUMNS,
   ...RATE_CELL_FIELDS.map((key) => ({ key, header: RATE_FIELD_LABELS[key], required: false })),

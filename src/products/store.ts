@@ -104,7 +104,7 @@ export async function upsertProducts(q: Queryable, products: readonly ProductDat
   }
 }
 
-/** The rate entries of each of `ids` that has some (issue #22; the `product_rates` read model), by date. */
+/** The rate entries of each of `ids` that has some (the `product_rates` read model), by date. */
 export async function rateEntriesOf(q: Queryable, ids: readonly number[]): Promise<Map<number, RateEntry[]>> {
   const out = new Map<number, RateEntry[]>();
   if (ids.length === 0) return out;
@@ -172,7 +172,7 @@ export interface DeviceSummary {
   productCount: number;
   /** A mini-program code is stored for the device. */
   hasCode: boolean;
-  /** The device's workshop (issue #24 part A, `device_workshops`); null: none set. */
+  /** The device's workshop (`device_workshops`); null: none set. */
   workshopCode: string | null;
   workshopName: string | null;
 }

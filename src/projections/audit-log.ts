@@ -10,7 +10,7 @@
  * - ReportApproved with a correction → one `corrected` row per changed line (before/after: the line, null when
  *   added/removed; in the order of the corrected lines, removed lines last), then `approved`.
  * - ReportRejected → `rejected` with the reason. BreakChanged → `break_changed`, before/after `{breakMinutes}`.
- * - Plausibility flags (issue #21), where the event carries any: `flags` beside the submitted lines, `{flags}` as
+ * - Plausibility flags, where the event carries any: `flags` beside the submitted lines, `{flags}` as
  *   the approval's `after` (approved knowing them: 已知异常), and beside the new break minutes.
  * Actor phone, name and role come from the event metadata; the time is the event's `at`.
  */

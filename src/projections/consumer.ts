@@ -1,5 +1,5 @@
 /**
- * Asynchronous consumers (async projections and reactors) with exactly-once checkpoints (issue #2).
+ * Asynchronous consumers (async projections and reactors) with exactly-once checkpoints.
  *
  * `runConsumerBatch(pool, store, consumer, limit)` runs one batch in one transaction: it locks the consumer's
  * checkpoint row (FOR UPDATE, so two runners can never apply the same events), reads the next page of events

@@ -15,14 +15,14 @@
  * pending and approved) moves the day's effective time by (before − after) × 60000 ms, straight from the event.
  * Effective ms of a report = clock-out − clock-in − breakMinutes × 60000 (decisions.md "Calculations").
  *
- * Placement (issue #24 part S, migrations/015): a contribution keeps its report's workshop and team; the daily
+ * Placement (migrations/015): a contribution keeps its report's workshop and team; the daily
  * sums are keyed by report_date + employee_phone + workshop_key + team_key (the codes, '' for none), and the day
  * counts by report_date + workshop_key + team_key, so the one scope rule and the workshop / team filters apply to
  * the sums (a scoped page counts its rows per day from the counts of its teams). The review events carry the
  * placement (catalog.ts), so each finds its rows from the event alone; events written before carry none: their
  * reports were in no team.
  *
- * Plausibility flags (issue #21; migrations/010): `dashboard_daily.flagged` lists the day's approved reports that
+ * Plausibility flags (migrations/010): `dashboard_daily.flagged` lists the day's approved reports that
  * carry flags, `[{reportId, flags}]`, from the approval's flags, replaced by a later BreakChanged's, so the dashboard
  * says 异常 where a figure cannot be true.
  */
@@ -67,7 +67,7 @@ function withFlags(flagged: unknown, reportId: string, flags: readonly Plausibil
   return flags.length ? [...list, { reportId, flags: [...flags] }] : list;
 }
 
-/** The placement keys of a report event ('' for none; events written before issue #24 carry none). */
+/** The placement keys of a report event ('' for none; events written before teams existed carry none). */
 const placementKeys = (d: { workshopCode?: string | null; teamCode?: string | null }) => [d.workshopCode ?? '', d.teamCode ?? ''] as const;
 /** The key of a report event's daily row, and of its day count. */
 const dayKey = (d: { reportDate: string; employeePhone: string; workshopCode?: string | null; teamCode?: string | null }) => [d.reportDate, d.employeePhone, ...placementKeys(d)];

@@ -11,7 +11,7 @@ import { productRatesProjection } from './product-rates.ts';
 import { periodsProjection } from './periods.ts';
 import { wagesProjection } from './wages.ts';
 import { organizationProjection } from './organization.ts';
-// issue #24 part B: shifts
+// shifts: shifts
 import { shiftsProjection } from './shifts.ts';
 import { scopesProjection } from './scopes.ts';
 import { defectReasonsProjection } from './defect-reasons.ts';
@@ -24,11 +24,11 @@ export const projections: Projection[] = [
   productRatesProjection,
   periodsProjection,
   wagesProjection,
-  // issue #24 organization (part A)
+  // organization
   organizationProjection,
-  // issue #24 part B: shifts
+  // shifts: shifts
   shiftsProjection,
-  // issue #24 part S
+  // scopes
   scopesProjection,
   defectReasonsProjection,
 ];

@@ -1,5 +1,5 @@
 /**
- * Inline projection (issues #5, #15): the read-model rows a command's new events make are computed before the
+ * Inline projection: the read-model rows a command's new events make are computed before the
  * events are stored, so that the command's one append statement writes them (projections/row-writes.ts
  * `addRowWrites`): the worker's next request, on any instance, reads its own writes.
  *

@@ -1,5 +1,5 @@
 /**
- * Work that must run in one instance at a time when several API instances share the database (issue #2).
+ * Work that must run in one instance at a time when several API instances share the database.
  *
  * - `Leadership`: a session-level advisory lock held on a dedicated connection. Whoever holds it runs the
  *   async consumers; when that process dies its connection ends, PostgreSQL releases the lock and another

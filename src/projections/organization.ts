@@ -1,5 +1,5 @@
 /**
- * The organization read model (migrations/013_organization.sql; issue #24 part A), inline: each row is written by
+ * The organization read model (migrations/013_organization.sql), inline: each row is written by
  * its command's own statement, whole, from the event alone (nothing to read: `touches` is empty).
  *
  * - WorkshopDefined, WorkshopRenamed (stream `workshop-<code>`) → `workshops` row (code, name, updated_at).

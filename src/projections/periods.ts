@@ -1,6 +1,6 @@
 /**
- * The `periods` read model (migrations/011), inline: a month as its closes and reopens leave it (issue #22
- * "The monthly close"), written by the close's or the reopen's own statement — so a write into the month that
+ * The `periods` read model (migrations/011), inline: a month as its closes and reopens leave it (the monthly
+ * close), written by the close's or the reopen's own statement — so a write into the month that
  * waited for the close reads `closed` (migrations/011 `months_open`).
  *
  * Events of the stream `period-<YYYY-MM>`:

@@ -1,6 +1,6 @@
 /**
  * The `product_rates` read model (migrations/011), inline: one row per product and effective date, written by
- * the rate command's own statement (issue #22 "Piece rates").
+ * the rate command's own statement.
  *
  * RateSet (stream `product-<productId>`) writes the row of (productId, effectiveFrom) whole, replacing the entry
  * of the same date: rates in ten-thousandths of a yuan, `set_at` the event's `at`, `set_by_*` from the event's

@@ -1,5 +1,5 @@
 /**
- * What a projection is (issue #2): a pure mapping from events to read-model row changes.
+ * What a projection is: a pure mapping from events to read-model row changes.
  *
  * A projection owns some tables. For an event it names the rows it needs (`touches`, pure), and, given those
  * rows as they are, returns the rows to write or delete (`apply`, pure). The runner (`runner.ts`) loads the

@@ -1,5 +1,5 @@
 /**
- * Rebuilding a read model from the events (`npm run cli -- replay [projection]`, issue #2).
+ * Rebuilding a read model from the events (`npm run cli -- replay [projection]`).
  *
  * Everything happens in one transaction, so readers see the old model until the new one commits:
  * - inline projection: its tables are locked (ACCESS EXCLUSIVE) so no append can project meanwhile (an

@@ -1,6 +1,6 @@
 /**
  * The `reports` read model (migrations/004_sessions_reports.sql), inline: a report's row is written in the
- * same transaction as its event, so the next request on any instance sees it (issue #5; read by issue #6).
+ * same transaction as its event, so the next request on any instance sees it (the review and the worker's reads).
  *
  * Events of the `report-<reportId>` stream (src/events/catalog.ts):
  * - ReportSubmitted: the whole row, status `pending` (decisions.md "Reports and review").
@@ -8,9 +8,9 @@
  *   `reviewed_by` = the event's metadata `actorPhone`, `reviewed_at` = the event's `at`.
  * - ReportRejected: status `rejected`, `reject_reason`, `reviewed_by`, `reviewed_at`.
  * - BreakChanged: `break_minutes` = `after`, `break_source` = `manager`.
- * - `workshop_code`, `team_code`, `break_source`, `shift_id`, `shift_name` (migrations/012, issue #24): the
+ * - `workshop_code`, `team_code`, `break_source`, `shift_id`, `shift_name` (migrations/012): the
  *   report's placement and break source from ReportSubmitted (domain/placement.ts).
- * - `flags` (migrations/010, issue #21): the plausibility flags of the report's figures as they stand, from
+ * - `flags` (migrations/010): the plausibility flags of the report's figures as they stand, from
  *   ReportSubmitted, ReportApproved (the approved figures' flags) and BreakChanged (when it carries them).
  * Timestamps are written as ISO 8601 text (UTC), `report_date` as `YYYY-MM-DD`, `lines` as ReportLine[].
  * An event for a report whose row is missing (impossible when ReportSubmitted came first) changes nothing.

@@ -1,5 +1,5 @@
 /**
- * The SQL that writes a projection's changed rows (issue #2; issue #15: one definition for every way rows are
+ * The SQL that writes a projection's changed rows (one definition for every way rows are
  * written). Per table: a DELETE of the deleted keys, then an UPDATE of rows known to exist or an upsert (INSERT … ON
  * CONFLICT DO UPDATE) of the others, with the rows bound as JSON (`jsonb_populate_record(set)`, so any column type
  * works). Written either

@@ -4,7 +4,7 @@
  *   collects the changed rows per table; inline projection (inline.ts) uses it alone;
  * - `projectBatch(q, projection, events)`: loads every touched row (one query per table), applies the batch in
  *   memory and writes the changed rows (row-writes.ts): async catch-up and replay. For a projection with `needs`
- *   (issue #22: rows found through other rows, and scans), it first loads what the events need as seen before the
+ *   (rows found through other rows, and scans), it first loads what the events need as seen before the
  *   batch, in rounds, then, event by event, whatever an event still needs given what the earlier events of the
  *   batch wrote; a scan's rows are those loaded by it with the batch's writes laid over them.
  */

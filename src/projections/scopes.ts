@@ -1,5 +1,5 @@
 /**
- * The `scopes` read model (migrations/015, issue #24 part S), inline: one row per person and role whose scope was
+ * The `scopes` read model (migrations/015), inline: one row per person and role whose scope was
  * set, written by the scope command's own statement, so the next request on any instance reads the new scope.
  *
  * ScopeSet (stream `scope-<phone>`) writes the row of (phone, role) whole: workshops and teams (codes; both empty

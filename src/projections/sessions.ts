@@ -1,7 +1,7 @@
 /**
  * The `sessions` read model (migrations/004_sessions_reports.sql), inline: one row per clock session
  * (spec 2.3), written in the same transaction as the worker-stream event, so the worker's next request on any
- * instance sees it (issue #5).
+ * instance sees it.
  *
  * Events of the `worker-<phone>` stream (src/events/catalog.ts):
  * - ClockedIn: a new row, status `active`, devices [deviceNo], `opened_version` = the event's stream version.

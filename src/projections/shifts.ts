@@ -1,5 +1,5 @@
 /**
- * The shift read models (migrations/014; issue #24 "Shifts and breaks"), inline: written by the shift commands'
+ * The shift read models (migrations/014), inline: written by the shift commands'
  * own statements, so the next submission's facts and the calendar read them at once.
  *
  * - `shifts` (stream `shift-<shiftId>`): ShiftDefined writes the row; ShiftChanged rewrites it whole, keeping

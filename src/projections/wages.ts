@@ -1,5 +1,5 @@
 /**
- * Piece-rate wages (issue #22 "Wages"): an ASYNC projection of the report, product and period streams into the
+ * Piece-rate wages: an ASYNC projection of the report, product and period streams into the
  * tables of migrations/011. Exact: rates in ten-thousandths of a yuan, a line's amount in fen rounded once
  * (domain/money.ts), every sum a sum of rounded lines, kept as text of digits (numeric, never a float).
  *

@@ -1,7 +1,7 @@
 /**
  * The audit trail of one report (decisions.md "Reports and review": who, role, when, before, after, reason),
  * from `report_audit_logs` in the order things happened. Plausibility flags the projection kept in `after`
- * (issue #21: submitted, approved knowing them — 已知异常 —, break changed) are given as `flags` with their
+ * (submitted, approved knowing them — 已知异常 —, break changed) are given as `flags` with their
  * sentences, and taken out of `after` (an approval's `after` is then null, as without flags). Unknown report: 404 REPORT_NOT_FOUND (the event store
  * is asked, so a report without rows yet is still found).
  */
@@ -24,7 +24,7 @@ export interface AuditLogItem {
   before: unknown;
   after: unknown;
   reason: string | null;
-  /** The plausibility flags of the figures after the entry (issue #21); [] when there are none. */
+  /** The plausibility flags of the figures after the entry; [] when there are none. */
   flags: (PlausibilityFlag & { message: string })[];
 }
 
@@ -38,7 +38,7 @@ function splitFlags(after: unknown): { after: unknown; flags: PlausibilityFlag[]
 /**
  * GET /api/reports/:reportId/audit-logs: one page of the report's audit entries in event order, `at` ISO 8601 in
  * `timeZone` (APP_TIMEZONE). Throws 404 REPORT_NOT_FOUND for a malformed id, a report with no events, or one
- * outside `scope` (issue #24 part S, domain/scope.ts).
+ * outside `scope` (domain/scope.ts).
  */
 export async function auditLogs(
   q: Queryable,
@@ -51,7 +51,7 @@ export async function auditLogs(
   const id = parseReportId(reportId);
   if ((await store.streamVersion(q, streams.report(id))) === 0) throw reportNotFound();
   if (!isWholeFactory(scope)) {
-    // Out of the reader's scope (issue #24 part S): as unknown. The report's row commits with its first event.
+    // Out of the reader's scope: as unknown. The report's row commits with its first event.
     const args: unknown[] = [id];
     const r = await q.query(`SELECT 1 FROM reports r WHERE r.report_id = $1 AND ${scopeAndFilter('r.workshop_code', 'r.team_code', scope, {}, args)}`, args);
     if (r.rows.length === 0) throw reportNotFound();

@@ -1,12 +1,12 @@
 /**
- * The dashboard's charts (issue #17 "charts people read at a glance"), from the same exact sums as its rows
+ * The dashboard's charts, from the same exact sums as its rows
  * (`dashboard_daily`, queries/dashboard.ts) summed over the whole date range, so a chart never adds up rounded
  * figures:
  * - `byEmployee`: per employee over the range, actual and standard cycle time (seconds, `figuresOf`), reported,
  *   finished quantity and standard workload, and how many of the employee's approved reports carry plausibility
- *   flags (`flaggedReports`, issue #21: their cycle time cannot be trusted); ordered by employee phone;
+ *   flags (`flaggedReports`, their cycle time cannot be trusted); ordered by employee phone;
  * - `byDate`: per report date, reported and finished quantity and standard workload; oldest first.
- * Only the sums in the reader's scope and filters (issue #24 part S, queries/dashboard.ts `readerSql`).
+ * Only the sums in the reader's scope and filters (queries/dashboard.ts `readerSql`).
  * Figures follow decisions.md "Calculations" (rounded to 2 decimals on output, null when a divisor is 0).
  */
 import type { Queryable } from '../db/transaction.ts';

@@ -5,8 +5,8 @@
  *
  * Rows are sorted by reportDate descending, then employee phone; startDate and endDate inclusive. The employee
  * name is the current one in personnel, else the one recorded at submission. `flags` lists the plausibility flags
- * of the row's approved reports, each with its report id and sentence (issue #21): a row with flags has figures
- * that cannot be true, and the console shows 异常 instead of them. Rows are per placement too (issue #24 part S):
+ * of the row's approved reports, each with its report id and sentence: a row with flags has figures
+ * that cannot be true, and the console shows 异常 instead of them. Rows are per placement too:
  * a row names its team and workshop (codes and current names, null for none), and only rows in the reader's scope
  * and the `workshop` / `team` filters are read (domain/scope.ts, over the rows' placement keys). The projection is asynchronous:
  * an approval shows up within a moment (the background consumer's tick).
@@ -20,7 +20,7 @@ import { untrustedFigures, withMessage, type PlausibilityFlag } from '../domain/
 import type { FlaggedReport } from '../projections/dashboard.ts';
 import { scopeAndFilter, WHOLE_READER, type Reader } from '../domain/scope.ts';
 
-/** Whose dashboard: the reader's scope and the filters (issue #24 part S). */
+/** Whose dashboard: the reader's scope and the filters. */
 export type DashboardReader = Reader;
 export const WHOLE_DASHBOARD: DashboardReader = WHOLE_READER;
 
@@ -57,11 +57,11 @@ export interface DashboardRow extends DashboardFigures {
   finishedQty: number;
   defectiveQty: number;
   standardWorkload: number;
-  /** The plausibility flags of the row's approved reports, with their report ids and sentences (issue #21). */
+  /** The plausibility flags of the row's approved reports, with their report ids and sentences. */
   flags: (PlausibilityFlag & { reportId: string; message: string })[];
   /** Which of the row's figures cannot be trusted (domain/plausibility.ts `untrustedFigures`). */
   untrusted: { cycleTime: boolean; workload: boolean };
-  /** Where the row's reports are counted (issue #24): codes and current names, null for none. */
+  /** Where the row's reports are counted: codes and current names, null for none. */
   workshopCode: string | null;
   workshopName: string | null;
   teamCode: string | null;

@@ -35,7 +35,7 @@ export interface MyReport {
   submittedAt: Date;
   reviewedAt: Date | null;
   rejectReason: string | null;
-  /** Issue #24 part B: where the break came from, and the shift's name when from a shift. */
+  /** Where the break came from, and the shift's name when from a shift. */
   breakSource: 'shift' | 'default' | 'manager';
   shiftName: string | null;
 }

@@ -1,5 +1,5 @@
 /**
- * The organization as the office reads it (issue #24 part A "Workshops and teams"), from the read model of
+ * The organization as the office reads it, from the read model of
  * migrations/013_organization.sql. Local dates are `YYYY-MM-DD` in APP_TIMEZONE.
  *
  * Reports record their own placement (reports.workshop_code / team_code, from ReportSubmitted): filters of reports
@@ -117,7 +117,7 @@ export async function workshopNameOf(q: Queryable, code: string | null): Promise
   return (await q.query(`SELECT name FROM workshops WHERE code = $1`, [code])).rows[0]?.name ?? null;
 }
 
-/** The organization as a personnel import resolves 车间 and 班组 cells against it (issue #24 part A). */
+/** The organization as a personnel import resolves 车间 and 班组 cells against it. */
 export interface OrganizationCatalog {
   workshops: { code: string; name: string }[];
   teams: { code: string; name: string; workshopCode: string; workshopName: string | null }[];

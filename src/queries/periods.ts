@@ -1,12 +1,12 @@
 /**
- * The months (issue #22 "The monthly close", `GET /api/periods`): every month with reports or a close, newest
+ * The months (`GET /api/periods`): every month with reports or a close, newest
  * first, with its status, the number of closes (`version`), who closed it last and when, the last close's figures,
  * the approved reports as the wage projection counts them, the pending reports as they are now (the `reports` read
  * model: what blocks a close), and the trail of its closes and reopens (who, when, amount, reason).
  * Months with reports are found by a loose scan of the index `reports_by_date` (one probe per month, however many
  * reports), so the list costs the number of months, not of reports.
  *
- * A reader with a scope (issue #24 part S, domain/scope.ts) gets the same months (a month's status is the whole
+ * A reader with a scope (domain/scope.ts) gets the same months (a month's status is the whole
  * factory's: it decides what anyone may write into it), but its counts are of the reports in its scope only
  * (approved and pending, from the `reports` read model), and the figures of a close (amount, workers, the trail's
  * amounts) are null: they are the whole factory's, as on the wages page (queries/wages.ts).

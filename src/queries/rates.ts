@@ -1,5 +1,5 @@
 /**
- * Rates as the product pages read them (issue #22 "Piece rates"), from the `product_rates` read model (rates in
+ * Rates as the product pages read them, from the `product_rates` read model (rates in
  * ten-thousandths of a yuan, dates local `YYYY-MM-DD`):
  * - `rateHistory(q, productId)`: every entry of a product, newest `effectiveFrom` first, with who set it, when and
  *   why; PRODUCT_NOT_FOUND (404) for a product not in the list;

@@ -1,13 +1,13 @@
 /**
- * Reports for the office (issue #17, the console's 报工单 page), on the `reports` read model, for managers and
+ * Reports for the office (the console's 报工单 page), on the `reports` read model, for managers and
  * administrators (`access.insight`): the manager has no review queue, yet changes break intervals and reads audit
  * trails, so they find a report here.
  * - `browseReports(q, filter, page, timeZone)`: report dates from `startDate` to `endDate` inclusive (YYYY-MM-DD,
  *   either may be missing), `employee` (an exact phone, or part of the current name), `status`; newest report
  *   date first, then latest submission.
  * - `reportById(q, reportId, timeZone)`: one report; 404 REPORT_NOT_FOUND.
- * Items as the review queue gives them (queries/reviews.ts `toItem`). Only reports in the reader's scope (issue #24
- * part S, domain/scope.ts): one outside it is REPORT_NOT_FOUND, as an unknown one (its existence is not leaked).
+ * Items as the review queue gives them (queries/reviews.ts `toItem`). Only reports in the reader's scope
+ * (domain/scope.ts): one outside it is REPORT_NOT_FOUND, as an unknown one (its existence is not leaked).
  */
 import type { Queryable } from '../db/transaction.ts';
 import { parseReportId, reportNotFound } from '../domain/report.ts';
@@ -21,7 +21,7 @@ export interface ReportFilter {
   endDate?: string;
   employee?: string;
   status?: ReportItem['status'];
-  /** Workshop and team codes (issue #24 part S), within the scope. */
+  /** Workshop and team codes, within the scope. */
   workshop?: string;
   team?: string;
 }

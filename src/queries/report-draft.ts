@@ -1,6 +1,6 @@
 /**
  * GET /api/reports/draft?sessionId= (spec 4.6, 3.1 rule 2; decisions.md "Reports and review"): what the
- * worker fills the report from: the session's times, devices, starting break minutes (issue #24: from the worker's
+ * worker fills the report from: the session's times, devices, starting break minutes (from the worker's
  * shift as the submission will compute it, with its source and shift), the window's end, and
  * the candidates: the products whose device is one of the session's devices (ordered by device as they
  * appeared in the session, then project, product, process).
@@ -33,7 +33,7 @@ export interface ReportDraft {
   devices: string[];
   expiresAt: Date;
   candidates: ProductSnapshot[];
-  /** Issue #24 part B: where the starting break comes from, and the shift (domain/shift-breaks.ts sessionBreak). */
+  /** Where the starting break comes from, and the shift (domain/shift-breaks.ts sessionBreak). */
   breakSource: 'shift' | 'default';
   shift: { shiftId: string; name: string } | null;
 }
@@ -72,7 +72,7 @@ export async function reportDraft(
   if (!r.person_holds) throw domainError('ROLE_REVOKED');
   if (!r.session_id) throw sessionNotFound();
   const s = reportableSession(toSession(r), now, settings);
-  // Issue #24 part B: the same rule as the submission (commands/clock/decider.ts), from the same calendar SQL.
+  // The same rule as the submission (commands/clock/decider.ts), from the same calendar SQL.
   const presence = { clockInAt: s.clockInAt, clockOutAt: s.clockOutAt };
   const clockInDate = localDate(new Date(s.clockInAt), settings.timeZone);
   let calendar = r.calendar_kept && kept?.date === clockInDate ? kept : undefined;

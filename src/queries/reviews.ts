@@ -1,11 +1,11 @@
 /**
  * Review queries (spec 4.7) on the `reports` read model (migrations/004, kept by the reports projection):
  * - `pendingReviews`: reports awaiting review, oldest submission first, with worker name, devices, times,
- *   lines, effective working time and plausibility flags (issue #21); `flagged` true keeps only flagged reports,
+ *   lines, effective working time and plausibility flags; `flagged` true keeps only flagged reports,
  *   false only unflagged ones.
  * - `myReviews`: the reports an administrator approved or rejected, newest decision first, optionally only
  *   those decided between two local dates (inclusive, in APP_TIMEZONE).
- * Both see only the reports in the reader's scope (issue #24 part S, domain/scope.ts: the one rule).
+ * Both see only the reports in the reader's scope (domain/scope.ts: the one rule).
  * Times ISO 8601 with the factory's offset; dates YYYY-MM-DD; effective working time in seconds
  * (clock-out − clock-in − breakMinutes × 60, decisions.md "Calculations").
  */
@@ -28,16 +28,16 @@ export interface ReportItem {
   breakMinutes: number;
   effectiveSeconds: number;
   lines: ReportLine[];
-  /** The plausibility flags of the report's figures as they stand, each with its Chinese sentence (issue #21). */
+  /** The plausibility flags of the report's figures as they stand, each with its Chinese sentence. */
   flags: (PlausibilityFlag & { message: string })[];
   submittedAt: string;
   reviewedBy: string | null;
   reviewedAt: string | null;
   rejectReason: string | null;
-  /** Issue #24 part B: where the break came from, and the shift's name when from a shift. */
+  /** Where the break came from, and the shift's name when from a shift. */
   breakSource: 'shift' | 'default' | 'manager';
   shiftName: string | null;
-  /** Where the report is counted (issue #24): its workshop and team as of its date, with their current names. */
+  /** Where the report is counted: its workshop and team as of its date, with their current names. */
   workshopCode: string | null;
   workshopName: string | null;
   teamCode: string | null;

@@ -1,5 +1,5 @@
 /**
- * Shifts and team calendars as the console reads them (issue #24 "Shifts and breaks"), from the read models of
+ * Shifts and team calendars as the console reads them, from the read models of
  * migrations/014 (src/projections/shifts.ts):
  * - `listShifts(q)`: every shift, by name, with its break windows (local times `HH:mm`);
  * - `teamSchedule(q, teamCode)`: the team's assignments (by validFrom) and overrides as domain/shift-schedule.ts

@@ -1,5 +1,5 @@
 /**
- * Wage queries (issue #22 "Wages") on the wage projection (projections/wages.ts: `wage_workers`, `wage_lines`,
+ * Wage queries on the wage projection (projections/wages.ts: `wage_workers`, `wage_lines`,
  * `wage_months`) and the month's status as those figures are priced (the `periods` trail up to the close the projection
  * has taken in: `monthStatus`). Amounts are fen as BigInt (the routes
  * write them `"168.01"`), rates ten-thousandths of a yuan (`"1.2500"`), null when unpriced.
@@ -8,7 +8,7 @@
  * - `wageExport(q, month)`: every worker and every line of the month (the payroll workbook).
  * The employee name is the current one in personnel. Only approved reports count (corrected lines as approved);
  * the projection follows the approvals within a moment. Which workers and lines a reader sees is decided in one
- * place, `scoped` (issue #24 part S): the lines of reports in the reader's scope and filters (domain/scope.ts, over
+ * place, `scoped`: the lines of reports in the reader's scope and filters (domain/scope.ts, over
  * the report's placement in `reports`). A reader who sees everything gets the projection's per-worker sums; any
  * other gets the sums of the lines it sees (the same sums over fewer lines), the pending count of its scope, and
  * no amounts of earlier closes (those are the whole factory's). Each worker row names the team and workshop of the
@@ -37,7 +37,7 @@ export interface MonthStatus {
 export interface WorkerWage {
   employeePhone: string;
   employeeName: string | null;
-  /** The placement of the worker's latest approved report of the month seen (issue #24); null: none. */
+  /** The placement of the worker's latest approved report of the month seen; null: none. */
   workshopCode: string | null;
   workshopName: string | null;
   teamCode: string | null;

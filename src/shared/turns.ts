@@ -1,5 +1,5 @@
 /**
- * Long work in slices (issue #14 item 8: an import never holds other requests up): helpers that do a big job a
+ * Long work in slices (an import never holds other requests up): helpers that do a big job a
  * slice at a time with a turn of the event loop between, so that requests waiting meanwhile are served.
  */
 import type { Readable, Writable } from 'node:stream';
@@ -21,7 +21,7 @@ export async function jsonArrayInSlices<T>(items: readonly T[], map: (item: T) =
 }
 
 /**
- * Feeds `source` into `sink` one chunk per turn of the event loop (issue #20): after each chunk the source pauses
+ * Feeds `source` into `sink` one chunk per turn of the event loop: after each chunk the source pauses
  * until the next turn (or until `sink` drains), and ends `sink` when it ends. A socket that has megabytes waiting is
  * read up to 32 chunks of 64 kB at a time when it flows; fed so, its chunks take turns with every other request.
  * Returns `stop()`: `sink` gets nothing more, and the rest of `source` is read and dropped.

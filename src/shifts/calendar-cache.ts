@@ -1,5 +1,5 @@
 /**
- * Workers' shift calendars kept in the process (issue #24, the clock cycle's figure: the shift lookup must not slow
+ * Workers' shift calendars kept in the process (the clock cycle's figure: the shift lookup must not slow
  * the worker's path). A calendar (src/shifts/sql.ts `calendarSql`: three ShiftDays around a session's clock-in date)
  * is kept with the heads of the streams it was read from (events/heads.ts), by phone: a worker's sessions come one
  * after another, so the latest clock-in date is the one asked again (by the draft, then by the submission's facts).

@@ -1,5 +1,5 @@
 /**
- * The worker's shift calendar around a local date, in SQL (issue #24 part B "Shifts and breaks"), shared by the
+ * The worker's shift calendar around a local date, in SQL, shared by the
  * submission's facts (commands/facts.ts: read, cached and guarded) and the draft (queries/report-draft.ts), so that
  * both compute the same break.
  *

@@ -22,7 +22,7 @@ export type CellValue = string | number | boolean | null | CellError;
 /** Marker text of a formula cell saved without its result (files written by programs that do not calculate). */
 export const UNCOMPUTED_FORMULA = '#公式未计算';
 
-// A Map: a hostile file's error cell may carry any value (`constructor` …), which must find nothing (issue #14).
+// A Map: a hostile file's error cell may carry any value (`constructor` …), which must find nothing.
 const ERROR_CODES: ReadonlyMap<unknown, string> = new Map<unknown, string>([
   [0x00, '#NULL!'],
   [0x07, '#DIV/0!'],

@@ -1,9 +1,9 @@
 /**
- * Reads the data table of an uploaded spreadsheet (decisions.md "Spreadsheet import"; issue #3).
+ * Reads the data table of an uploaded spreadsheet (decisions.md "Spreadsheet import").
  *
  * `readTable(buffer, columns, {maxRows})` accepts `.xlsx` (and other zip workbooks SheetJS reads) and legacy
  * `.xls` (OLE2), recognised by their content, never by the file name, and read with every size bounded
- * (workbook.ts: issue #14). It takes the first sheet whose header row
+ * (workbook.ts). It takes the first sheet whose header row
  * — found by column names within the first 20 rows, so title rows above it are fine — has every required
  * column; columns may come in any order and unknown ones are ignored. Merged cells give every cell they cover
  * the value of their top-left cell. Formulas count with the value the file saved for them.
@@ -31,7 +31,7 @@ import { spreadsheetTooLarge } from './too-large.ts';
 export const HEADER_SEARCH_ROWS = 20;
 /**
  * Most characters the read columns of all data rows may hold together (10 million; an honest 50,000-row product
- * list has about 4.5 million): what a preview carries, stores and answers is bounded by it (issue #14).
+ * list has about 4.5 million): what a preview carries, stores and answers is bounded by it.
  */
 export const MAX_TABLE_TEXT = 10_000_000;
 export interface SheetRow<K extends string> {

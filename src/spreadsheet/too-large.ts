@@ -1,7 +1,7 @@
 /**
  * 422 SPREADSHEET_TOO_LARGE, the refusal of a spreadsheet that passes one of the import's size limits (README
- * "Import limits", issue #14), with `details` naming the limit passed — one key per limit, its value the limit —
- * so that a client can say which (issue #20: the document lists exactly these shapes, from `tooLargeDetails`).
+ * "Import limits"), with `details` naming the limit passed — one key per limit, its value the limit —
+ * so that a client can say which (the document lists exactly these shapes, from `tooLargeDetails`).
  */
 import { z } from 'zod';
 import { unprocessable } from '../errors.ts';

@@ -1,6 +1,6 @@
 /**
  * From the bytes of an upload to a SheetJS workbook, with every size the file could use against the reader
- * bounded (issue #14 class 2; decisions in README "Decisions": imports):
+ * bounded:
  * - the format is recognised by content: zip (`.xlsx` and other zip workbooks) or OLE2 (legacy `.xls`);
  *   anything else is 422 NOT_A_SPREADSHEET;
  * - a zip is inflated by `unzipWorkbook` (zip.ts: at most MAX_INFLATED_BYTES actually inflated, sizes checked

@@ -1,6 +1,6 @@
 /**
  * Unzips an `.xlsx` (or another zip workbook) into memory with a cap on the bytes actually inflated, counted
- * while inflating, never from the sizes the zip declares (issue #14 class 2: a 2 MB file whose directory says
+ * while inflating, never from the sizes the zip declares (a 2 MB file whose directory says
  * 4 kB inflated to 2 GiB). The zip is read by yauzl, which checks the directory's structure and stops an entry
  * the moment its inflated bytes differ from what its directory entry declares; this module adds the running
  * total over all entries (MAX_INFLATED_BYTES) and refuses an entry whose declared size alone passes it before

@@ -1,5 +1,5 @@
 /**
- * Issue #16: request schemas say what the service accepts, no looser. For every operation, requests generated from
+ * Request schemas say what the service accepts, no looser. For every operation, requests generated from
  * the document's own schemas (fast-check; each checked valid against the document with ajv) are sent, as a role
  * the operation allows, half of them naming real records (an open session, a pending report, a product). None may
  * be refused for its input: no 5xx, no 422 VALIDATION_FAILED and no refusal of a field by a command's own rule

@@ -1,5 +1,5 @@
 /**
- * Issue #20, the contract test's second half (the first: contract.test.ts, a working day and a tour): the answers
+ * The contract test's second half (the first: contract.test.ts, a working day and a tour): the answers
  * made outside a route's normal path, each produced on purpose and checked against `/api/openapi.json` with the
  * same checker (test/helpers/contract.ts: documented status, code among the operation's, `details` in its schema,
  * `requestId` equal to the X-Request-Id header). Requests go over a raw socket where a client library would refuse

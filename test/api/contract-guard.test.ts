@@ -1,5 +1,5 @@
 /**
- * Issue #20: the guard every test service runs under (test/helpers/contract-guard.ts) finds the answers the API
+ * The guard every test service runs under (test/helpers/contract-guard.ts) finds the answers the API
  * document does not describe — here from a stand-in server that answers as the service must not: an undocumented
  * status, a body its schema refuses, an error without its request id, a code the operation does not list, a
  * client-error answer without `requestId` — and lets pass what conforms, and what is no API at all.

@@ -1,5 +1,5 @@
 /**
- * Issue #16: the API document is an exact contract. Every answer of the end-to-end scenario (demo/scenario.ts: a
+ * The API document is an exact contract. Every answer of the end-to-end scenario (demo/scenario.ts: a
  * whole working day through HTTP), then of a tour through every other operation and the errors a client meets,
  * is checked against `/api/openapi.json` with ajv (test/helpers/contract.ts): status, content type and body, and
  * for accepted requests, that the document accepts them too. Zero deviations, and every documented operation
@@ -64,7 +64,7 @@ async function firstAdministrator(): Promise<void> {
   expect([added.status, added.body.result]).toEqual([201, 'created']);
 }
 
-/** The web console's sign-in (issue #17): scan-to-login, the mini-program's confirmation, the session, a link. */
+/** The web console's sign-in: scan-to-login, the mini-program's confirmation, the session, a link. */
 async function consoleSignIn(admin: string, manager: string): Promise<void> {
   const started = await call('POST', '/api/auth/web-login');
   expect(started.status).toBe(201);
@@ -169,7 +169,7 @@ async function tour(): Promise<void> {
   await expectStatus(call('GET', '/api/reports/mine?status=approved&startDate=2026-03-01&endDate=2026-03-31&page=1&pageSize=10', worker), 200);
   await expectStatus(call('GET', '/api/reports/mine?startDate=2026-03-31&endDate=2026-03-01', worker), 422, 'INVALID_DATE_RANGE');
 
-  // Wages and the monthly close (issue #22): the scenario closed March twice; it is reopened for the review's refusals below.
+  // Wages and the monthly close: the scenario closed March twice; it is reopened for the review's refusals below.
   await expectStatus(call('POST', '/api/periods/2026-03/reopen', manager, {}), 422, 'VALIDATION_FAILED');
   await expectStatus(call('POST', '/api/periods/2026-03/reopen', manager, { reason: ' ' }), 422, 'INVALID_REASON');
   await expectStatus(call('POST', '/api/periods/2026-03/reopen', manager, { reason: '核对审核记录' }), 200);
@@ -197,7 +197,7 @@ async function tour(): Promise<void> {
   await expectStatus(call('PATCH', `/api/reports/${rejected.reportId}/break-minutes`, manager, { breakMinutes: 30 }), 409, 'REPORT_REJECTED');
   await expectStatus(call('PATCH', `/api/reports/${approved.reportId}/break-minutes`, manager, { breakMinutes: 9999 }), 422, 'BREAK_EXCEEDS_WORKING_TIME');
   await expectStatus(call('PATCH', `/api/reports/${approved.reportId}/break-minutes`, manager, { breakMinutes: 1.5 }), 422, 'INVALID_BREAK_MINUTES');
-  // The mini-program's way (wx.request has no PATCH, issue #23): the same operation by POST.
+  // The mini-program's way (wx.request has no PATCH): the same operation by POST.
   await expectStatus(call('POST', `/api/reports/${approved.reportId}/break-minutes`, manager, { breakMinutes: approved.breakMinutes }), 200);
   await expectStatus(call('GET', `/api/reports/${approved.reportId}/audit-logs?page=1`, admin), 200);
   await expectStatus(call('GET', '/api/reports/8a6e0804-2bd0-4672-b79d-d97358571dd8/audit-logs', admin), 404, 'REPORT_NOT_FOUND');
@@ -209,14 +209,14 @@ async function tour(): Promise<void> {
   await expectStatus(call('POST', `/api/reviews/${approved.reportId}/reject`, admin, { reason: '再看看' }), 409, 'PERIOD_CLOSED');
   await expectStatus(call('POST', `/api/products/${approved.lines[0].productId}/rates`, manager, { pieceRate: '1', effectiveFrom: '2026-03-15' }), 409, 'PERIOD_CLOSED');
 
-  // The console's reads (issue #17) and its sign-in.
+  // The console's reads and its sign-in.
   const listed = await expectStatus(call('GET', '/api/reports?startDate=2026-03-01&endDate=2026-03-31&status=approved&page=1&pageSize=5', manager), 200);
   await expectStatus(call('GET', `/api/reports/${listed.body.items[0].reportId}`, manager), 200);
   await expectStatus(call('GET', '/api/reports/8a6e0804-2bd0-4672-b79d-d97358571dd8', manager), 404, 'REPORT_NOT_FOUND');
   await expectStatus(call('GET', '/api/dashboard/summary?startDate=2026-03-01&endDate=2026-03-31', manager), 200);
   await consoleSignIn(admin, manager);
 
-  // Issue #24 organization (part A): workshops, teams, memberships, devices' workshops, and their refusals.
+  // The organization: workshops, teams, memberships, devices' workshops, and their refusals.
   await expectStatus(call('POST', '/api/workshops', manager, { code: 'T1', name: '测试车间' }), 201);
   await expectStatus(call('POST', '/api/workshops', manager, { code: 'T1', name: '测试车间' }), 409, 'WORKSHOP_EXISTS');
   await expectStatus(call('PUT', '/api/workshops/T1', admin, { name: '测试一车间' }), 200);
@@ -237,7 +237,7 @@ async function tour(): Promise<void> {
   await expectStatus(call('PUT', `/api/devices/${encodeURIComponent('2号 压机')}/workshop`, manager, { workshopCode: 'T1' }), 200);
   await expectStatus(call('PUT', '/api/devices/NO-SUCH/workshop', manager, { workshopCode: 'T1' }), 404, 'DEVICE_NOT_FOUND');
   await expectStatus(call('GET', '/api/workshops', worker), 403, 'FORBIDDEN');
-  // issue #24 part B: shifts and a team's calendar.
+  // shifts: shifts and a team's calendar.
   const shift = await expectStatus(call('POST', '/api/shifts', manager, { name: '白班', start: '08:00', end: '17:00', breaks: [{ start: '12:00', end: '13:00' }] }), 201);
   await expectStatus(call('POST', '/api/shifts', manager, { name: '白班', start: '08:00', end: '17:00', breaks: [{ start: '18:00', end: '19:00' }] }), 422, 'INVALID_SHIFT');
   await expectStatus(call('PUT', `/api/shifts/${shift.body.shiftId}`, admin, { name: '白班', start: '08:00', end: '17:30', breaks: [{ start: '12:00', end: '13:00' }] }), 200);
@@ -253,7 +253,7 @@ async function tour(): Promise<void> {
   await expectStatus(call('GET', `/api/teams/${SHIFT_TEAM}/shift-schedule`, manager), 200);
   await expectStatus(call('GET', '/api/teams/NO-TEAM/shift-schedule', admin), 404, 'TEAM_NOT_FOUND');
   await expectStatus(call('PUT', '/api/teams/NO-TEAM/shift-overrides/2026-04-04', manager, { shiftId: null }), 404, 'TEAM_NOT_FOUND');
-  // Issue #24 part S: scopes (set by a manager, never one's own) and the filters.
+  // Scopes (set by a manager, never one's own) and the filters.
   await expectStatus(call('PUT', '/api/people/13800000001/scope', manager, { role: 'admin', workshops: [], teams: [] }), 200);
   await expectStatus(call('PUT', '/api/people/13800000002/scope', manager, { role: 'manager', workshops: [] }), 403, 'OWN_SCOPE');
   await expectStatus(call('PUT', '/api/people/13900000011/scope', manager, { role: 'admin' }), 404, 'SCOPE_PERSON_NOT_FOUND');
@@ -271,7 +271,7 @@ async function tour(): Promise<void> {
   await expectStatus(call('GET', '/api/quality/defects.xlsx?startDate=2026-03-01&endDate=2026-03-31', admin), 200);
 }
 
-/** The team of the shift calendar's calls (issue #24 part B). */
+/** The team of the shift calendar's calls. */
 const SHIFT_TEAM = 'T1-A'; // part A's team of the tour
 
 it('every answer of the working day and the tour conforms to the document: zero deviations', () => {

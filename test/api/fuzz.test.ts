@@ -1,12 +1,12 @@
 /**
- * Property-based test of every declared route (issue #14, fast-check): requests generated from each route's own
+ * Property-based test of every declared route (fast-check): requests generated from each route's own
  * zod declarations (`z.toJSONSchema`, test/helpers/json-schema-arbitrary.ts) and from mutations of them — wrong
  * types, boundary and huge values, invalid Unicode, prototype names, malformed JSON, bodies that do not inflate,
  * broken percent-escapes, truncated and oversize multipart, wrong content types, headers over the limit — as every
  * role, with no token and with bad tokens. Required: never a 5xx; every error in the documented shape
  * `{"error": {"code", "message", "details"?}}` with a JSON content type; `/api/health` still answering. And, as
  * every test service's are (test/helpers/contract-guard.ts), each answer is checked against the API document: its
- * status, code, `details` and `requestId` (issue #20).
+ * status, code, `details` and `requestId`.
  * Assertions are on status and shape only, never on wording.
  *
  * Seed: fixed (FUZZ_SEED unset, as in CI), `FUZZ_SEED=random` for a new one, or `FUZZ_SEED=<n>` to replay; the

@@ -1,5 +1,5 @@
 /**
- * Issue #16: only documented paths answer (strict, case-sensitive routing; no implicit HEAD or OPTIONS under
+ * Only documented paths answer (strict, case-sensitive routing; no implicit HEAD or OPTIONS under
  * /api), a route without a body reads none, error bodies carry the request id of the `x-request-id` header (on the
  * express path and the lean one), and request log lines carry the actor's phone and role with an ISO 8601 time.
  */

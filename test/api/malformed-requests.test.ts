@@ -1,5 +1,5 @@
 /**
- * Issue #14, classes 3, 4, 5 and 9, for every route (express and the lean dispatcher): a body whose
+ * Broken bodies, encodings, characters and escapes, for every route (express and the lean dispatcher): a body whose
  * Content-Encoding does not inflate is 400 MALFORMED_REQUEST; a path parameter with a broken percent-escape is
  * 400 MALFORMED_REQUEST; text that is not valid Unicode (a lone UTF-16 surrogate, like NUL) is 422
  * INVALID_CHARACTERS wherever it comes; headers over Node's limit are 431 in the error shape. The route list is

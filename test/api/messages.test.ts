@@ -1,5 +1,5 @@
 /**
- * Issue #16, "Messages": every route is sent an invalid value of each of its fields (path, query and body, read from
+ * Every route is sent an invalid value of each of its fields (path, query and body, read from
  * the document with their Chinese labels), one field at a time, starting from the operation's own example. Every
  * answer is a 4xx whose `message` is Chinese with no Latin word except the values sent and codes; a 422
  * VALIDATION_FAILED names the field by its label (`title`) in the problem about it.

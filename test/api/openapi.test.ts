@@ -1,5 +1,5 @@
 /**
- * Issue #7: the API document is generated from the route declarations, passes a third-party OpenAPI linter
+ * The API document is generated from the route declarations, passes a third-party OpenAPI linter
  * (Redocly's `recommended` rules, via @redocly/openapi-core), and documents exactly what express serves.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ afterAll(() => app.close());
 
 describe('GET /api/openapi.json', () => {
   it('passes the Redocly linter with the recommended rules: no errors, no warnings', async () => {
-    // components.responses are what a path or method that is no operation gets (issue #20): no operation refers to
+    // components.responses are what a path or method that is no operation gets: no operation refers to
     // them, by their nature.
     const config = await createConfig({ extends: ['recommended'], rules: { 'info-license': 'off', 'info-license-url': 'off', 'no-unused-components': 'off' } });
     const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: '/openapi.json', config });
@@ -97,7 +97,7 @@ function codesOf(op: any, status: string): string[] {
   return (error.oneOf ?? [error]).flatMap((b: any) => b.properties.code.enum ?? [b.properties.code.const]);
 }
 
-describe('issue #16: the document says exactly what each operation takes and gives', () => {
+describe('the document says exactly what each operation takes and gives', () => {
   const ops = () => Object.entries<any>(doc.paths).flatMap(([path, o]) => Object.entries<any>(o).map(([method, op]) => ({ at: `${method.toUpperCase()} ${path}`, method, op })));
 
   it('lists only the errors an operation can give, each code once, as an enum per status', () => {
@@ -105,7 +105,7 @@ describe('issue #16: the document says exactly what each operation takes and giv
       const all = Object.keys(op.responses).filter((s) => Number(s) >= 400).flatMap((s) => codesOf(op, s));
       expect(new Set(all).size, `${at}: ${all.join(',')}`).toBe(all.length);
       if (!op.requestBody) expect(all.filter((c) => ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_ENCODING'].includes(c)), at).toEqual([]);
-      // The HTTP server's client-error handler answers any request (issue #20): each operation lists its answers.
+      // The HTTP server's client-error handler answers any request: each operation lists its answers.
       expect(all, at).toEqual(expect.arrayContaining(['MALFORMED_REQUEST', 'REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'INVALID_CHARACTERS', 'INTERNAL_ERROR']));
       if (op.security.length === 0) expect(all.filter((c) => ['UNAUTHORIZED', 'FORBIDDEN'].includes(c)), at).toEqual([]);
     }
@@ -120,7 +120,7 @@ describe('issue #16: the document says exactly what each operation takes and giv
     const branch = conflict.find((b: any) => b.properties.code.const === 'CLOCK_STATE_CONFLICT');
     expect(branch.properties.details.properties.label.enum).toEqual(['开始上班', '换设备', '下班报工', '继续报工', '重新报工']);
     expect(branch.required).toContain('details');
-    // Issue #20: the rate limit's seconds on every limited operation, the import limit that was passed.
+    // The rate limit's seconds on every limited operation, the import limit that was passed.
     for (const [path, method] of [['/api/auth/platform-login', 'post'], ['/api/auth/web-login', 'post'], ['/api/auth/web-login/confirm', 'post'], ['/api/auth/web-login/{ticket}', 'get']]) {
       const limited = doc.paths[path][method].responses['429'];
       const error = limited.content['application/json'].schema.properties.error;

@@ -1,5 +1,5 @@
 /**
- * Issue #14, "a request never ends the process": the service started exactly as `npm start` starts it (a child
+ * The service started exactly as `npm start` starts it (a child
  * process, on a fresh embedded database, or a fresh PostgreSQL database when the suite runs on one) gets each
  * hostile case — a multipart upload cut before its closing boundary (which used to end the process), zip
  * bombs, workbooks beyond the reader's limits, a body that does not inflate, broken percent-escapes, lone

@@ -1,5 +1,5 @@
 /**
- * The whole access matrix (issue #4): every route of `routes` (read at run time, so routes added later are
+ * The whole access matrix: every route of `routes` (read at run time, so routes added later are
  * covered) × {no token, forged signature, alg none, expired, each role}. Bad tokens: 401 on every non-public
  * route. Roles: 403 exactly when the role is not in the route's access list (decisions.md "Roles"); an allowed
  * role may get any other answer (422 without a body, 404 for the placeholder 'x', …) but never 401 or 403.
@@ -38,11 +38,11 @@ describe('role matrix over every route', () => {
     for (const n of ['POST /api/auth/platform-login', 'GET /api/auth/me', 'POST /api/auth/switch-role', 'POST /api/devices/:deviceNo/qrcode', 'POST /api/devices/qrcodes']) {
       expect(names).toContain(n);
     }
-    // issue #24 organization (part A)
+    // organization
     for (const n of ['GET /api/workshops', 'POST /api/workshops', 'PUT /api/workshops/:code', 'POST /api/teams', 'PUT /api/teams/:code', 'GET /api/teams/:code/members', 'GET /api/people/:phone/memberships', 'POST /api/memberships', 'POST /api/memberships/end', 'PUT /api/devices/:deviceNo/workshop']) {
       expect(names).toContain(n);
     }
-    // issue #24 part S: a person's scope (managers only)
+    // scopes: a person's scope (managers only)
     expect(names).toContain('PUT /api/people/:phone/scope');
   });
 

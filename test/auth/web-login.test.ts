@@ -1,5 +1,5 @@
 /**
- * Scan-to-login of the web console over HTTP (issue #17 "Login: scan with the mini-program"): the ticket and the
+ * Scan-to-login of the web console over HTTP: the ticket and the
  * code (scene `w=<key>` within 32 characters, page pages/login/confirm), confirmation only by administrators and
  * managers (a worker: 403), the choice of a person holding both roles, the token handed out once (as a cookie on
  * the console's own calls), expiry after 2 minutes, limits like the login's, tickets shared by API instances, and

@@ -1,5 +1,5 @@
 /**
- * Races over HTTP on the real database (issue #5): 50 identical parallel starts give one session, 50 parallel
+ * Races over HTTP on the real database: 50 identical parallel starts give one session, 50 parallel
  * submissions one report, racing starts at different devices one open session, two workers on one device at
  * once each their own session, and (PostgreSQL) 40 workers at once through the group commit and two API instances
  * on one database.

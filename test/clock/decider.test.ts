@@ -236,7 +236,7 @@ describe('rule 2 and the submission (decisions.md "Reports and review")', () => 
     ]);
   });
 
-  it('issue #24: the placement fact (team and workshop on the report date) is recorded in ReportSubmitted', () => {
+  it('the placement fact (team and workshop on the report date) is recorded in ReportSubmitted', () => {
     const placed = { ...submit(t(545), goodLines), placement: { workshopCode: 'C1', teamCode: 'C1-A' } } as WorkerCommand;
     expect((worker.given(given).when(placed).events![1] as any).data).toMatchObject({ workshopCode: 'C1', teamCode: 'C1-A' });
   });
@@ -269,7 +269,7 @@ describe('rule 2 and the submission (decisions.md "Reports and review")', () => 
     expect((next.events![1] as any).data.reportDate).toBe('2026-04-01');
   });
 
-  it('a report that cannot be true is submitted with its plausibility flags (issue #21): 0 minutes worked, 205 pieces', () => {
+  it('a report that cannot be true is submitted with its plausibility flags: 0 minutes worked, 205 pieces', () => {
     // Clocked out 20 s after clocking in: no whole minute, so no break, and 20 s of effective time for 205 pieces.
     const instant = [clockedIn('A'), clockedOut('A', t(1 / 3))];
     const r = worker.given(instant).when(submit(t(1), [{ productId: 1, finishedQty: 205, defectiveQty: 0 }]));

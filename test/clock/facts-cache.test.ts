@@ -1,5 +1,5 @@
 /**
- * The per-process facts cache of worker commands over HTTP on the real database (issue #5: a worker's command
+ * The per-process facts cache of worker commands over HTTP on the real database (a worker's command
  * is one round trip; src/commands/repository.ts `CachingRepository`, command.ts `runCommand`). A fact cached by a
  * previous command is never trusted on its own: when the person was removed (401 ROLE_REVOKED, nothing
  * written) or renamed (the events carry the new name), a device lost its products (404 DEVICE_NOT_FOUND), a

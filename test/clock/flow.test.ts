@@ -1,5 +1,5 @@
 /**
- * The worker's whole flow over HTTP on the real database (issue #5): the label sequence across the window
+ * The worker's whole flow over HTTP on the real database: the label sequence across the window
  * edge, repeats, conflicts, device numbers with spaces and Chinese, device keys, ownership, validation, and
  * the report date at midnight in Asia/Shanghai while the process runs in UTC (vitest sets TZ=UTC).
  */

@@ -1,5 +1,5 @@
 /**
- * Inline projection (src/projections/inline.ts; issues #5, #15): the rows a command writes in its one statement
+ * Inline projection (src/projections/inline.ts): the rows a command writes in its one statement
  * are computed before the events are stored, from the loaded stream section.
  * - pure: new events apply over the rows the section's events build; a new event touching a row the section does
  *   not hold is a defect, not a silent skip; rows known to exist are marked for an in-place update;

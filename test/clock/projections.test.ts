@@ -1,6 +1,6 @@
 /**
  * The inline `sessions` and `reports` projections on the database: events appended through the store and
- * projected in the same transaction give the rows issue #6 and the worker's queries read; replay rebuilds them.
+ * projected in the same transaction give the rows the review and the worker's queries read; replay rebuilds them.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue #20: the browser tests need Chromium and a font with Chinese glyphs. Where fontconfig finds no such font
+ * The browser tests need Chromium and a font with Chinese glyphs. Where fontconfig finds no such font
  * (here: a fontconfig file that lists no font directory, as on a laptop or build server without one), they are
  * skipped outside CI with one line saying what to install, and fail on CI (`CI` set) at launch with that line.
  * Checked in a child process, since test/console/browser.ts looks once, when it is loaded.

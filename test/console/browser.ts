@@ -1,11 +1,11 @@
 /**
- * Browser tests of the web console (issue #17): Debian's Chromium driven by playwright-core (no browser download),
+ * Browser tests of the web console: Debian's Chromium driven by playwright-core (no browser download),
  * headless, against the service of the test harness (test/helpers/app.ts), with the console built first
  * (web/scripts/build.ts, only when stale).
  *
  * `browserMissing`: why the browser tests cannot run here, or undefined: no Chromium at CHROMIUM_PATH or
  * /usr/bin/chromium, or no font with Chinese glyphs for it (fontconfig's `fc-list :lang=zh` lists none: the pages
- * and the print sheet's PDF would hold no Chinese text; issue #20). Where either is missing the tests are skipped
+ * and the print sheet's PDF would hold no Chinese text). Where either is missing the tests are skipped
  * with one line saying what to install; on CI (`CI` set) they fail instead, at launch, with that line (.ci/run
  * installs both). A browser that is there but fails is a failure, never a skip.
  * `openConsole(app, viewport)` → a page of a fresh context on the app's `/console/`; `shoot(page, name)` takes the

@@ -1,8 +1,8 @@
 /**
- * `npm run cli -- console-link <phone> [name]` (issue #17): a one-time link into the console, valid 10 minutes,
+ * `npm run cli -- console-link <phone> [name]`: a one-time link into the console, valid 10 minutes,
  * that works while the server runs on the embedded database (the CLI asks it over the local control channel,
  * src/http/control-channel.ts) as well as when the CLI can open the database itself (PostgreSQL, or no server).
- * Issue #21: run without the server's PGLITE_DIR it finds the running server (its registration in `data/run` of the
+ * Run without the server's PGLITE_DIR it finds the running server (its registration in `data/run` of the
  * working directory) or refuses, saying why; it never creates a second embedded database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -238,7 +238,7 @@ describe('the running servers of a working directory (data/run)', () => {
   });
 });
 
-describe('run without the server’s PGLITE_DIR (issue #21)', () => {
+describe('run without the server’s PGLITE_DIR', () => {
   let server: ChildProcess | undefined;
   let cwd: string;
   beforeAll(() => {

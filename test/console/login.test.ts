@@ -1,5 +1,5 @@
 /**
- * The console's sign-in in the browser (issue #17 "Login: scan with the mini-program"): with no administrator the
+ * The console's sign-in in the browser: with no administrator the
  * login page says how to add the first one and, with the simulator, adds them; 模拟扫码 signs in through the same
  * calls the mini-program makes; a person with both console roles chooses one and can switch; a one-time console
  * link signs in once, also when pasted into the tab that already shows the login page (no reload); the token stays in an HttpOnly SameSite cookie no script can read; the pages carry a CSP
@@ -54,7 +54,7 @@ describe.skipIf(skipBrowserTests('login.test.ts'))('console sign-in in the brows
     const csp = answer.headers()['content-security-policy'];
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("style-src-elem 'self'");
-    // Inline is allowed for style attributes only (the chart's tooltip, issue #21), never for scripts.
+    // Inline is allowed for style attributes only (the chart's tooltip), never for scripts.
     expect(csp.match(/[a-z-]+ 'unsafe-inline'/g)).toEqual(["style-src-attr 'unsafe-inline'"]);
     expect(await page.locator('script:not([src])').count()).toBe(0);
 
@@ -109,7 +109,7 @@ describe.skipIf(skipBrowserTests('login.test.ts'))('console sign-in in the brows
 
     const again = await openConsole(browser, app, `/console/login#link=${link.ticket}`);
     await expect.poll(() => again.page.getByText('这个登录链接已经用过了').isVisible()).toBe(true);
-    // No empty code frame where no code is shown (issue #21); a new code is one click away.
+    // No empty code frame where no code is shown; a new code is one click away.
     expect(await again.page.getByTestId('login-code').count()).toBe(0);
     expect(await again.page.getByRole('button', { name: '重新生成二维码' }).isVisible()).toBe(true);
     expect(again.page.url()).not.toContain(link.ticket);

@@ -1,5 +1,5 @@
 /**
- * The read endpoints the console adds (issue #17): GET /api/reports (by report date, employee, status) and
+ * The read endpoints the console adds: GET /api/reports (by report date, employee, status) and
  * /api/reports/:reportId for managers and administrators, and GET /api/dashboard/summary, whose per-employee and
  * per-day figures come from the exact sums over the range (worked out by hand below, decisions.md "Calculations").
  */

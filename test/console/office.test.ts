@@ -1,5 +1,5 @@
 /**
- * The office's day in the console, in the browser (issue #17 pages 1–6; issue #21), walked twice on a fresh service:
+ * The office's day in the console, in the browser (its pages 1–6), walked twice on a fresh service:
  * at the desk's 1366×768 and at a phone's 390×844. Import a product list whose preview shows its error rows and
  * confirm it; generate every device code and print the sheet to PDF (page count, the device numbers in its text)
  * and a code as a captioned PNG; review the queue, where a report of 205 pieces from 0 minutes is marked 异常 and
@@ -317,7 +317,7 @@ describe.skipIf(skipBrowserTests('office.test.ts')).each([
       expect(await cells(0)).toEqual([
         DAY,
         '张三',
-        '未分班组', // issue #24: the row's team (none here)
+        '未分班组', // the row's team (none here)
         String(row.reportCount),
         f(row.actualCycleSeconds),
         f(row.standardCycleSeconds),

@@ -1,5 +1,5 @@
 /**
- * Issue #24 part A in the browser: a manager on the 车间班组 page sees the workshops with their teams, leaders and
+ * The organization in the browser: a manager on the 车间班组 page sees the workshops with their teams, leaders and
  * member counts; creates a workshop and a team through the dialogs; opens a team's members with their dates; moves a
  * worker to the other team (date picker, default today: the old membership ends the day before); sees the members
  * on an earlier date and a person's history; is refused a move dated before the history (the service's sentence in

@@ -1,5 +1,5 @@
 /**
- * Issue #24 part S in the browser: on the 人员 page a manager sees each reviewer's 审核范围 (全厂 when none) and
+ * Scopes in the browser: on the 人员 page a manager sees each reviewer's 审核范围 (全厂 when none) and
  * scopes an administrator to one workshop; the 看板 and 工资 pages name each row's team (班组) and narrow the rows
  * with the 车间 / 班组 filters; the scoped administrator then sees only their workshop's rows on 看板. What a person
  * sees is asserted at 1366×768 and at 390×844 (nothing to scroll sideways, the key elements inside the viewport);

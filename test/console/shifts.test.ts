@@ -1,5 +1,5 @@
 /**
- * Issue #24 part B in the browser: a manager reads the 班次 page (each shift with its windows on a 24-hour bar),
+ * Shifts in the browser: a manager reads the 班次 page (each shift with its windows on a 24-hour bar),
  * creates a night shift through the dialog, assigns a team its shift from a date, sets a day off on the month
  * calendar; a report whose break came from the shift says so on the report page (来自班次「白班」), and 经理修改
  * after a manager's change; the report page and the review screen show the report's 班组 (甲班（冲压车间）).
@@ -223,7 +223,7 @@ describe.skipIf(skipBrowserTests('shifts.test.ts'))('班次 in the console', () 
     const source = page.getByTestId('break-source');
     await source.waitFor();
     expect(await shown(page.getByTestId('report-facts'))).toContain('60 分钟 来自班次「白班」');
-    // issue #24: the report's 班组 as of its date (甲班 of 冲压车间), in the facts.
+    // the report's 班组 as of its date (甲班 of 冲压车间), in the facts.
     expect(await shown(page.getByTestId('report-team'))).toBe('甲班（冲压车间）');
     expect(await shown(page.getByTestId('report-facts'))).toContain('报工日期2026-03-19班组甲班（冲压车间）');
     expect((await call('PATCH', `/api/reports/${reportId}/break-minutes`, { breakMinutes: 45 })).status).toBe(200);

@@ -1,6 +1,6 @@
 /**
- * Static serving of the built console at /console/ (src/http/console-static.ts; issue #17 "served at /console/
- * with cache headers and compression"), on a build folder made here: hashed assets immutable, pages no-cache with
+ * Static serving of the built console at /console/ (src/http/console-static.ts: served at /console/ with cache
+ * headers and compression), on a build folder made here: hashed assets immutable, pages no-cache with
  * the CSP, brotli or gzip by Accept-Encoding, the page for every console path but a 404 for a missing asset, no
  * way out of the folder, redirects, and a Chinese 503 page before the console is built.
  */

@@ -1,5 +1,5 @@
 /**
- * What a person sees at a given width (issue #21: "assert the key numbers are visible, inside the viewport, not only
+ * What a person sees at a given width ("assert the key numbers are visible, inside the viewport, not only
  * present"), for the browser tests:
  * - `seen(locator)`: scrolls the page (and any box that scrolls up and down) so that the element is in view — never
  *   sideways, since a number a person must scroll sideways to find is the fault to catch — then tells whether it
@@ -9,7 +9,7 @@
  * - `menu(page, title)`: follows the main menu's link to a page, through the drawer on a phone's width.
  * - `shown(locator)`: what an element shows, spaces collapsed.
  * - `fitsBothWidths(page, inside)`: at 1366 px and at a phone's 390 px nothing scrolls sideways and each of `inside`
- *   lies within the viewport's width (issue #24's pages; the page is left at 1366 px).
+ *   lies within the viewport's width (the pages; the page is left at 1366 px).
  */
 import { mkdirSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';

@@ -1,5 +1,5 @@
 /**
- * Issue #22 in the browser: a manager sets rates on the 产品 page (the rate in force in the list, a product's
+ * Wages and the monthly close in the browser: a manager sets rates on the 产品 page (the rate in force in the list, a product's
  * history, a new rate), reads March on the 工资 page (status banner, totals, every worker, a statement with its
  * priced and unpriced lines, the export opened with xlsx), and on the 月结 page is refused a close with every
  * blocker listed as links to the reports, closes the month once nothing blocks it, and reopens it with a reason.
@@ -223,7 +223,7 @@ describe.skipIf(skipBrowserTests('wages.test.ts'))('wages and the monthly close 
     await expect.poll(() => shown(c.page.getByTestId('status-banner'))).toContain('2026年3月已反结账（第 1 次结账后）');
   });
 
-  it('月结 for a manager with a scope (issue #24): the counts of the scope, no amounts, no close or reopen', async () => {
+  it('月结 for a manager with a scope: the counts of the scope, no amounts, no close or reopen', async () => {
     await app.service.ctx.db.pool.query(`INSERT INTO workshops (code, name, updated_at) VALUES ('W1', '冲压车间', now())`);
     const phone = '13900000007';
     await app.login(phone, 'manager', '车间经理');

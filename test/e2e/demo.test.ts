@@ -1,5 +1,5 @@
 /**
- * Issue #7: the demo's scenario as an end-to-end test, through HTTP on the whole service (fresh database,
+ * The demo's scenario as an end-to-end test, through HTTP on the whole service (fresh database,
  * platform simulator, background consumers running, time-lapse clock).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -36,7 +36,7 @@ it('runs the whole scenario and every answer fits the specification', async () =
     ['王五', 21.36, 24, -11.02, 1520, 1200, 25],
   ]);
   expect(result.auditTrail.map((e) => e.action)).toEqual(['submitted', 'corrected', 'approved', 'break_changed']);
-  // The trail as people read it (issue #16): Chinese actions and roles.
+  // The trail as people read it: Chinese actions and roles.
   expect(result.auditTrail.map((e) => [e.actionLabel, e.roleLabel])).toEqual([
     ['提交', '员工'],
     ['修正', '管理员'],
@@ -48,7 +48,7 @@ it('runs the whole scenario and every answer fits the specification', async () =
   const rows = XLSX.utils.sheet_to_json<any>(Object.values(sheet)[0], { header: 1 });
   expect(rows).toHaveLength(3);
   expect(lines.some((l) => l.includes('重新报工'))).toBe(true);
-  // Wages, by hand (issue #22): 张三 480 × 1.25 + 25 × (−0.5) = 587.50 and 1,000 × 0.35 (the raise from 3 March's
+  // Wages, by hand: 张三 480 × 1.25 + 25 × (−0.5) = 587.50 and 1,000 × 0.35 (the raise from 3 March's
   // first day of work, 2 March) = 350.00 → 937.50; 王五 1,500 × 1.25 + 20 × (−0.5) = 1,865.00; March 2,802.50.
   expect(result.statement.reports.flatMap((r: any) => r.lines.map((l: any) => [l.productName, l.pieceRate, l.defectRate, l.amount]))).toEqual([
     ['前围横梁', '1.2500', '-0.5000', '587.50'],
@@ -58,7 +58,7 @@ it('runs the whole scenario and every answer fits the specification', async () =
   const wages = XLSX.read(result.wagesWorkbook).Sheets;
   expect(XLSX.utils.sheet_to_json<any>(wages['汇总'], { header: 1 })).toEqual([
     ['手机号', '姓名', '车间', '班组', '报工单数', '成品数量', '不良数量', '计件工资', '未定价行'],
-    // 车间 and 班组 (issue #24) are empty: the demo's workers are in no team
+    // 车间 and 班组 are empty: the demo's workers are in no team
     ['13900000011', '张三', undefined, undefined, 1, 1480, 35, 937.5, 0],
     ['13900000013', '王五', undefined, undefined, 1, 1500, 20, 1865, 0],
     ['合计', undefined, undefined, undefined, 2, 2980, 55, 2802.5, 0],

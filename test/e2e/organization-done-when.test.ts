@@ -1,5 +1,5 @@
 /**
- * Issue #24 "Done when", end to end through the HTTP API on a fresh database: a manager creates two workshops with
+ * Workshops, teams and shifts, end to end through the HTTP API on a fresh database: a manager creates two workshops with
  * a team each and a day shift with a lunch window, scopes one reviewer to the first workshop; a worker of the
  * second workshop clocks in at 08:00 and out at 17:00 and their report shows 60 minutes of break from the shift;
  * the scoped reviewer neither sees nor can approve it, the unscoped one can; a worker who clocks out at 11:30 has
@@ -58,7 +58,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-describe('issue #24 done when', () => {
+describe('workshops, teams and shifts, end to end', () => {
   it('the full day shows 60 minutes of break from the shift, and 8 h effective; the morning has none', async () => {
     const r = (await app.request('GET', `/api/reports/${fullDay}`, { token: whole })).body;
     expect(r).toMatchObject({ breakMinutes: 60, breakSource: 'shift', workshopCode: 'W2', teamCode: 'T2' });

@@ -1,6 +1,6 @@
 /**
  * The catalog's upcasters (src/events/catalog.ts): payloads stored by earlier versions read as the current shape.
- * ReportSubmitted v1 (before flags, issue #21) and v2 (before placement and break source, issue #24) both read as
+ * ReportSubmitted v1 (before flags) and v2 (before placement and break source) both read as
  * version 3: no flags, no team, break from DEFAULT_BREAK_MINUTES; the result passes the current schema.
  */
 import { describe, expect, it } from 'vitest';

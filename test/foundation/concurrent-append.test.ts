@@ -1,5 +1,5 @@
 /**
- * Issue #2: 16 concurrent writers in 2 processes while a consumer reads; every event is seen exactly once.
+ * 16 concurrent writers in 2 processes while a consumer reads; every event is seen exactly once.
  * Identity values commit out of order under concurrent writers; a reader paging by position alone skips the
  * late ones (Emmett 0.42.0 lost 604 of 6,000 here). Two processes need a server: PostgreSQL only.
  */

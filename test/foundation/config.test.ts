@@ -1,5 +1,5 @@
 /**
- * Issue #16, "Running it in production": the configuration is checked at start, every wrong variable named with a
+ * The configuration is checked at start, every wrong variable named with a
  * Chinese and an English line and no stack trace; an unreachable database is waited for with backoff (a database
  * that comes up a little later is normal under a process manager), and a start that cannot go on says why in one
  * line.
@@ -90,7 +90,7 @@ describe('the configuration check', () => {
     for (const ttl of ['7d', '12h', '90m', '2 days']) expect(problems({ TOKEN_TTL: ttl }).size, ttl).toBe(0);
   });
 
-  it('reads the bounds of the plausibility flags (issue #21): defaults 0.5 and 2; a ratio of 0 turns a check off', () => {
+  it('reads the bounds of the plausibility flags: defaults 0.5 and 2; a ratio of 0 turns a check off', () => {
     expect(loadConfig({})).toMatchObject({ plausibleMinCycleRatio: 0.5, plausibleMaxWorkloadRatio: 2 });
     expect(loadConfig({ PLAUSIBLE_MIN_CYCLE_RATIO: '0.667', PLAUSIBLE_MAX_WORKLOAD_RATIO: '1.5' })).toMatchObject({
       plausibleMinCycleRatio: 0.667,

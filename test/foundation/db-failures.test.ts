@@ -1,5 +1,5 @@
 /**
- * Issue #14, class 7: a database connection that dies without a goodbye (a crash, a broken TCP link) makes `pg`
+ * A database connection that dies without a goodbye (a crash, a broken TCP link) makes `pg`
  * report "Connection terminated unexpectedly" with no code; such a request answers 503 DATABASE_UNAVAILABLE, on
  * the express routes and on the worker's lean path (whose append goes through the group commit on PostgreSQL),
  * and the next request is served. The link is broken by a proxy in front of the test database

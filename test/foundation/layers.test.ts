@@ -1,5 +1,5 @@
 /**
- * The shape of `src/` (issue #15): no import cycle (type imports and dynamic imports included), and layers that
+ * The shape of `src/`: no import cycle (type imports and dynamic imports included), and layers that
  * point one way — http → commands / queries → projections → events → db, with the neutral modules (shared
  * shapes, domain rules, clock, time, errors, logger) below everything. Commands and queries never import each
  * other; only the edge and the runners (main, cli, cluster, jobs, app) import `src/http`; the layers and the

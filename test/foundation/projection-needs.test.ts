@@ -1,5 +1,5 @@
 /**
- * Async projections with `needs` and scans (src/projections/runner.ts; issue #22's wages reprice lines found
+ * Async projections with `needs` and scans (src/projections/runner.ts; the wages reprice lines found
  * through other rows): a test projection over `Counted` events keeps items per stream, and an event with n = 0
  * "reprices" every item of its stream by its label's factor — items found by a scan, and each item's label row
  * found through the item (a second level). Applied one event per batch, three per batch, or all in one batch

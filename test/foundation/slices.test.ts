@@ -1,7 +1,7 @@
 /**
- * Long work in slices (issue #14 item 8): the JSON a ChunkedJson answer writes piece by piece is exactly
+ * Long work in slices: the JSON a ChunkedJson answer writes piece by piece is exactly
  * JSON.stringify's, the slice helpers (shared/turns.ts) give back what they were given, and a stream fed in turns
- * hands over one chunk per turn of the event loop (issue #20).
+ * hands over one chunk per turn of the event loop.
  */
 import { EventEmitter } from 'node:events';
 import { PassThrough, Writable } from 'node:stream';
@@ -86,7 +86,7 @@ describe('slices', () => {
   });
 });
 
-describe('feedInTurns (issue #20)', () => {
+describe('feedInTurns', () => {
   it('hands the chunks over one per turn of the event loop, in order, and ends the sink', async () => {
     const chunks = Array.from({ length: 12 }, (_, i) => Buffer.from(`chunk ${i};`));
     const got: string[] = [];

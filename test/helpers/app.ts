@@ -2,7 +2,7 @@
  * Test harness: the whole service on a fresh database with a ManualClock, listening on a free port, plus a
  * small HTTP client and token helpers. Background consumers are not started: tests call `catchUpAll()`.
  * Every answer the service gives under /api/ is checked against the API document as it goes (contract-guard.ts):
- * `close()` throws the list of the answers that differ from it, so every test is a contract test too (issue #20).
+ * `close()` throws the list of the answers that differ from it, so every test is a contract test too.
  */
 import { ManualClock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -71,7 +71,7 @@ export async function startTestApp(env: Record<string, string> = {}, start = '20
     async close() {
       await service.close();
       const deviations = guard.deviations();
-      if (deviations.length) throw new Error(`answers that differ from the API document (issue #20):\n${deviations.slice(0, 40).join('\n')}`);
+      if (deviations.length) throw new Error(`answers that differ from the API document:\n${deviations.slice(0, 40).join('\n')}`);
     },
   };
   return app;

@@ -1,5 +1,5 @@
 /**
- * Every answer of every test's service checked against the API document (issue #20: "the document is the single
+ * Every answer of every test's service checked against the API document ("the document is the single
  * source of every answer"): `guardContract(server)` watches the HTTP server of a test service (test/helpers/app.ts
  * starts each with it) and checks each answer under `/api/` as it finishes — the operation's documented status,
  * content type, body schema (error codes and their `details` included) and `requestId` — with the contract test's

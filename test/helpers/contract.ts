@@ -1,5 +1,5 @@
 /**
- * The API document as a contract (issue #16): records HTTP exchanges and checks each against
+ * The API document as a contract: records HTTP exchanges and checks each against
  * `/api/openapi.json` with ajv (JSON Schema 2020-12, the dialect of OpenAPI 3.1) and ajv-formats.
  *
  * `recordFetch()` wraps `globalThis.fetch` so that every exchange a scenario makes through it is kept;
@@ -111,7 +111,7 @@ export function contractDeviations(doc: Doc, exchanges: readonly Exchange[], che
     const at = `${x.method} ${path}${x.url.search.slice(0, 200)} → ${x.status}`;
     const found = operationOf(doc, x.method, path);
     if (!found) {
-      // Any other path or method: one of the document's answers to no operation, by its `x-status` (issue #20).
+      // Any other path or method: one of the document's answers to no operation, by its `x-status`.
       const response = Object.values(doc.components.responses).find((r) => r['x-status'] === x.status);
       if (!response) out.push(`${at}: no such operation in the document, and not one of its answers to no operation`);
       else out.push(...answerDeviations(at, response, x, checker));

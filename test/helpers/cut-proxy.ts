@@ -1,6 +1,6 @@
 /**
  * A TCP proxy in front of the test database that can break its links without a goodbye, as a crash or a broken
- * network does (issue #14 class 7): `cutWhen(match)` destroys every link, both sides, as soon as the client sends
+ * network does: `cutWhen(match)` destroys every link, both sides, as soon as the client sends
  * bytes that `match` accepts (those bytes are never forwarded), so the statement is in flight when its connection
  * dies. New connections after a cut are forwarded again.
  *

@@ -1,5 +1,5 @@
 /**
- * Hostile spreadsheets, made here from their parts (issue #14 class 2, 8): honest and lying zip bombs, huge
+ * Hostile spreadsheets, made here from their parts: honest and lying zip bombs, huge
  * declared dimensions and merges, many shared strings, deep XML, entity declarations, external links, formulas,
  * non-spreadsheets renamed `.xlsx`, truncated files, and legacy `.xls` files with a broken or cyclic sector chain.
  * Used by test/imports/hostile-workbooks.test.ts, the process test and `npm run bench -- import`.

@@ -1,5 +1,5 @@
 /**
- * Issue #14, class 1: a multipart upload cut short never ends the process. busboy's part streams report a body
+ * A multipart upload cut short never ends the process. busboy's part streams report a body
  * that ends before its closing boundary ("Unexpected end of form") as an `error` event; every one of them (the
  * file read, and parts that are skipped) is listened to, and the request answers 400 MALFORMED_UPLOAD. A client
  * that drops the connection mid-upload gets no answer, and the service goes on.

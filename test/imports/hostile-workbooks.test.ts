@@ -1,5 +1,5 @@
 /**
- * Issue #14, classes 2 and 8: hostile workbooks (test/helpers/hostile-workbooks.ts) are each answered as
+ * Hostile workbooks (test/helpers/hostile-workbooks.ts) are each answered as
  * expected — refused with a clear 413/422, or previewed when they are odd but harmless — by a parse that runs
  * in the parse thread with its memory and time bounded, and the service goes on answering. External links,
  * formulas and entity declarations never make the reader fetch anything. Times and memory are measured by

@@ -1,5 +1,5 @@
 /**
- * Issue #14, class 5 in spreadsheets: a cell holding text that is not valid Unicode (NUL, which PostgreSQL text
+ * A cell holding text that is not valid Unicode (NUL, which PostgreSQL text
  * cannot store, or a lone UTF-16 surrogate) is an error row `invalid_characters` of the preview, and the
  * confirmation writes the good rows; an upload whose file name holds such text is 422 INVALID_CHARACTERS.
  */

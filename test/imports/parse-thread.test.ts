@@ -1,5 +1,5 @@
 /**
- * Issue #20: what keeps the event loop free while uploads are parsed. An upload's bytes are gathered into memory
+ * What keeps the event loop free while uploads are parsed. An upload's bytes are gathered into memory
  * shared with the parse thread (src/imports/shared-bytes.ts: no concatenation at the end, no copy for the thread),
  * and the thread runs one bundled JavaScript file (src/imports/parse-thread-code.ts), which starts with a fraction
  * of the CPU that TypeScript through tsx's loader took. Delays are measured by `npm run bench -- import`, not here.

@@ -1,5 +1,5 @@
 /**
- * Issue #23: the mini-program's rules without WeChat (miniprogram/core/): scenes and scanned paths against the
+ * The mini-program's rules without WeChat (miniprogram/core/): scenes and scanned paths against the
  * service's own scene encoder (src/platform/device-codes.ts `sceneFor`, src/devices/device.ts `deviceKeyOf`) in both
  * forms WeChat hands them over, the label → operation map against the service's labels, the form's checks and
  * totals, the countdown, error code → next step, the phone button's outcomes.
@@ -162,7 +162,7 @@ describe('errors and login outcomes', () => {
   });
 });
 
-describe('layout (issue #23)', () => {
+describe('layout', () => {
   const root = fileURLToPath(new URL('../../miniprogram/', import.meta.url));
   const files = (dir: string): string[] =>
     readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : []));

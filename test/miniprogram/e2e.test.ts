@@ -1,5 +1,5 @@
 /**
- * Issue #23, end to end: the mini-program's pages driven against the real service (startTestApp: a fresh database,
+ * The mini-program's pages driven against the real service (startTestApp: a fresh database,
  * the platform simulator, a manual clock), each person with their own phone (a `ScriptedWx` whose `wx.request`
  * is forwarded to the service over HTTP). The phones' `Date` follows the service's clock. Device codes are made
  * by the service's own code generator and opened as WeChat opens them (the scene URL-encoded once).
@@ -7,11 +7,11 @@
  * A whole shift (开始上班 → 换设备 → 下班报工 → 报工单 → submit → 我的报工); the window passing and 重新报工; a
  * reviewer approving with a correction and rejecting; the worker reading both; a manager's break change from the
  * dashboard; a console sign-in confirmed. Every request the client made is checked against the OpenAPI document.
- * The follow-up of issue #23: a report that cannot be true (0 minutes, 205 pieces) marked 异常 with the service's
- * sentence in the reviewer's queue and detail (issue #21); 我的工资 (issue #22's `GET /api/wages/mine`) with rates
+ * The follow-up of a report that cannot be true (0 minutes, 205 pieces) marked 异常 with the service's
+ * sentence in the reviewer's queue and detail; 我的工资 (the `GET /api/wages/mine`) with rates
  * set, the amounts worked out by hand in the test, the month closed (已结账), reopened and closed again (the previous
  * close's amount beside the new one).
- * Issue #24: a team with a day shift 08:00–17:00 and lunch 12:00–13:00 made through the API; its worker clocks
+ * A team with a day shift 08:00–17:00 and lunch 12:00–13:00 made through the API; its worker clocks
  * 08:00–17:00 and the 报工单 shows 60 分钟 按班次「白班」的休息时段计算 (8 h effective), 我的报工 says the same, and
  * the reviewer's queue and detail show the report's 班组.
  */
@@ -308,7 +308,7 @@ it('a report that cannot be true (08:00 to 08:00, 205 pieces): the reviewer sees
   await until(() => phones[WORKER2].lastUrl!.startsWith('/pages/mine/mine'), 'my reports');
   report.close();
 
-  // 205 pieces of 前围横梁 at the standard 24 s need 205 × 24 s = 4,920 s = 82 minutes (issue #21's sentence).
+  // 205 pieces of 前围横梁 at the standard 24 s need 205 × 24 s = 4,920 s = 82 minutes (the sentence).
   const sentence = '有效工作时间 0 分钟却报了 205 件，按标准节拍需要 82 分钟';
   const admin = await app.login(ADMIN, 'admin');
   const pending = (await app.request('GET', '/api/reviews/pending?flagged=true', { token: admin })).body.items;
@@ -412,7 +412,7 @@ it('我的工资: rates set, the approved report priced as worked out by hand; t
   expect(again.texts('.line-amount')).toEqual(['¥157.47', '¥133.51']);
 });
 
-// Issue #24: the break computed from the worker's team's shift, said on the 报工单, in 我的报工 and on the 审核 detail.
+// The break computed from the worker's team's shift, said on the 报工单, in 我的报工 and on the 审核 detail.
 it('a team with a day shift 08:00–17:00 and lunch 12:00–13:00: clocked 08:00–17:00, the 报工单 shows 60 分钟 按班次「白班」; the reviewer sees the 班组', async () => {
   const WORKER3 = '13700000003';
   setTime('2026-04-02T07:30:00+08:00');

@@ -1,5 +1,5 @@
 /**
- * Test harness of the mini-program (issue #23): its pages rendered by miniprogram-simulate (the platform's component
+ * Test harness of the mini-program: its pages rendered by miniprogram-simulate (the platform's component
  * test tool; WXML compiled by WeChat's own `wcc` compiler, which the package ships for Linux) in a jsdom, with a
  * scripted `wx`.
  *

@@ -1,6 +1,6 @@
 /**
- * Issue #23 page 4 (我的工资): the mini-program's money (miniprogram/core/money.ts) — the service's amounts (yuan text
- * with 2 decimals, issue #22) read into integer fen as text and shown as `¥1,234.56`, exactly at any size (beyond
+ * 我的工资: the mini-program's money (miniprogram/core/money.ts) — the service's amounts (yuan text
+ * with 2 decimals) read into integer fen as text and shown as `¥1,234.56`, exactly at any size (beyond
  * 2^53 fen), negative amounts from negative defect rates, and the change since the previous close. Given-when-then
  * tables, and properties against the service's own exact arithmetic (src/domain/money.ts: BigInt fen).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #23: every page of the mini-program rendered by miniprogram-simulate with a scripted `wx` and scripted
+ * Every page of the mini-program rendered by miniprogram-simulate with a scripted `wx` and scripted
  * answers of the service: events dispatched as a person causes them (tap, input, getphonenumber), the rendered
  * text asserted, and the requests the page sent.
  */
@@ -465,7 +465,7 @@ describe('审核', () => {
     expect(wx.requests.find((r) => r.method === 'POST')!.data).toEqual({ reason: '数量不对' });
   });
 
-  // The service's flags of a 0-minute, 205-piece report (issue #21), as GET /api/reviews/pending and /api/reports/:id give them.
+  // The service's flags of a 0-minute, 205-piece report, as GET /api/reviews/pending and /api/reports/:id give them.
   const flags = [
     { code: 'NO_WORKING_TIME', effectiveSeconds: 0, outputQty: 205, standardSeconds: 6150, message: '有效工作时间 0 分钟却报了 205 件，按标准节拍需要 102 分钟' },
     { code: 'SESSION_TOO_LONG', spanSeconds: 57600, maxSpanSeconds: 50400, message: '上班到下班共 16 小时，超过 14 小时（最长上班时长减 1 小时），请核对是否忘记下班报工' },
@@ -542,7 +542,7 @@ describe('看板 and the break change', () => {
     expect(wx.lastUrl).toBe('/pages/dashboard/breaks?date=2026-03-02&phone=13800138000');
   });
 
-  it('shows 异常, not a good figure, where a row cannot be true, with the sentence (issue #21)', async () => {
+  it('shows 异常, not a good figure, where a row cannot be true, with the sentence', async () => {
     const message = '有效工作时间 0 分钟却报了 205 件，按标准节拍需要 82 分钟';
     const flagged = {
       ...row, employeeName: '李四', actualCycleSeconds: 0, cycleTimeDiffPct: -100, standardCycleSeconds: 24, reportedQty: 205, finishedQty: 205, standardWorkload: 1200, workloadDiffPct: -82.92,

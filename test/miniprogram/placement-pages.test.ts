@@ -1,5 +1,5 @@
 /**
- * Issue #24 on the mini-program's pages (miniprogram-simulate, scripted answers of the service): the 报工单 says
+ * Teams and shifts on the mini-program's pages (miniprogram-simulate, scripted answers of the service): the 报工单 says
  * where its break came from (按班次「白班」的休息时段计算 / 默认休息时间); 我的报工 and the 审核 detail say the same
  * for a report, 经理已修改 after a manager's change; the 审核 detail and queue show the report's 班组 (team and
  * workshop) when it has one, and nothing when it has none.

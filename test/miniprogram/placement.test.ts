@@ -1,5 +1,5 @@
 /**
- * Issue #24 in the mini-program: the sentence under a report's break (where it came from) and the report's 班组 as a
+ * Workshops, teams and shifts in the mini-program: the sentence under a report's break (where it came from) and the report's 班组 as a
  * reviewer reads it (miniprogram/core/placement.ts), as given-when-then tables.
  */
 import { describe, expect, it } from 'vitest';

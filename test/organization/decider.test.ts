@@ -1,5 +1,5 @@
 /**
- * The organization deciders (issue #24 part A) in given-when-then form, no database: codes unique, a team's workshop
+ * The organization deciders in given-when-then form, no database: codes unique, a team's workshop
  * and leaders are facts, a member is a worker, a move ends the open membership the day before and starts the next,
  * history is never rewritten, at most one team at any date. Refusals are checked with their status and sentence.
  */

@@ -1,5 +1,5 @@
 /**
- * Workshops, teams, memberships and devices' workshops over HTTP (issue #24 part A), through the real service on a
+ * Workshops, teams, memberships and devices' workshops over HTTP, through the real service on a
  * fresh database with a ManualClock: what each route answers, the events appended, the read model's rows (and
  * that a replay rebuilds them equal), and the placement a submission records: a worker in team T of workshop W
  * submits → the event and the reports row carry W/T; moved afterwards → the old report keeps W/T, a new one gets the

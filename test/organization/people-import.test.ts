@@ -1,5 +1,5 @@
 /**
- * The personnel spreadsheet's optional columns 车间 and 班组 (issue #24 part A), with workbooks built in the test:
+ * The personnel spreadsheet's optional columns 车间 and 班组, with workbooks built in the test:
  * the preview lists each membership change (加入 / 调动 from → to) and the refusals (unknown or ambiguous team, a
  * team of another workshop, a workshop without a team, a team on a row without the worker role, a planned move);
  * confirming starts and moves memberships from the confirmation day through the membership command (events on the

@@ -1,5 +1,5 @@
 /**
- * Issue #14, class 6: a value matched against a table of names (`__proto__`, `constructor`, `toString`,
+ * A value matched against a table of names (`__proto__`, `constructor`, `toString`,
  * `hasOwnProperty` …) is looked up among the table's own names only, so such a role is an unknown role (422 for
  * `POST /api/people`, an error row in a personnel sheet), never Object.prototype's member reaching the database.
  */

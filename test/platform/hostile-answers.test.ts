@@ -1,5 +1,5 @@
 /**
- * Issue #14, streams of the platform client (axios): an answer cut mid-body, a connection reset mid-answer and
+ * An answer cut mid-body, a connection reset mid-answer and
  * an answer larger than any the platform gives are failures of that call (PlatformError after the retries),
  * never an unhandled stream error, and the client reads no more than MAX_ANSWER_BYTES of an answer.
  */

@@ -97,7 +97,7 @@ describe('lists and delete', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ page: 1, total: 3 });
     expect(r.body.items).toEqual([
-      // workshopCode / workshopName: issue #24 (none set here)
+      // workshopCode / workshopName: the device's workshop (none set here)
       { deviceNo: 'GS 02', deviceKey: deviceKeyOf('GS 02'), productCount: 2, hasCode: false, workshopCode: null, workshopName: null },
       { deviceNo: 'JC-01', deviceKey: deviceKeyOf('JC-01'), productCount: 12, hasCode: false, workshopCode: null, workshopName: null },
       { deviceNo: '冲床 3号', deviceKey: deviceKeyOf('冲床 3号'), productCount: 13, hasCode: false, workshopCode: null, workshopName: null },

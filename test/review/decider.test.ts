@@ -172,7 +172,7 @@ describe('change break minutes', () => {
   });
 });
 
-describe('a report dated in a closed month (issue #22)', () => {
+describe('a report dated in a closed month', () => {
   const closed = { ...base, closedMonths: ['2026-02', '2026-03'] };
   it('refuses approve, correct, reject and break change with 409 PERIOD_CLOSED naming the month, before any other refusal', () => {
     for (const command of [
@@ -204,7 +204,7 @@ describe('evolve', () => {
   });
 });
 
-describe('plausibility flags (issue #21): decided with the figures, carried by the events, never a refusal', () => {
+describe('plausibility flags: decided with the figures, carried by the events, never a refusal', () => {
   // 08:00–08:00 (0 minutes worked), 205 pieces at 30 s: NO_WORKING_TIME.
   const zero = submittedEvent({ clockInAt: '2026-03-02T08:00:00+08:00', clockOutAt: '2026-03-02T08:00:00+08:00', breakMinutes: 0, lines: [line(1, 30, 960, 205, 0)] });
   const zeroFlags = plausibilityFlags(zero.data as any, bounds);
@@ -239,7 +239,7 @@ describe('plausibility flags (issue #21): decided with the figures, carried by t
   });
 });
 
-describe('scope and self-review (issue #24 part S)', () => {
+describe('scope and self-review', () => {
   const own = { ...base, actorPhone: sub.data.employeePhone };
   const outside = { ...base, inScope: false };
   const R_SELF_REVIEW = { status: 403, code: 'SELF_REVIEW', message: expect.stringContaining('自己的报工单') };

@@ -1,6 +1,6 @@
 /**
  * Report events for the review tests: ReportSubmitted payloads built from a few numbers, and appending them
- * through the store (expected version 0), as issue #5's submit command does, without the clocking flow.
+ * through the store (expected version 0), as the submit command does, without the clocking flow.
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../src/context.ts';
@@ -35,7 +35,7 @@ export interface SubmitSpec {
   breakMinutes?: number;
   devices?: string[];
   lines?: ReportLine[];
-  /** The report's workshop and team codes (issue #24); none by default. */
+  /** The report's workshop and team codes; none by default. */
   workshopCode?: string | null;
   teamCode?: string | null;
 }

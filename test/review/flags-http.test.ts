@@ -1,5 +1,5 @@
 /**
- * Plausibility flags over HTTP (issue #21 异常报工): a worker reports 205 pieces for a shift of 0 minutes through the
+ * Plausibility flags over HTTP (异常报工): a worker reports 205 pieces for a shift of 0 minutes through the
  * mini-program's endpoints; the review queue marks and filters it, the report and the review answers carry the
  * flag with its sentence, approving it stays possible and is audited as 已知异常, the dashboard row says so, a break
  * change recomputes the flags, the read models rebuilt from the events equal the incremental ones, and a report

@@ -52,7 +52,7 @@ beforeAll(async () => {
   await app.login(ADMIN2, 'admin', '审核员乙');
   await app.login(W1, 'worker', '张三');
   await app.login(W2, 'worker', '李四');
-  // Who has logged in through the mini-program (issue #4's platform_accounts): W1, W2 and ADMIN1.
+  // Who has logged in through the mini-program (the platform_accounts): W1, W2 and ADMIN1.
   await app.service.ctx.db.pool.query(
     `INSERT INTO platform_accounts (phone, openid, updated_at) VALUES ($1, 'o-w1', now()), ($2, 'o-w2', now()), ($3, 'o-admin1', now())`,
     [W1, W2, ADMIN1],

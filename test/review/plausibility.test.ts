@@ -1,5 +1,5 @@
 /**
- * The plausibility rules (src/domain/plausibility.ts, issue #21 异常报工) as given-when-then tables: given a report's
+ * The plausibility rules (src/domain/plausibility.ts, 异常报工) as given-when-then tables: given a report's
  * clock-in/out, break and lines, when judged under the bounds, then these flags (codes, figures and sentences).
  * Bounds as the defaults: PLAUSIBLE_MIN_CYCLE_RATIO 0.5, PLAUSIBLE_MAX_WORKLOAD_RATIO 2, SESSION_MAX_HOURS 16.
  */

@@ -102,7 +102,7 @@ describe('dashboard sums', () => {
   });
 });
 
-describe('plausibility flags (issue #21)', () => {
+describe('plausibility flags', () => {
   const flags: PlausibilityFlag[] = [{ code: 'NO_WORKING_TIME', effectiveSeconds: 0, outputQty: 205, standardSeconds: 6150 }];
   const flaggedSub: ReportEvent = { type: 'ReportSubmitted', data: { ...data, flags } };
   const approvedKnowing: ReportEvent = { type: 'ReportApproved', data: { ...ref, flags, at: '2026-03-02T11:00:00.000Z' } };

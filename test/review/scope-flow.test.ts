@@ -1,5 +1,5 @@
 /**
- * Issue #24 "Done when" for scoped review, through the real service and its API only: a manager creates two
+ * Scoped review end to end, through the real service and its API only: a manager creates two
  * workshops with a team each and puts a worker in each team, scopes a reviewer to the first workshop; the worker of
  * the second workshop clocks in at 08:00 and out at 17:00 and submits; the report is placed in the second workshop
  * (recorded at submission, part A), so the scoped reviewer neither sees it (pending queue, the report, its audit
@@ -53,7 +53,7 @@ async function workDay(phone: string): Promise<string> {
   return r.body.reportId;
 }
 
-describe('a reviewer scoped to one workshop (issue #24 "Done when")', () => {
+describe('a reviewer scoped to one workshop', () => {
   it('neither sees nor can approve the other workshop’s report; the unscoped reviewer can', async () => {
     const other = await workDay(W2_WORKER);
     const row = await app.service.ctx.db.pool.query(`SELECT workshop_code, team_code FROM reports WHERE report_id = $1`, [other]);

@@ -1,5 +1,5 @@
 /**
- * The scope matrix (issue #24 part S "Scoped review and reading"), as the role matrix is for roles: every route
+ * The scope matrix, as the role matrix is for roles: every route
  * that shows or acts on a report × {unscoped admin, admin scoped to workshop W1, admin scoped to team T2, manager
  * scoped to workshop W2} × {report in W1/T1, report in W2/T2, report in no team} → the exact visibility or status.
  * One rule (domain/scope.ts): in scope when the scope is empty, or the report's workshop is in its workshops, or
@@ -234,7 +234,7 @@ describe('close: only a manager of the whole factory', () => {
   });
 });
 
-describe('nobody reviews their own report (issue #24)', () => {
+describe('nobody reviews their own report', () => {
   it('a worker who is also an administrator or manager: 403 SELF_REVIEW for approve, reject and break change; nothing written', async () => {
     const phone = '13800000021';
     await app.login(phone, 'worker', '赵六');

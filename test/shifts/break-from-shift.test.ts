@@ -1,5 +1,5 @@
 /**
- * The break computed from the shift, through the service (issue #24 "Shifts and breaks", its "Done when"): a
+ * The break computed from the shift, through the service (its "Done when"): a
  * worker of a team with a day shift 08:00–17:00 and lunch 12:00–13:00 clocks in at 08:00 and out at 17:00 → the
  * draft and the report show 60 minutes from the shift 白班; out at 11:30 → 0; a worker in no team → the default
  * break; a manager's change → `manager`; a night shift 22:00–06:00 with 00:00–00:30 → 30. The events carry it, the

@@ -1,7 +1,7 @@
 /**
  * The worker's calendar and placement are kept and guarded by the heads of the streams they were read from
- * (events/heads.ts, src/shifts/sql.ts `calendarSql`, src/shifts/calendar-cache.ts; issue #24, the clock cycle's
- * figure). What that rests on, tested from the outside:
+ * (events/heads.ts, src/shifts/sql.ts `calendarSql`, src/shifts/calendar-cache.ts; what keeps
+ * the clock cycle fast). What that rests on, tested from the outside:
  * - the heads read with a calendar are the versions of the worker's `member-`, the team's `team-shifts-` and the
  *   shift's `shift-` streams in the event store, and they stop holding when any of them moves;
  * - every event that writes a row the placement or the calendar is read from is appended to the stream its row's

@@ -1,5 +1,5 @@
 /**
- * The shift deciders and the team calendar rule (issue #24 "Shifts and breaks"; commands/shifts/decider.ts,
+ * The shift deciders and the team calendar rule (commands/shifts/decider.ts,
  * domain/shift-schedule.ts), given-when-then: given the stream's events, when a command, then events or the
  * refusal as the client gets it.
  */

@@ -1,5 +1,5 @@
 /**
- * The break arithmetic of shifts (issue #24 "Shifts and breaks"; src/domain/shift-breaks.ts), given-when-then
+ * The break arithmetic of shifts (src/domain/shift-breaks.ts), given-when-then
  * tables: given a shift (or shifts) on a local date, when a worker is present from clock-in to clock-out, then so
  * many break minutes.
  */

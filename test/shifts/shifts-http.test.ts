@@ -1,5 +1,5 @@
 /**
- * Shifts and team calendars over HTTP (issue #24 "Shifts and breaks"; src/http/routes/shifts.ts): a manager
+ * Shifts and team calendars over HTTP (src/http/routes/shifts.ts): a manager
  * defines shifts, assigns a three-shift rotation, overrides days; the calendar, the events appended, the
  * read models (and their SQL rule `team_shift_on` equal to domain/shift-schedule.ts), a replay equal to the rows
  * written as the events came, and the refusals with their Chinese sentences.

@@ -1,5 +1,5 @@
 /**
- * Issue #22: "a close racing an approval ends with the approval in the closed figures or refused, never after the
+ * "a close racing an approval ends with the approval in the closed figures or refused, never after the
  * close and outside them". PostgreSQL only: the race needs real concurrent transactions (PGlite serves one
  * connection at a time, so nothing can interleave there), and the second instance needs a database it can share.
  *

@@ -1,4 +1,4 @@
-/** Given-when-then for the rate decider and the period decider (issue #22; src/commands/rates, src/commands/periods). */
+/** Given-when-then for the rate decider and the period decider (src/commands/rates, src/commands/periods). */
 import { describe, expect, it } from 'vitest';
 import { rateDecider, type SetRate } from '../../src/commands/rates/decider.ts';
 import { periodDecider, type PeriodCommand } from '../../src/commands/periods/decider.ts';

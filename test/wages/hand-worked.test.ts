@@ -1,5 +1,5 @@
 /**
- * Issue #22, worked out by hand: March 2026 of two workers, through HTTP, every figure computed below in yuan
+ * March 2026 of two workers, through HTTP, every figure computed below in yuan
  * and fen by hand (never by the code under test):
  *
  *   rates   P1 前围横梁 from 03-01: 1.25 / −0.5; from 03-15: 1.30 / −0.5 (a raise from the 15th)
@@ -271,7 +271,7 @@ describe('the monthly close', () => {
     expect((await call('GET', '/api/periods', admin)).body.wholeFactory).toBe(true);
   });
 
-  it('a reader with a scope (issue #24) sees its own counts and none of the close amounts, which are the whole factory\'s', async () => {
+  it('a reader with a scope sees its own counts and none of the close amounts, which are the whole factory\'s', async () => {
     await app.service.ctx.db.pool.query(`INSERT INTO workshops (code, name, updated_at) VALUES ('W1', '冲压车间', now())`);
     const scoped = await app.login('13900000005', 'manager', '车间经理');
     const set = await call('PUT', '/api/people/13900000005/scope', manager, { role: 'manager', workshops: ['W1'], teams: [] });

@@ -1,5 +1,5 @@
 /**
- * Issue #22: rates with the product list — `POST /api/products` with a rate, and the import's 计件单价, 不良单价,
+ * Rates with the product list — `POST /api/products` with a rate, and the import's 计件单价, 不良单价,
  * 生效日期 columns: the preview shows each rate change beside the other changes (or an error row), the confirmation
  * writes the products and, in the same transaction, each rate as a rate event by the uploader; the default date
  * is the day of the confirmation; a rate set meanwhile makes the preview stale.

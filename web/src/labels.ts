@@ -44,7 +44,7 @@ export const thisMonth = (): string => isoDate(new Date()).slice(0, 7);
 export const monthParam = (v: unknown): string | undefined => (typeof v === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(v) ? v : undefined);
 
 /**
- * Where a report's break came from (issue #24 part B): 来自班次「白班」, 默认, 经理修改.
+ * Where a report's break came from: 来自班次「白班」, 默认, 经理修改.
  */
 export function breakSourceLabel(source: 'shift' | 'default' | 'manager', shiftName: string | null): string {
   if (source === 'shift') return shiftName ? `来自班次「${shiftName}」` : '来自班次';
@@ -52,7 +52,7 @@ export function breakSourceLabel(source: 'shift' | 'default' | 'manager', shiftN
 }
 
 /**
- * A report's 班组 (issue #24, the report's team and workshop as of its date): 冲压一班（冲压车间）, the team alone
+ * A report's 班组 (the report's team and workshop as of its date): 冲压一班（冲压车间）, the team alone
  * without a workshop name, '' when the report has no team (the worker belonged to none that day).
  */
 export function teamLabel(teamName: string | null | undefined, workshopName: string | null | undefined): string {

@@ -1,4 +1,4 @@
-/** The web console of the shift-reporting service (issue #17): Vue 3, Element Plus, ECharts; served at /console/. */
+/** The web console of the shift-reporting service: Vue 3, Element Plus, ECharts; served at /console/. */
 import { createApp } from 'vue';
 import App from './App.vue';
 import { router } from './router';

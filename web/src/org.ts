@@ -1,5 +1,5 @@
 /**
- * The factory's workshops and their teams for the console's pickers (issue #24): read once per page from
+ * The factory's workshops and their teams for the console's pickers: read once per page from
  * GET /api/workshops (codes and names), shared by the 车间/班组 filters of 看板 and 工资 and the people page's
  * 审核范围 dialog. A failure leaves the lists empty (the filters then offer nothing; the pages still work).
  */

@@ -36,9 +36,9 @@ const routes: RouteRecordRaw[] = [
       page('/products', '产品', () => import('./pages/ProductsPage.vue')),
       page('/people', '人员', () => import('./pages/PeoplePage.vue')),
       page('/devices', '设备码', () => import('./pages/DevicesPage.vue')),
-      // issue #24 organization (part A)
+      // organization
       page('/organization', '车间班组', () => import('./pages/OrganizationPage.vue')),
-      // issue #24 part B
+      // shifts
       page('/shifts', '班次', () => import('./pages/ShiftsPage.vue')),
     ],
   },

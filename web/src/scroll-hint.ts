@@ -1,5 +1,5 @@
 /**
- * `v-scroll-hint` on an `<el-table>` (issue #21: "nothing shows that tables scroll sideways"): while the table is
+ * `v-scroll-hint` on an `<el-table>` ("nothing shows that tables scroll sideways"): while the table is
  * wider than its box, its element carries `data-scroll` with `right` (more columns to the right) and/or `left`, and
  * styles.css draws a shade on that edge and the words 左右滑动 on it. Kept up to date on scroll, on resize of the
  * table and on changes of its rows.

@@ -1,5 +1,5 @@
 /**
- * The signed-in account of the console (issue #17): read from GET /api/auth/me with the session cookie (the
+ * The signed-in account of the console: read from GET /api/auth/me with the session cookie (the
  * token stays in the HttpOnly cookie), the pages each role sees, sign-out and switching between the console roles.
  * Which role may call what is the service's rule (src/auth/roles.ts); the console only hides what a role cannot use.
  * The roles the person holds are read again (`refreshRoles`) on every page change, when the account menu opens and
@@ -27,9 +27,9 @@ export const PAGES: PageEntry[] = [
   { path: '/products', title: '产品', roles: ['admin', 'manager'] },
   { path: '/people', title: '人员', roles: ['admin', 'manager'] },
   { path: '/devices', title: '设备码', roles: ['admin', 'manager'] },
-  // issue #24 organization (part A)
+  // organization
   { path: '/organization', title: '车间班组', roles: ['admin', 'manager'] },
-  // issue #24 part B
+  // shifts
   { path: '/shifts', title: '班次', roles: ['admin', 'manager'] },
 ];
 

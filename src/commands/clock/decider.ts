@@ -13,10 +13,10 @@
  *   window answers); window expired → ClockedOut `reopened` (重新报工: new clock-out time, new window).
  * - Submit {sessionId, reportId, lines, products, closedMonths, placement}: reporting session within its window →
  *   SessionReported and ReportSubmitted (for stream `report-<reportId>`), report date = the local date of `now` in
- *   the time zone, with the worker's team and workshop on that date (`placement`, a fact: issue #24), with the report's plausibility flags (domain/plausibility.ts, under `settings.plausibility`;
- *   issue #21); PERIOD_CLOSED when that date's month is closed (issue #22: only a submission racing the close at
+ *   the time zone, with the worker's team and workshop on that date (`placement`, a fact), with the report's plausibility flags (domain/plausibility.ts, under `settings.plausibility`);
+ *   PERIOD_CLOSED when that date's month is closed (only a submission racing the close at
  *   the month's end, or on a clock behind the closer's, can meet it; the session stays open, so nothing is lost).
- *   The starting break (issue #24 part B, domain/shift-breaks.ts `sessionBreak`): from the unpaid windows of the
+ *   The starting break (domain/shift-breaks.ts `sessionBreak`): from the unpaid windows of the
  *   worker's shift(s) overlapping the presence (`shiftDays`, a fact), source `shift` with the shift; else
  *   DEFAULT_BREAK_MINUTES (at most the minutes worked), source `default`.
  * - Abandon {sessionId}: the job's command; an over-age open session → SessionAbandoned, else nothing.
@@ -67,10 +67,10 @@ export type WorkerCommand =
       lines: LineInput[];
       products: ProductSnapshot[];
       closedMonths: readonly string[];
-      /** The worker's team and workshop on the report date (a fact; issue #24 part A). */
+      /** The worker's team and workshop on the report date (a fact). */
       placement: Placement;
       /**
-       * Issue #24 part B: the worker's calendar around the local date of the session's clock-in (a fact: each
+       * The worker's calendar around the local date of the session's clock-in (a fact: each
        * date's team and its shift, domain/shift-breaks.ts ShiftDay); absent or for another date: no shift.
        */
       shiftDays?: readonly ShiftDay[];
@@ -218,7 +218,7 @@ function submit(cmd: Extract<WorkerCommand, { type: 'Submit' }>, state: WorkerSt
   const at = now.toISOString();
   const clockOutAt = new Date(s.clockOutAt).toISOString();
   const clockInAt = new Date(s.clockInAt).toISOString();
-  // Issue #24 part B: the break from the worker's shift(s) when the calendar of the clock-in date is known.
+  // The break from the worker's shift(s) when the calendar of the clock-in date is known.
   const clockInDate = localDate(new Date(s.clockInAt), settings.timeZone);
   const days = cmd.shiftDays?.some((d) => d.date === clockInDate) ? cmd.shiftDays : [];
   const started = sessionBreak({ clockInAt, clockOutAt }, clockInDate, days, settings.timeZone, initialBreakMinutes(s.clockInAt, s.clockOutAt, settings.defaultBreakMinutes));

@@ -8,8 +8,8 @@
  *   state) answers as the first did.
  * - `submitReport`: appends SessionReported to the worker stream and ReportSubmitted to the new stream
  *   `report-<reportId>` (expected version 0), with the products' fields copied into the lines (the products
- *   named are facts of the decision, and so is the month of the report date: it must be open, issue #22; and the
- *   worker's team and workshop on the report date, recorded in ReportSubmitted, issue #24).
+ *   named are facts of the decision, and so is the month of the report date: it must be open; and the
+ *   worker's team and workshop on the report date, recorded in ReportSubmitted).
  * - `abandonSession`: the abandonment job's command, as the system, inside the job's transaction.
  */
 import { randomUUID } from 'node:crypto';
@@ -138,12 +138,12 @@ export async function submitReport(deps: ClockDeps, actor: Actor, input: { sessi
       return {
         productIds: input.lines.map((l) => l.productId).filter((id) => Number.isSafeInteger(id)),
         months: [monthOf(reportDate)],
-        // Issue #24 part A: the team and workshop on the report date (the decider's reportDate: the same instant).
+        // The team and workshop on the report date (the decider's reportDate: the same instant).
         placementOf: { phone: actor.phone, date: reportDate },
         ...defectReasonFacts(input.lines),
       };
     },
-    // Issue #24 part B: the worker's shift calendar around the session's clock-in date (src/shifts/sql.ts).
+    // The worker's shift calendar around the session's clock-in date (src/shifts/sql.ts).
     factsOf: (state) =>
       state.latest?.sessionId === input.sessionId ? { shiftsOf: { phone: actor.phone, date: localDate(new Date(state.latest.clockInAt), deps.clockSettings.timeZone) } } : {},
     command: (facts, now): WorkerCommand => ({

@@ -1,5 +1,5 @@
 /**
- * The organization deciders (issue #24 part A "Workshops and teams"), pure. Local dates are `YYYY-MM-DD` in
+ * The organization deciders, pure. Local dates are `YYYY-MM-DD` in
  * APP_TIMEZONE; `at` is the ISO 8601 instant of the decision. Facts (what exists besides the stream) come in the
  * command, read by commands/facts.ts and guarded in the append.
  *

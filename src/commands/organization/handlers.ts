@@ -1,5 +1,5 @@
 /**
- * The organization's commands (issue #24 part A): each is one `runCommand` (command.ts) of a decider of
+ * The organization's commands: each is one `runCommand` (command.ts) of a decider of
  * ./decider.ts on its whole stream, with the facts it relies on (commands/facts.ts), for an administrator or a
  * manager (the routes' `access.organization`), or for a personnel import's confirmation (inside its transaction:
  * `commandsIn`). Local dates `YYYY-MM-DD` in APP_TIMEZONE; a membership's `validFrom` defaults to today there.

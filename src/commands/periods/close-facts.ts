@@ -1,5 +1,5 @@
 /**
- * What a month's close decides on (issue #22 "The monthly close"), read by the close's handler inside its
+ * What a month's close decides on, read by the close's handler inside its
  * transaction, AFTER it holds the month's exclusive lock and in statements of their own (each with a snapshot taken
  * after the lock was granted): so every write into the month that got in first has committed and is counted, and
  * none can come after.

@@ -1,5 +1,5 @@
 /**
- * The period decider (issue #22 "The monthly close"), pure: a month's closes and reopens on the stream
+ * The period decider, pure: a month's closes and reopens on the stream
  * `period-<YYYY-MM>`. State: open or closed, the number of closes so far (`version`), the last close's amount.
  *
  * - `Close {month, today, pending, unpriced, figures, rates, at}`: the facts are read by the close's handler under

@@ -1,5 +1,5 @@
 /**
- * Closing and reopening a month (issue #22 "The monthly close"), each in a transaction of its own:
+ * Closing and reopening a month, each in a transaction of its own:
  *
  *   1. take the month's lock EXCLUSIVE (migrations/011 `lock_month_exclusive`): wait until every write into the
  *      month holding it SHARED (approvals, corrections, rejections, break changes, rates from a date in it,
@@ -13,7 +13,7 @@
  * So a close racing an approval ends with the approval in the closed figures or refused (PERIOD_CLOSED), never
  * after the close and outside them; the same on any number of API instances sharing the database.
  *
- * Only a manager of the whole factory closes or reopens (issue #24 part S, README "审核范围"): a close's figures and
+ * Only a manager of the whole factory closes or reopens (README "审核范围"): a close's figures and
  * its refusal's blocker list are the whole factory's, which a scoped manager must not see nor settle. A manager
  * with a scope gets 403 CLOSE_NEEDS_WHOLE_FACTORY, read in the close's transaction before anything else.
  */

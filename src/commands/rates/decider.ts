@@ -1,5 +1,5 @@
 /**
- * The rate decider (issue #22 "Piece rates"), pure: a product's piece and defect rates on the stream
+ * The rate decider, pure: a product's piece and defect rates on the stream
  * `product-<productId>`. State: the product's rate entries by date (domain/rates.ts).
  *
  * Command `SetRate {productId, effectiveFrom, pieceRate, defectRate, materialDefectRate?, reason?, at, productExists,

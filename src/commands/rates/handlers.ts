@@ -1,5 +1,5 @@
 /**
- * Setting a rate (issue #22 "Piece rates"): one `runCommand` (command.ts) of the rate decider on the whole stream
+ * Setting a rate: one `runCommand` (command.ts) of the rate decider on the whole stream
  * `product-<productId>`. Facts: the product (it must exist; its row must not change meanwhile) and the month of
  * `effectiveFrom` (it must be open, commands/facts.ts). The actor (phone, name, role) goes into the event's
  * metadata: who set the rate. Run by `POST /api/products/:productId/rates`, by `POST /api/products` with rates,

@@ -11,12 +11,12 @@
  *   minutes ≥ 0 (INVALID_BREAK_MINUTES); BREAK_EXCEEDS_WORKING_TIME when clock-out − clock-in − breakMinutes × 60 s
  *   would be negative. The same value as now decides nothing (no event, nothing to audit).
  * Unknown report: REPORT_NOT_FOUND; so is a report outside the actor's scope (`inScope`, a fact of the command:
- * domain/scope.ts, issue #24 part S), so its existence is not leaked. The actor's own report (`actorPhone` is the
- * report's worker): SELF_REVIEW, for every command (issue #24: nobody reviews their own report). A report dated in a closed month (`closedMonths`, a fact of the command:
- * commands/facts.ts): PERIOD_CLOSED, before any other refusal (issue #22). Refusals are domain errors. Instants
+ * domain/scope.ts), so its existence is not leaked. The actor's own report (`actorPhone` is the
+ * report's worker): SELF_REVIEW, for every command (nobody reviews their own report). A report dated in a closed month (`closedMonths`, a fact of the command:
+ * commands/facts.ts): PERIOD_CLOSED, before any other refusal. Refusals are domain errors. Instants
  * `at` are ISO 8601 (UTC).
  *
- * Plausibility flags (issue #21, domain/plausibility.ts under the decider's `bounds`): an approval carries the flags
+ * Plausibility flags (domain/plausibility.ts under the decider's `bounds`): an approval carries the flags
  * of the figures it approves (recomputed from the corrected lines, else the report's own), so an approval of a
  * flagged report records that it was approved knowing them; a break change carries the flags recomputed with the
  * new break. Flags never refuse anything: a flagged report may be approved.
@@ -48,7 +48,7 @@ export interface Report {
   readonly lines: readonly ReportLine[];
   /** Plausibility flags of the figures as they stand, as the events recorded them. */
   readonly flags: readonly PlausibilityFlag[];
-  /** The report's workshop and team (ReportSubmitted, issue #24), repeated on the review events. */
+  /** The report's workshop and team (ReportSubmitted), repeated on the review events. */
   readonly workshopCode: string | null;
   readonly teamCode: string | null;
 }
@@ -57,7 +57,7 @@ export type ReportState = { readonly status: 'none' } | Report;
 
 /**
  * Every review command carries the instant `at`, which of the months it may write into are closed, who acts
- * (`actorPhone`) and whether the report is in the actor's scope (`inScope`, issue #24 part S).
+ * (`actorPhone`) and whether the report is in the actor's scope (`inScope`).
  */
 export type ReviewBase = { at: string; closedMonths: readonly string[]; actorPhone: string; inScope: boolean };
 export type ReviewCommand =

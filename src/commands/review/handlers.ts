@@ -4,12 +4,12 @@
  * administrators approving at once one wins and the other gets REPORT_ALREADY_REVIEWED). The actor (phone, name
  * from personnel, role) goes into the event metadata, where the audit log reads it. The month of the report's
  * date is a fact of each (commands/facts.ts): every one of them writes into that month, which must be open
- * (issue #22); a report's date never changes, so it is read first from the `reports` read model. Whether the
- * report is in the actor's scope is a fact too (issue #24 part S, facts.ts `reportInScope`), checked again by the
+ *; a report's date never changes, so it is read first from the `reports` read model. Whether the
+ * report is in the actor's scope is a fact too (facts.ts `reportInScope`), checked again by the
  * append's guard; out of scope is REPORT_NOT_FOUND, one's own report SELF_REVIEW (decider.ts).
  *
  * Answers: the report after the command; `at` is the command's instant (a Date), effective working time in
- * seconds, and the report's plausibility flags (issue #21) after the command.
+ * seconds, and the report's plausibility flags after the command.
  */
 import type { LineInput, ProductSnapshot, ReportLine } from '../../domain/report-line.ts';
 import type { PlausibilityBounds, PlausibilityFlag } from '../../domain/plausibility.ts';
@@ -24,7 +24,7 @@ import { monthOf } from '../../domain/period.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import { reportFold, reviewDecider, type Report, type ReportState, type ReviewBase, type ReviewCommand } from './decider.ts';
 
-/** What the review commands need: the command path, and the bounds of the plausibility flags (issue #21). */
+/** What the review commands need: the command path, and the bounds of the plausibility flags. */
 export interface ReviewDeps {
   readonly commands: CommandDeps;
   readonly clockSettings: { readonly plausibility: PlausibilityBounds; readonly defectReasonsRequired?: boolean };

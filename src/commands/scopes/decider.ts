@@ -1,5 +1,5 @@
 /**
- * The scope decider (issue #24 part S, domain/scope.ts), pure: an administrator's or manager's scope on the stream
+ * The scope decider (domain/scope.ts), pure: an administrator's or manager's scope on the stream
  * `scope-<phone>`. State: the person's scope per role (absent: the whole factory).
  *
  * Command `SetScope {phone, role, workshops, teams, at, actorPhone, holdsRole, unknownWorkshops, unknownTeams}`:

@@ -1,5 +1,5 @@
 /**
- * Setting a person's scope (issue #24 part S "Scoped review and reading"): one `runCommand` (command.ts) of the
+ * Setting a person's scope: one `runCommand` (command.ts) of the
  * scope decider on the stream `scope-<phone>`. Facts (commands/facts.ts, as the organization's commands ask them):
  * the person's roles (does the person hold the role?) and which given codes name a workshop or a team
  * (migrations/013), blank codes ignored (domain/scope.ts `normalScope`). The person's roles are guarded in the

@@ -1,5 +1,5 @@
 /**
- * The shift deciders (issue #24 "Shifts and breaks"), pure.
+ * The shift deciders, pure.
  *
  * `shiftDecider` on the stream `shift-<shiftId>` (state: the shift's definition, or none):
  * - DefineShift {shiftId, name, start, end, breaks} on no shift → ShiftDefined;

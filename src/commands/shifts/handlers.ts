@@ -1,5 +1,5 @@
 /**
- * The shift commands (issue #24 "Shifts and breaks"): each one `runCommand` (command.ts) of a decider of
+ * The shift commands: each one `runCommand` (command.ts) of a decider of
  * ./decider.ts on its whole stream; the actor (phone, name, role) goes into the events' metadata.
  *
  * - `defineShift`: a new shift on `shift-<new uuid>`; `changeShift`: the whole new definition of an existing one.

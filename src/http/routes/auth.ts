@@ -1,5 +1,5 @@
 /**
- * Authentication endpoints (spec 4.1 and 5; issue #4): platform login in one or two steps, the current
+ * Authentication endpoints (spec 4.1 and 5): platform login in one or two steps, the current
  * account, role switch. Logic in src/auth/login.ts and src/auth/account.ts.
  *
  * - `POST /api/auth/platform-login` `{code, phoneCode}` | `{code, encryptedData, iv}` → `{status: "ok", token,

@@ -4,7 +4,7 @@
  * - GET /api/dashboard/reports.xlsx?startDate=&endDate=: every row of the range as a spreadsheet with Chinese
  *   headers (DASHBOARD_XLSX_HEADERS), at most EXPORT_MAX_ROWS rows (422 EXPORT_TOO_LARGE beyond).
  * Missing or malformed dates, end before start, or a range over 366 days: 422 INVALID_DATE_RANGE.
- * A row's `flags` (issue #21) are the plausibility flags of its approved reports: its figures cannot be true; the
+ * A row's `flags` are the plausibility flags of its approved reports: its figures cannot be true; the
  * export writes their sentences in the column 异常.
  */
 import { z } from 'zod';
@@ -35,7 +35,7 @@ const rangeShape = { startDate: rangeDate('开始日期'), endDate: rangeDate('�
 const bothDates = { required: ['startDate', 'endDate'] };
 export const rangeQuery = checkedRule(z.object(rangeShape), bothDates);
 
-// ---- issue #24 part S: the workshop and team filters, and the rows' placement ----
+// ---- scopes: the workshop and team filters, and the rows' placement ----
 const filterCode = (title: string) =>
   z.string().trim().max(40).optional().meta({ title, description: `${title}编码；只看这个${title}（在您的审核范围内；范围外的${title}结果为空）` });
 /** The `workshop` and `team` query parameters of the dashboard and wages (domain/scope.ts ReportFilter). */
@@ -88,7 +88,7 @@ export const dashboardRoute = defineRoute({
   readModels: ['dashboard'],
   tag: 'dashboard',
   summary: '看板：已通过报工单按日期 + 员工（+ 班组）合并（日期倒序，再按手机号）；可按车间、班组筛选',
-  description: '只含您审核范围内的报工单（issue #24）；员工当天换了班组时分成两行。workshop、team 为车间、班组编码。',
+  description: '只含您审核范围内的报工单；员工当天换了班组时分成两行。workshop、team 为车间、班组编码。',
   access: access.insight,
   query: checkedRule(pageQuery.extend({ ...rangeShape, ...placementFilterShape }), bothDates),
   response: pageOf(dashboardRow),
@@ -144,7 +144,7 @@ export const DASHBOARD_XLSX_HEADERS: readonly [string, keyof DashboardRow][] = [
   ['工作量差异(%)', 'workloadDiffPct'],
 ];
 
-/** The column of the export that names a row's plausibility flags (issue #21); empty when there are none. */
+/** The column of the export that names a row's plausibility flags; empty when there are none. */
 export const DASHBOARD_XLSX_FLAGS = '异常';
 
 /** The rows as an .xlsx workbook (one sheet 看板); null figures are empty cells. */

@@ -1,5 +1,5 @@
 /**
- * Device list (issue #3): the distinct device numbers of the products (a device exists when a product uses
+ * Device list: the distinct device numbers of the products (a device exists when a product uses
  * it, src/devices/device.ts), each with its product count and its short `deviceKey` for code scenes.
  * Access: `access.masterData` (admin, manager).
  */
@@ -23,7 +23,7 @@ export const deviceListRoute = defineRoute({
       deviceKey: z.string().describe('设备短码'),
       productCount: z.number().int().describe('使用这台设备的产品数'),
       hasCode: z.boolean().describe('已生成小程序码'),
-      workshopCode: z.string().nullable().describe('所属车间编号（issue #24）；null：未设置'),
+      workshopCode: z.string().nullable().describe('所属车间编号；null：未设置'),
       workshopName: z.string().nullable().describe('所属车间名称'),
     }),
   ),

@@ -13,7 +13,7 @@ export const CONCURRENT_MODIFICATION: ErrorDoc = {
   description: '同时有其他操作修改了同一数据，重试多次仍冲突：刷新后重试',
 };
 
-/** 409 of a write into a closed month (issue #22; commands/facts.ts: the month is a fact of every write into it). */
+/** 409 of a write into a closed month (commands/facts.ts: the month is a fact of every write into it). */
 export const PERIOD_CLOSED: ErrorDoc = {
   status: 409,
   code: 'PERIOD_CLOSED',

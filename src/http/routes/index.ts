@@ -19,7 +19,7 @@ import { rateRoutes } from './rates.ts';
 import { wageRoutes } from './wages.ts';
 import { periodRoutes } from './periods.ts';
 import { organizationRoutes } from './organization.ts';
-// issue #24 part B: shifts
+// shifts: shifts
 import { shiftRoutes } from './shifts.ts';
 import { defectReasonRoutes } from './defect-reasons.ts';
 import { qualityRoutes } from './quality.ts';
@@ -42,9 +42,9 @@ export const routes: AnyRoute[] = [
   ...rateRoutes,
   ...wageRoutes,
   ...periodRoutes,
-  // issue #24 organization (part A)
+  // organization
   ...organizationRoutes,
-  // issue #24 part B: shifts
+  // shifts: shifts
   ...shiftRoutes,
   ...defectReasonRoutes,
   ...qualityRoutes,

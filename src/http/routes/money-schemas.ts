@@ -1,5 +1,5 @@
 /**
- * Money in requests and answers (issue #22; domain/money.ts): rates given as decimal text or JSON numbers and
+ * Money in requests and answers (domain/money.ts): rates given as decimal text or JSON numbers and
  * parsed into ten-thousandths of a yuan without a float multiplication (422 VALIDATION_FAILED naming the field
  * otherwise), rates answered as text with 4 decimals (`"1.2500"`), amounts as text with 2 decimals (`"168.01"`),
  * and the month parameter `YYYY-MM`.

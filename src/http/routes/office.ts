@@ -1,5 +1,5 @@
 /**
- * Read endpoints the web console needs beyond the specification's (issue #17), for managers and administrators
+ * Read endpoints the web console needs beyond the specification's, for managers and administrators
  * (`access.insight`):
  * - `GET /api/reports?startDate=&endDate=&employee=&status=&page=&pageSize=`: reports by report date, employee
  *   (phone or part of the name) and status (queries/report-browse.ts): the 报工单 page, where a manager finds the

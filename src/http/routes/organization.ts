@@ -1,5 +1,5 @@
 /**
- * Workshops (车间), teams (班组), memberships and devices' workshops (issue #24 part A), administrators and managers
+ * Workshops (车间), teams (班组), memberships and devices' workshops, administrators and managers
  * (`access.organization`). Thin: each write is one command of commands/organization/handlers.ts, each read a query
  * of queries/organization.ts. Local dates `YYYY-MM-DD` in APP_TIMEZONE; a missing date is today.
  * - `GET /api/workshops?date=` → every workshop with its teams, leaders and member counts on the date;

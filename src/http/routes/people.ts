@@ -25,7 +25,7 @@ const personSchema = z.object({
   roles: z.array(role).describe('该手机号拥有的全部角色'),
 });
 
-/** Issue #24: a team as a preview row's membership change names it. */
+/** A team as a preview row's membership change names it. */
 const teamRef = z.object({ teamCode: z.string(), teamName: z.string(), workshopCode: z.string(), workshopName: z.string().nullable() });
 const previewRow = z.object({
   row: z.number().int().describe('表格中的行号'),
@@ -69,7 +69,7 @@ export const [peopleImportRoute, peopleImportConfirmRoute] = importRoutes({
 /** The role words the personnel rules accept (people/rules.ts), for the document's pattern. */
 const ROLE_WORDS = [...ROLE_ALIASES.keys()].join('|');
 
-// ---- issue #24 part S: scopes ----
+// ---- scopes: scopes ----
 const scopeRole = z.enum(['admin', 'manager']).describe('admin 管理员、manager 经理');
 /** A person's scope in one role (domain/scope.ts). */
 const scopeSchema = z.object({
@@ -188,6 +188,6 @@ export const peopleRoutes = [
   peopleListRoute,
   personSaveRoute,
   personRoleDeleteRoute,
-  // issue #24 part S
+  // scopes
   personScopeRoute,
 ];

@@ -1,5 +1,5 @@
 /**
- * The monthly close (issue #22 "The monthly close"):
+ * The monthly close:
  * - `GET /api/periods` (administrators, managers): every month with reports or a close, newest first (a reader with
  *   a scope: its reports' counts, no close amounts; queries/periods.ts), and whether the reader's scope is the
  *   whole factory (only such a manager closes);
@@ -48,7 +48,7 @@ const blockersDetails = z.object({
   unpricedTotal: z.number().int(),
 });
 
-/** Issue #24 part S: only a manager of the whole factory closes or reopens a month. */
+/** Only a manager of the whole factory closes or reopens a month. */
 const CLOSE_NEEDS_WHOLE_FACTORY: ErrorDoc = { status: 403, code: 'CLOSE_NEEDS_WHOLE_FACTORY', description: '审核范围只是部分车间或班组的经理不能结账、反结账' };
 
 const CLOSE_ERRORS: ErrorDoc[] = [

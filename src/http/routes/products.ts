@@ -109,7 +109,7 @@ const fields = z.object({
     .nullable()
     .optional()
     .meta({ title: L.standardWorkload, description: '件/天；不填或 null 时按 floor(28800 / 标准节拍) 计算' }),
-  // Issue #22: a rate with the product (同一事务). 不良单价 and 生效日期 only with 计件单价 (PRODUCT_INVALID otherwise).
+  // A rate with the product (同一事务). 不良单价 and 生效日期 only with 计件单价 (PRODUCT_INVALID otherwise).
   pieceRate: rateFields.pieceRate.optional(),
   defectRate: rateFields.defectRate,
   effectiveFrom: rateFields.effectiveFrom.optional().meta({ title: '生效日期', description: 'YYYY-MM-DD（工厂时区）；不填为今天；只在填写计件单价时有效' }),
@@ -134,7 +134,7 @@ export const [productImportRoute, productImportConfirmRoute] = importRoutes({
   },
 });
 
-/** A product as the list shows it: with the rate in force today (issue #22), null when it has none. */
+/** A product as the list shows it: with the rate in force today, null when it has none. */
 const productListItem = productSchema.extend({
   rate: z
     .object({ pieceRate: rateText, defectRate: rateText, effectiveFrom: localDate.describe('这条单价的生效日期') })

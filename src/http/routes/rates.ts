@@ -1,5 +1,5 @@
 /**
- * Piece rates (issue #22 "Piece rates"), administrators and managers (`access.wages`):
+ * Piece rates, administrators and managers (`access.wages`):
  * - `POST /api/products/:productId/rates {pieceRate, defectRate?, materialDefectRate?, effectiveFrom, reason?}` →
  *   201 the entry (materialDefectRate 料废单价: omitted, 料废 is priced at the defect rate), rates
  *   as text with 4 decimals; the same `effectiveFrom` again replaces the entry (also an event);

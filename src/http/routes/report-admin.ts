@@ -2,7 +2,7 @@
  * Report administration (spec 4.6, 3.2; decisions.md "Reports and review"):
  * - PATCH /api/reports/:reportId/break-minutes {breakMinutes, reason?}: managers (`access.breakMinutes`);
  *   pending or approved reports; the dashboard and the audit log follow. The same operation answers POST too:
- *   WeChat's `wx.request` cannot send PATCH, and the mini-program's managers change breaks (issue #23).
+ *   WeChat's `wx.request` cannot send PATCH, and the mini-program's managers change breaks.
  * - GET /api/reports/:reportId/audit-logs: managers and administrators (`access.insight`).
  */
 import { z } from 'zod';
@@ -62,14 +62,14 @@ export const breakMinutesRoute = defineRoute({
   },
 });
 
-/** The break change by POST, for clients that cannot send PATCH (WeChat's `wx.request`; issue #23). */
+/** The break change by POST, for clients that cannot send PATCH (WeChat's `wx.request`). */
 export const breakMinutesPostRoute = defineRoute({
   ...breakMinutesRoute,
   method: 'post',
   summary: '修改报工单的休息时间（同上，POST 方式：微信小程序的 wx.request 不支持 PATCH）',
 });
 
-/** The Chinese word of each audit action, as people read the trail (issue #16: 通过, not `approved`). */
+/** The Chinese word of each audit action, as people read the trail (通过, not `approved`). */
 export const AUDIT_ACTION_LABELS = {
   submitted: '提交',
   corrected: '修正',

@@ -6,7 +6,7 @@
  *   {reportId, reportDate, status: "pending"}
  * - GET /api/reports/mine?startDate=&endDate=&status=&reportId=&page=&pageSize= → a page of the worker's reports
  *   (`reportId`: that one only, as the page a review-result message opens reads it)
- * (The manager's break-minutes PATCH and the audit log are issue #6's, in report-admin.ts.)
+ * (The manager's break-minutes PATCH and the audit log are in report-admin.ts.)
  */
 import { z } from 'zod';
 import { access } from '../../auth/roles.ts';
@@ -82,7 +82,7 @@ export const reportDraftRoute = defineRoute({
     devices: z.array(z.string()).describe('本次上班用过的设备，按出现顺序'),
     expiresAt: instant.describe('填写截止时间'),
     candidates: z.array(productSnapshotSchema).describe('使用本次上班设备的产品'),
-    // issue #24 part B
+    // shifts
     breakSource: z.enum(['shift', 'default']).describe('休息时间的来源：shift 按班次计算；default 默认休息时间'),
     shift: z.object({ shiftId: z.string(), name: z.string() }).nullable().describe('计算休息时间所依据的班次；default 时为 null'),
   }),
@@ -177,7 +177,7 @@ export const myReportsRoute = defineRoute({
       submittedAt: instant,
       reviewedAt: instant.nullable(),
       rejectReason: z.string().nullable(),
-      // issue #24 part B
+      // shifts
       ...breakSourceFields,
     }),
   ),

@@ -1,6 +1,6 @@
 /**
  * The answers shared by the report, review and report-administration routes: the status, the plausibility flags
- * (issue #21), the review answer's schema and its mapping (`at` in APP_TIMEZONE), and examples (OpenAPI and
+ *, the review answer's schema and its mapping (`at` in APP_TIMEZONE), and examples (OpenAPI and
  * documentation). The line, snapshot and flag schemas are the domain's (domain/report-line.ts, plausibility.ts).
  */
 import { z } from 'zod';
@@ -17,7 +17,7 @@ export const reportStatus = z.enum(['pending', 'approved', 'rejected']).describe
 const message = { message: z.string().describe('异常说明：一句带数字的中文，可直接显示给审核人') };
 
 /**
- * A plausibility flag as the API gives it (异常报工, issue #21): `code`, `message`, the figures it was judged on, and
+ * A plausibility flag as the API gives it (异常报工): `code`, `message`, the figures it was judged on, and
  * the fields of `extra`. Codes: NO_WORKING_TIME（有效工作时间为 0 却有产出）、CYCLE_TOO_FAST（实际节拍低于标准节拍的
  * PLAUSIBLE_MIN_CYCLE_RATIO）、OUTPUT_OVER_WORKLOAD（产出超过这段时间标准工作量的 PLAUSIBLE_MAX_WORKLOAD_RATIO 倍）、
  * SESSION_TOO_LONG（上班到下班超过 SESSION_MAX_HOURS − 1 小时）.
@@ -36,7 +36,7 @@ export const flagSchema = flagAnswerSchema({});
 export const flagsSchema = z.array(flagSchema).describe('异常报工标记（空数组：没有异常）；审核人仍可通过');
 
 /**
- * Where a report's break came from (issue #24 part B, domain/placement.ts): `shift` computed from the worker's
+ * Where a report's break came from (domain/placement.ts): `shift` computed from the worker's
  * shift (named), `default` DEFAULT_BREAK_MINUTES, `manager` changed by a manager; the fields of every report view.
  */
 export const breakSourceFields = {

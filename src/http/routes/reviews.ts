@@ -2,7 +2,7 @@
  * Review endpoints (spec 4.7; decisions.md "Reports and review"), administrators only (`access.review`):
  * GET /api/reviews/pending?flagged=, POST /api/reviews/:reportId/approve {lines?}, POST /api/reviews/:reportId/reject
  * {reason}, GET /api/reviews/mine?startDate=&endDate=&page=&pageSize=. Every report and answer carries its
- * plausibility flags (issue #21, `flags`); `flagged=true` lists only flagged pending reports.
+ * plausibility flags (`flags`); `flagged=true` lists only flagged pending reports.
  */
 import { z } from 'zod';
 import { access } from '../../auth/roles.ts';
@@ -39,9 +39,9 @@ export const reportItem = z.object({
   reviewedBy: z.string().nullable().describe('审核人手机号'),
   reviewedAt: instant.nullable(),
   rejectReason: z.string().nullable(),
-  // issue #24 part B: where the break came from
+  // shifts: where the break came from
   ...breakSourceFields,
-  // issue #24 part S: where the report is counted
+  // scopes: where the report is counted
   workshopCode: z.string().nullable().describe('车间编码（报工日期当天员工所在班组的车间）；不属于任何班组为 null'),
   workshopName: z.string().nullable().describe('车间名称'),
   teamCode: z.string().nullable().describe('班组编码；不属于任何班组为 null'),
@@ -76,9 +76,9 @@ export const REPORT_ITEM_EXAMPLE = {
 
 const PAGE_EXAMPLE = { items: [REPORT_ITEM_EXAMPLE], page: 1, pageSize: 20, total: 1 };
 
-/** 404 of every route on one report (commands/review/decider.ts); also a report outside the reader's scope (issue #24). */
+/** 404 of every route on one report (commands/review/decider.ts); also a report outside the reader's scope. */
 export const REPORT_NOT_FOUND: ErrorDoc = { status: 404, code: 'REPORT_NOT_FOUND', description: '没有这份报工单（或不在您的审核范围内）' };
-/** 403 of the review and break routes on one's own report (issue #24 part S). */
+/** 403 of the review and break routes on one's own report. */
 export const SELF_REVIEW: ErrorDoc = { status: 403, code: 'SELF_REVIEW', description: '不能审核或修改自己的报工单' };
 const ALREADY: ErrorDoc = {
   status: 409,

@@ -1,5 +1,5 @@
 /**
- * Shifts (班次) and teams' shift calendars (issue #24 "Shifts and breaks"), administrators and managers
+ * Shifts (班次) and teams' shift calendars, administrators and managers
  * (`access.organization`):
  * - `GET /api/shifts` → every shift with its break windows; `POST /api/shifts` → 201 a new shift;
  *   `PUT /api/shifts/:shiftId` → the whole new definition (reports already submitted keep their break);

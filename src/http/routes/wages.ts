@@ -1,5 +1,5 @@
 /**
- * Piece-rate wages (issue #22 "Wages"), from the approved reports at the rates in force on their report dates:
+ * Piece-rate wages, from the approved reports at the rates in force on their report dates:
  * - `GET /api/wages?month=&page=&pageSize=` (administrators, managers): the month's status and, by phone, each
  *   worker's reports, quantities, amount and unpriced lines, with the month's totals;
  * - `GET /api/wages.xlsx?month=` (administrators, managers): the payroll workbook, sheets 汇总 and 明细;
@@ -7,7 +7,7 @@
  *   `/api/wages/:phone`, which it would otherwise match;
  * - `GET /api/wages/:phone?month=` (administrators, managers): one worker's statement.
  * Administrators and managers read only the reports in their scope, narrowed by the `workshop` / `team` filters
- * (issue #24 part S, domain/scope.ts, queries/wages.ts); summary rows name the worker's team and workshop.
+ * (domain/scope.ts, queries/wages.ts); summary rows name the worker's team and workshop.
  * `month` is `YYYY-MM`, the month of the report dates (APP_TIMEZONE); absent: this month. Amounts are text with
  * 2 decimals, rates text with 4; an unpriced line has null rates and amount and is counted, never priced 0.
  */

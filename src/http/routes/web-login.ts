@@ -1,5 +1,5 @@
 /**
- * The web console's sign-in endpoints (issue #17; logic in src/auth/web-login.ts and src/auth/console-setup.ts):
+ * The web console's sign-in endpoints (logic in src/auth/web-login.ts and src/auth/console-setup.ts):
  * - `POST /api/auth/web-login` → `{ticket, scene, codeUrl, expiresAt}`; `GET /api/auth/web-login/codes/<key>.png`;
  * - `POST /api/auth/web-login/confirm {key, role?}`: the mini-program's side (documented for its developers);
  * - `GET /api/auth/web-login/:ticket` → pending | expired | confirmed (the token, once; on the console's own calls

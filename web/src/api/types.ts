@@ -18,7 +18,7 @@ export type PeoplePreview = Answer<'/api/people/import', 'post'>;
 export type ImportResult = Answer<'/api/products/import/{importId}/confirm', 'post'>;
 export type Report = Answer<'/api/reports/{reportId}', 'get'>;
 export type ReportLine = Report['lines'][number];
-/** A plausibility flag of a report (异常报工, issue #21): code, Chinese sentence, figures. */
+/** A plausibility flag of a report (异常报工): code, Chinese sentence, figures. */
 export type Flag = Report['flags'][number];
 export type LineInput = NonNullable<Body<'/api/reviews/{reportId}/approve', 'post'>['lines']>[number];
 export type AuditEntry = Item<Answer<'/api/reports/{reportId}/audit-logs', 'get'>>;
@@ -31,11 +31,11 @@ export type WorkerWage = Item<WageSummary>;
 export type WageStatement = Answer<'/api/wages/{phone}', 'get'>;
 export type Period = Item<Answer<'/api/periods', 'get'>>;
 export type CloseAnswer = Answer<'/api/periods/{month}/close', 'post'>;
-// issue #24 organization (part A)
+// organization
 export type Workshop = Item<Answer<'/api/workshops', 'get'>>;
 export type TeamMember = Item<Answer<'/api/teams/{code}/members', 'get'>>;
 export type Membership = Item<Answer<'/api/people/{phone}/memberships', 'get'>>;
-// issue #24 part B: shifts
+// shifts: shifts
 export type Shift = Item<Answer<'/api/shifts', 'get'>>;
 export type ShiftBody = Body<'/api/shifts', 'post'>;
 export type CalendarDay = Item<Answer<'/api/teams/{code}/shift-calendar', 'get'>>;
