@@ -1,5 +1,5 @@
 /**
- * Login and authentication benchmark (issue #4), whole service in this process on real PostgreSQL with the
+ * Login and authentication benchmark, whole service in this process on real PostgreSQL with the
  * platform simulator on a loopback port, 50 concurrent clients over HTTP:
  * - baseline: `GET /api/health` (one `SELECT 1`), measured in the same run;
  * - `GET /api/auth/me`: JWT verification + the per-request personnel check + the roles query;

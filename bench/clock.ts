@@ -1,5 +1,5 @@
 /**
- * Clocking benchmark (issue #5): 200 concurrent simulated workers, each repeating the cycle clock-in → switch
+ * Clocking benchmark: 200 concurrent simulated workers, each repeating the cycle clock-in → switch
  * device → finish → draft → submit over HTTP against the whole service on real PostgreSQL. Beside it, measured
  * in the same run with the same 200 clients: the ceiling, a bare express 5 + pg endpoint doing one INSERT per
  * request. Both run in their own processes, BENCH_PROCESSES of each (default 1, see PROCESSES): the service as
@@ -240,7 +240,7 @@ export async function measured(url: string, server: ChildProcess, phase: () => P
 }
 
 /**
- * Issue #24 part B: every worker in one of 20 teams of 2 workshops, each team on a day shift with lunch (a 24-hour
+ * Every worker in one of 20 teams of 2 workshops, each team on a day shift with lunch (a 24-hour
  * shift for every third team, so that sessions at any hour overlap a window), from 2000-01-01: the submission's
  * shift calendar is then a real look-up. Written straight into the read models (a bench shortcut, no events), and
  * only when this checkout's migrations made them.

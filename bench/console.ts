@@ -1,5 +1,5 @@
 /**
- * Web console benchmark (issue #17), in Debian's Chromium (playwright-core) against the whole service in this
+ * Web console benchmark, in Debian's Chromium (playwright-core) against the whole service in this
  * process on real PostgreSQL:
  * - the compressed size of the first page's assets: every file of /console/ the login page loads (HTML, scripts,
  *   styles, icon), as transferred (brotli; Chromium's encodedDataLength), beside the baseline of every asset of

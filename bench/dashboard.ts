@@ -1,5 +1,5 @@
 /**
- * Dashboard benchmark (issue #6): 500,000 approved reports (2 years × 685 workers, ReportSubmitted +
+ * Dashboard benchmark: 500,000 approved reports (2 years × 685 workers, ReportSubmitted +
  * ReportApproved = ~1,000,000 events, written straight into the events table), then
  * - the rebuild rate of the dashboard projection (replayProjection, events/s), beside the baseline of merely
  *   reading the same events through the store's commit-safe reader;

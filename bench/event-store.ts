@@ -1,5 +1,5 @@
 /**
- * Event store benchmark (issue #2): appends per second with 16 concurrent writers, one event per command,
+ * Event store benchmark: appends per second with 16 concurrent writers, one event per command,
  * (a) each command opening a new stream (expected version 0) and (b) each writer appending to its own stream
  * with the expected version; beside the baseline: the same rows INSERTed directly, with 16 writers, into a table
  * of the same shape and indexes (`LIKE events INCLUDING ALL`), i.e. the cost of the store's own logic. Both use

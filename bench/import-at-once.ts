@@ -1,5 +1,5 @@
 /**
- * Hostile uploads at the same moment (issue #20): a million-row workbook of test/helpers/hostile-workbooks.ts (a
+ * Hostile uploads at the same moment: a million-row workbook of test/helpers/hostile-workbooks.ts (a
  * sheet declaring 1,048,576 rows; one holding 1,500,000 real rows) sent three times at once, and the answer times
  * of `/api/health` meanwhile, asked in a loop from a thread of its own (bench/service-process.ts). Beside it, in the
  * same run and on the same warmed-up service process, in turns within each round: the same loop with nothing sent

@@ -1,5 +1,5 @@
 /**
- * Import benchmark (issue #3): preview and confirm of a generated 10,000-row product sheet (title row, merged
+ * Import benchmark: preview and confirm of a generated 10,000-row product sheet (title row, merged
  * 项目号, every column of spec 2.1) through the HTTP endpoints, then a second preview and confirm of the same
  * sheet with every cycle time changed (10,000 updates). Beside them, baselines measured in the same run: SheetJS
  * reading the same file alone (the floor of a preview) and a plain one-statement INSERT of 10,000 rows into a
@@ -7,7 +7,7 @@
  * the node flags of `npm start`), so its peak RSS (Linux VmHWM) is the service's alone.
  * Targets: preview ≤ 1.5 s, confirm ≤ 2 s, peak RSS ≤ 300 MB.
  *
- * Then every hostile file of test/helpers/hostile-workbooks.ts (issue #14), and an honest 50,000-row list beside
+ * Then every hostile file of test/helpers/hostile-workbooks.ts, and an honest 50,000-row list beside
  * them, each sent to a service process of its own, started for it and warmed by one small import (the parse
  * thread started): the peak RSS the file raises the process to over its idle RSS (VmHWM, reset through
  * /proc/<pid>/clear_refs once the process is idle), the time until its
@@ -15,7 +15,7 @@
  * baseline: the same loop in the second before, nothing else sent). Targets: peak RSS ≤ idle + 300 MB, each refusal within 5 s, health never more than
  * 50 ms.
  *
- * Last, million-row workbooks sent three at once (issue #20: bench/import-at-once.ts).
+ * Last, million-row workbooks sent three at once (bench/import-at-once.ts).
  * `BENCH_IMPORT=honest,hostile,at-once` (the default) picks the parts that run.
  */
 import pg from 'pg';

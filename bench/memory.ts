@@ -1,5 +1,5 @@
 /**
- * Memory benchmark (issue #16): the resident memory (RSS) of one API process started as `npm start` starts it,
+ * Memory benchmark: the resident memory (RSS) of one API process started as `npm start` starts it,
  * beside the same process started as `npm run start:high-load` (the clock benchmark's V8 flags), in the same run.
  * On PostgreSQL: right after start, right after a load of 50 workers × 10 clock cycles (2,500 requests), and after
  * 20 s idle. Target: `npm start` idle under 200 MB. Then what the embedded database adds: `npm start` on a fresh

@@ -1,5 +1,5 @@
 /**
- * Scoped review and reading (issue #24 part S "Figures"): 20 teams in 4 workshops (5 teams each), 2,000 workers
+ * Scoped review and reading: 20 teams in 4 workshops (5 teams each), 2,000 workers
  * (worker w in team w mod 20), 30 days of reports per worker — the last 3 days pending, the rest approved
  * (ReportSubmitted version 3 with the placement, ReportApproved carrying it; ~114,000 events written straight into
  * the events table, then the `reports` and dashboard projections rebuilt from them). Then, in the same run and on
@@ -8,7 +8,7 @@
  *   a workshop (a quarter of the reports) and of one scoped to a team (a twentieth);
  * - the dashboard (queries/dashboard.ts `dashboardPage`, a 1-month range, page 1 and page 10) and its summary
  *   (`dashboardSummary`) for the same three readers.
- * Target (issue #24): a scoped reader's p95 within 1.5× of the unscoped one's. `BENCH_SCOPE_WORKERS` and
+ * Target: a scoped reader's p95 within 1.5× of the unscoped one's. `BENCH_SCOPE_WORKERS` and
  * `BENCH_SCOPE_DAYS` scale it.
  */
 import { EventStore } from '../src/events/store.ts';

@@ -1,5 +1,5 @@
 /**
- * Speed pieces (issue #15, item 7): what each of the group commit, the lean dispatcher, the facts cache,
+ * Speed pieces (item 7): what each of the group commit, the lean dispatcher, the facts cache,
  * typed-parameter appends and per-connection prepared statements brings, measured in one run with the service
  * whole and with each piece turned off (SPEED_PIECES_OFF, src/config.ts); with `BENCH_COMPARE=<dir>[,<dir>…]` (a checkout
  * of another commit with its node_modules, e.g. `git worktree add /tmp/before d510a85`), that checkout's service
@@ -73,7 +73,7 @@ async function run(): Promise<void> {
     { name: 'whole service' },
     // fresh-reads is a wait of office reads the clock cycle never makes: measured by its own suite (bench/fresh-reads.ts).
     ...SPEED_PIECES.filter((p) => p !== 'fresh-reads' && (!only || only.includes(p))).map((p) => ({ name: `without ${p}`, env: { SPEED_PIECES_OFF: p } })),
-    // Several checkouts, comma-separated (issue #24 part B: the commit before the issue and part A's alone).
+    // Several checkouts, comma-separated (the commit before the issue and part A's alone).
     ...(process.env.BENCH_COMPARE ?? '')
       .split(',')
       .filter(Boolean)

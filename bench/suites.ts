@@ -26,7 +26,7 @@ export const suites: BenchSuite[] = [
   memoryBench,
   consoleBench,
   wagesBench,
-  // issue #24 part S
+  // scopes
   scopeBench,
   freshReadsBench,
 ];

@@ -1,5 +1,5 @@
 /**
- * Wages benchmark (issue #22): approved reports of 2,000 workers × 26 days × 3 lines in March 2026 (52,000
+ * Wages benchmark: approved reports of 2,000 workers × 26 days × 3 lines in March 2026 (52,000
  * reports, 156,000 lines; ReportSubmitted + ReportApproved written straight into the events table, with 60
  * products' rates — a raise on the 15th for a third of them — as RateSet events), the inline read models the close
  * reads (`reports`, `product_rates`) rebuilt from them, then

@@ -1,5 +1,5 @@
 /**
- * `npm run demo [-- --products <file>] [-- --people <file>] [--out <dir>]` (issue #7): starts the service on a
+ * `npm run demo [-- --products <file>] [-- --people <file>] [--out <dir>]`: starts the service on a
  * fresh embedded database (or on DATABASE_URL when set) with the platform simulator, adds the first
  * administrator with the CLI, and runs the scenario of demo/scenario.ts through HTTP on a time-lapse clock.
  * Prints every step; writes the dashboard workbook to `<out>/dashboard.xlsx` and March's wages to

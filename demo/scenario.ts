@@ -1,5 +1,5 @@
 /**
- * The demo scenario (issue #7): the whole service driven through HTTP as the mini-program, an administrator
+ * The demo scenario: the whole service driven through HTTP as the mini-program, an administrator
  * and a manager would, on a time-lapse clock (a shift of 8–10 hours in a few seconds). Every answer is checked
  * against the specification; the first difference throws `DemoFailure`.
  *
@@ -8,7 +8,7 @@
  * preview and confirm; 3 device codes; 4 a shift for three workers (one renews an expired window with 重新报工);
  * 5 review (approve with a corrected line, reject with a reason, approve) and a manager's break change;
  * 6 dashboard rows (checked against the formulas of decisions.md "Calculations"), audit trail, workbook;
- * 7 piece-rate wages (issue #22): the rates the product list brought, a raise from the day of the shift, a
+ * 7 piece-rate wages: the rates the product list brought, a raise from the day of the shift, a
  *   worker's statement and the month's summary (checked against the sums worked out here from the approved
  *   quantities and the rates), the close of March, a change inside it refused, the reopen with a reason and the
  *   second close, the worker's own statement and the payroll workbook.

@@ -1,7 +1,7 @@
 /**
  * The demo's spreadsheets, written with the xlsx library in the layout factories use: a title row above the
  * Chinese headers, 项目号 merged down over its products, columns the service ignores (不包含物料转运节拍, 备注),
- * the piece rates (计件单价, 不良单价, 生效日期: issue #22), and a few rows in error. Phones come as numeric cells
+ * the piece rates (计件单价, 不良单价, 生效日期), and a few rows in error. Phones come as numeric cells
  * and as `139-0000-0012`.
  */
 import * as XLSX from 'xlsx';

@@ -1,5 +1,5 @@
 /**
- * `npm run worker-report -- <phone> <deviceNo> [--base http://localhost:3000]` (issue #17): what a worker's
+ * `npm run worker-report -- <phone> <deviceNo> [--base http://localhost:3000]`: what a worker's
  * mini-program does for one shift, through the HTTP API of a running service that uses the platform simulator (no
  * WX_APPID), so that the console's 审核 page has a report to review: log in (`sim:` credentials), scan the device
  * (开始上班, then 下班报工), take the draft and submit the first two candidate products with some quantities.

@@ -1,5 +1,5 @@
 /**
- * The mini-program (issue #23): the app itself holds no state; the login lives in storage
+ * The mini-program: the app itself holds no state; the login lives in storage
  * (platform/session-store.ts) and every page reads it there. At launch it listens for a new version
  * (platform/update.ts), applied when the person agrees.
  */

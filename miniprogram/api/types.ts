@@ -29,9 +29,9 @@ export type ProductItem = Item<Answer<'/api/products', 'get'>>;
 export type DashboardRow = Item<Answer<'/api/dashboard/reports', 'get'>>;
 export type DashboardSummary = Answer<'/api/dashboard/summary', 'get'>;
 export type ConfirmAnswer = Answer<'/api/auth/web-login/confirm', 'post'>;
-/** 我的工资 (issue #22 `GET /api/wages/mine`): amounts as text with 2 decimals, rates with 4, `previousAmount` after a reopen and a new close. */
+/** 我的工资 (`GET /api/wages/mine`): amounts as text with 2 decimals, rates with 4, `previousAmount` after a reopen and a new close. */
 export type MineWages = Answer<'/api/wages/mine', 'get'>;
 export type WageReport = MineWages['reports'][number];
 export type WageLine = WageReport['lines'][number];
-/** A plausibility flag of a report (异常报工, issue #21): `code`, the Chinese `message` with its numbers, the figures. */
+/** A plausibility flag of a report (异常报工): `code`, the Chinese `message` with its numbers, the figures. */
 export type Flag = ReportItem['flags'][number];

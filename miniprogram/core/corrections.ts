@@ -1,5 +1,5 @@
 /**
- * An approval's corrections as the worker reads them on 我的报工 (issue #23 page 4): the lines as they stand now
+ * An approval's corrections as the worker reads them on 我的报工: the lines as they stand now
  * beside the lines this phone submitted (platform/submitted-store.ts). Plain TypeScript, no `wx`.
  */
 

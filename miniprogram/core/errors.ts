@@ -1,6 +1,6 @@
 /**
  * What a person sees and does next after a refused or failed call (README "For the mini-program's developer",
- * "Errors"; issue #23 "error code → what to show next"). Plain TypeScript, no `wx`.
+ * "Errors"). Plain TypeScript, no `wx`.
  *
  * A failure is the service's error body (`{error: {code, message, details?, requestId}}`) with its status, or a
  * network failure (status 0, code `NETWORK_ERROR`). The service's `message` is already a Chinese sentence for the
@@ -51,7 +51,7 @@ export interface NextStep {
   reportId?: string;
 }
 
-/** The sentence the login page shows to a person who is not in personnel (issue #23, exact). */
+/** The sentence the login page shows to a person who is not in personnel (exact). */
 export const NOT_IN_PERSONNEL = '请联系管理员把你加入人员名单';
 
 /**

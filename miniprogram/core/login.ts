@@ -1,5 +1,5 @@
 /**
- * The phone button's outcome (issue #23 "登录": a refused phone authorization, a missing code and the platform's
+ * The phone button's outcome (a refused phone authorization, a missing code and the platform's
  * quota error each get a sentence a worker can act on). Plain TypeScript, no `wx`.
  *
  * `<button open-type="getPhoneNumber">` hands `detail` = `{code}` when the person agreed, or `{errMsg, errno?}`:

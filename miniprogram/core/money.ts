@@ -1,5 +1,5 @@
 /**
- * Money as 我的工资 shows it (issue #23 page 4 on issue #22's `GET /api/wages/mine`). Plain TypeScript, no `wx`.
+ * Money as 我的工资 shows it (on `GET /api/wages/mine`). Plain TypeScript, no `wx`.
  *
  * The service answers amounts as text with 2 decimals (yuan, `"168.01"`, `"-0.13"`), computed exactly from integer
  * fen (README "Wages": each line rounded to the fen half away from zero, totals are sums of rounded lines). The
@@ -124,7 +124,7 @@ export function subtractFen(a: FenText, b: FenText): FenText {
 }
 
 /**
- * What a reopened and closed-again month says about the previous close (issue #22: "the statement shows the
+ * What a reopened and closed-again month says about the previous close ("the statement shows the
  * previous version's amount beside the new one"): `上次结账时 ¥280.98，现在 ¥300.00（多 ¥19.02）`, `（少 ¥1.00）`
  * or `（没有变化）`. Both amounts as the service writes them; undefined when either cannot be read.
  */

@@ -1,5 +1,5 @@
 /**
- * Where a report's break came from and where the report is counted, as the mini-program's pages say it (issue #24:
+ * Where a report's break came from and where the report is counted, as the mini-program's pages say it (
  * README "班次与休息", "审核范围"; "The mini-program"). Plain TypeScript, no `wx`.
  *
  * The service answers `breakSource` on the draft (`GET /api/reports/draft`: 'shift' | 'default', with

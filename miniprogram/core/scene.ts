@@ -1,5 +1,5 @@
 /**
- * Scene and scan-path parsing (issue #23; decisions.md "Device codes"; README "Sign-in: scan with the
+ * Scene and scan-path parsing (decisions.md "Device codes"; README "Sign-in: scan with the
  * mini-program"). Plain TypeScript, no `wx`.
  *
  * A code's scene (as the service made it, src/platform/device-codes.ts `sceneFor`, src/auth/web-login.ts) is one

@@ -1,5 +1,5 @@
 /**
- * The one place that calls `wx.request` (issue #23 "platform/").
+ * The one place that calls `wx.request`.
  *
  * - JSON in and out; `Authorization: Bearer <token>` from the stored session (platform/session.ts).
  * - One request in flight per operation (method + path + query): a second call while the first is under way (a

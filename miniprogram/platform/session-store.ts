@@ -1,5 +1,5 @@
 /**
- * The stored login (issue #23: "the token kept in storage until it expires or a call answers 401"): one storage key,
+ * The stored login ("the token kept in storage until it expires or a call answers 401"): one storage key,
  * `session`, holding the login answer. Read through `currentSession()`, which forgets a token past its
  * `expiresAt` (the phone's clock).
  */

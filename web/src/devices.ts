@@ -1,5 +1,5 @@
 /**
- * Devices with the names of their products, and device codes as pictures with their caption (issue #17 page 3):
+ * Devices with the names of their products, and device codes as pictures with their caption:
  * the code image is the one the service stored (`/api/device-codes/<deviceKey>.png`, served without a token); the
  * caption is the device number and its products' names, printed under the code.
  */
@@ -81,7 +81,7 @@ export async function captionedPng(d: DeviceWithProducts, version = ''): Promise
   ctx.textAlign = 'center';
   ctx.font = `bold 44px ${font}`;
   let y = pad + (W - 2 * pad) + 56;
-  // Issue #24: the device's workshop follows its number.
+  // The device's workshop follows its number.
   ctx.fillText(d.workshopName ? `${d.deviceNo} · ${d.workshopName}` : d.deviceNo, W / 2, y, W - 2 * pad);
   ctx.font = `28px ${font}`;
   for (const l of lines) ctx.fillText(l, W / 2, (y += 38));

@@ -1,5 +1,5 @@
 /**
- * 报工 (issue #23 page 2; spec 3.1; README "Scan labels"): the page a device code opens (`pages/clock/clock`, the
+ * 报工 (spec 3.1; README "Scan labels"): the page a device code opens (`pages/clock/clock`, the
  * scene in `options.scene`) or the scan button opens. Shows the device and the one label of `GET /api/clock/state`
  * on one big button; pressing it runs that label's operation (core/labels.ts) and shows the new label, or opens
  * the report (下班报工, 继续报工, 重新报工). A double tap sends one request (platform/request.ts); a weak network

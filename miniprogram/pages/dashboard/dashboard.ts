@@ -6,7 +6,7 @@
  * opens a row's reports, or every report of the range (修改这段时间报工单的休息时间), to change a break (dashboard/breaks). Dates are
  * the phone's local dates. Opened with `range=<key>` or `startDate=&endDate=`, it shows that range. A pull-down
  * reloads it.
- * A row whose figures cannot be true (issue #21: the service's `untrusted` and `flags`) shows 异常 in place of the
+ * A row whose figures cannot be true (the service's `untrusted` and `flags`) shows 异常 in place of the
  * cycle figures or the workload difference it names, never a 0.00 s cycle as a good figure, and the flags' sentences.
  */
 import type { DashboardRow, DashboardSummary } from '../../api/types';

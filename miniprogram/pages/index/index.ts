@@ -1,7 +1,7 @@
 /**
  * 首页: who is logged in and as what, the pages of that role in big buttons (worker: 扫码报工, 我的报工, 我的工资;
  * admin: 审核, 看板; manager: 看板; admin and manager: 扫码登录网页后台), the role switch for a person with several roles
- * (issue #23 page 8, `POST /api/auth/switch-role`) and 退出登录. Shown, it reads the message templates configured now;
+ * (`POST /api/auth/switch-role`) and 退出登录. Shown, it reads the message templates configured now;
  * the tap on 审核报工单 asks for the new-report message first (platform/subscribe.ts).
  */
 import type { Role } from '../../api/types';

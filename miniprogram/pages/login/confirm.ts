@@ -1,5 +1,5 @@
 /**
- * 确认登录 (issue #23 page 7; README "Sign-in: scan with the mini-program"): `pages/login/confirm`, opened by the
+ * 确认登录 (README "Sign-in: scan with the mini-program"): `pages/login/confirm`, opened by the
  * console's scan-to-login code (scene `w=<key>`). Shows who will sign in to the console; 确认登录 calls
  * `POST /api/auth/web-login/confirm {key}`; a person holding both console roles picks one (`choose_role`, then
  * `{key, role}`). Only administrators and managers may: anyone else reads why not and has no button. Not logged in:

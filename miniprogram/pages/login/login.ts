@@ -1,5 +1,5 @@
 /**
- * 登录 (issue #23 page 1; README "For the mini-program's developer", "Login"). The phone button
+ * 登录 (README "For the mini-program's developer", "Login"). The phone button
  * (`open-type="getPhoneNumber"`) with a fresh `wx.login` code logs in; `choose_phone` / `choose_role` are answered
  * on this page; the token is stored until it expires or a call answers 401 (then this page opens again with
  * `expired=1`). Opened with a code's `scene` (a worker who scanned before logging in), it goes on to that code's

@@ -1,6 +1,6 @@
 /**
- * 我的报工 (issue #23 page 4; spec 4.6 `GET /api/reports/mine`): the worker's reports, newest first, 20 a page with
- * 加载更多: date, status, times, where the break came from (issue #24, core/placement.ts), effective working time,
+ * 我的报工 (spec 4.6 `GET /api/reports/mine`): the worker's reports, newest first, 20 a page with
+ * 加载更多: date, status, times, where the break came from (core/placement.ts), effective working time,
  * devices and lines; a rejection's reason and the next step; an approval's corrected lines as before → after when this phone submitted the report (core/corrections.ts). Opened after a
  * submission with `submitted=<reportId>`, it says so first.
  * A date range of report dates (全部 / 今天 / 本周 / 本月 / 上月 / 自定义, core/range.ts) is sent as `startDate`/`endDate`;

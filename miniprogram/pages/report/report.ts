@@ -1,7 +1,7 @@
 /**
- * 报工单 (issue #23 page 3; spec 3.1 rule 2, 4.6; decisions.md "Reports and review"): the draft of a session
+ * 报工单 (spec 3.1 rule 2, 4.6; decisions.md "Reports and review"): the draft of a session
  * (`GET /api/reports/draft?sessionId=`): clock-in and clock-out, devices, break and effective working time, the
- * window's countdown, where the break came from (issue #24, core/placement.ts: 按班次「白班」的休息时段计算 /
+ * window's countdown, where the break came from (core/placement.ts: 按班次「白班」的休息时段计算 /
  * 默认休息时间), and per candidate product the finished and defective quantities (output shown as their sum); checked on the phone (core/draft.ts) and submitted (`POST /api/reports`, safe to repeat: a repeat is 409
  * REPORT_ALREADY_SUBMITTED, shown as done). On REPORT_WINDOW_EXPIRED (draft or submission) the page explains
  * 重新报工 and leads to the device's page, whose label is then 重新报工.
@@ -43,7 +43,7 @@ Component({
     clockOut: '',
     devices: '',
     breakMinutes: 0,
-    /** Where the break came from (issue #24, core/placement.ts): 按班次「白班」的休息时段计算 or 默认休息时间. */
+    /** Where the break came from (core/placement.ts): 按班次「白班」的休息时段计算 or 默认休息时间. */
     breakSource: '',
     effective: '',
     expiresAt: '',

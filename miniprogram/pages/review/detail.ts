@@ -1,11 +1,11 @@
 /**
- * A report under review (issue #23 page 5; spec 3.2, 4.7; decisions.md "Reports and review"): the worker, times,
+ * A report under review (spec 3.2, 4.7; decisions.md "Reports and review"): the worker, times,
  * break, effective working time and lines with their standard cycle time and workload (`GET
  * /api/reports/:reportId`); 通过; 修正后通过 (the quantities edited in place, a line set to 0 and 0 is removed; the
  * same rules as the submission, core/draft.ts); 驳回 with a reason of 1–200 characters. A decided report shows its
- * status only. Issue #24: where the break came from (按班次「白班」的休息时段计算, 默认休息时间, 经理已修改) and the
+ * status only. Where the break came from (按班次「白班」的休息时段计算, 默认休息时间, 经理已修改) and the
  * report's 班组 (team and workshop as of the report's date) when it has one. Another reviewer deciding first: the service's 409 is shown and the report reloaded.
- * A report whose figures cannot be true shows its plausibility flags above the lines (issue #21: 异常报工, each the
+ * A report whose figures cannot be true shows its plausibility flags above the lines (异常报工, each the
  * service's sentence with its numbers, and what to do: check, correct or reject; approving stays possible, as
  * 核对无误，通过, and the service records the approval with 已知异常).
  * A correction may add a line (添加产品): a product of one of the report's devices not yet on it (`GET /api/products
@@ -70,9 +70,9 @@ Component({
     who: '',
     date: '',
     times: '',
-    /** Where the break came from (issue #24, core/placement.ts). */
+    /** Where the break came from (core/placement.ts). */
     breakSource: '',
-    /** The report's 班组 as of its date: 冲压一班（冲压车间）, '' when none (issue #24). */
+    /** The report's 班组 as of its date: 冲压一班（冲压车间）, '' when none. */
     team: '',
     effective: '',
     devices: '',

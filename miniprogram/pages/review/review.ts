@@ -1,9 +1,9 @@
 /**
- * 审核 (issue #23 page 5; spec 4.7): two tabs, 待审核 (`GET /api/reviews/pending`, oldest first) and 我审核的
+ * 审核 (spec 4.7): two tabs, 待审核 (`GET /api/reviews/pending`, oldest first) and 我审核的
  * (`GET /api/reviews/mine`, newest first), 20 a page with 加载更多; a report opens its detail (review/detail).
- * A report whose figures cannot be true carries the service's plausibility flags (issue #21): its row is marked
+ * A report whose figures cannot be true carries the service's plausibility flags: its row is marked
  * 异常 with the number of flags and the first flag's sentence as the service writes it; 只看异常 lists only those
- * (`flagged=true`). A report of a team shows its 班组 (team and workshop as of the report's date, issue #24).
+ * (`flagged=true`). A report of a team shows its 班组 (team and workshop as of the report's date).
  * 我审核的 takes a date range of review dates (全部 / 今天 / 本周 / 本月 / 上月 / 自定义, core/range.ts) sent as
  * `startDate`/`endDate`; 加载更多 keeps it. A pull-down reloads the tab shown.
  */
@@ -26,7 +26,7 @@ interface Row {
   who: string;
   when: string;
   output: number;
-  /** The report's 班组 (issue #24): 冲压一班（冲压车间）, '' when none. */
+  /** The report's 班组: 冲压一班（冲压车间）, '' when none. */
   team: string;
   status: string;
   statusName: string;

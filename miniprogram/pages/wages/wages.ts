@@ -1,11 +1,11 @@
 /**
- * 我的工资 (issue #23 page 4; issue #22 `GET /api/wages/mine?month=YYYY-MM`): the worker's month, picked with a month
+ * 我的工资 (`GET /api/wages/mine?month=YYYY-MM`): the worker's month, picked with a month
  * picker or 上个月 / 下个月 (default: this month on the phone's clock). The month's amount, whether it is closed
  * (已结账; a reopened month says it is being recalculated), after a reopen and a new close the previous close's
  * amount beside the new one (`previousAmount`), lines without a price, and per report its date, amount and lines
  * (product, process, finished / defective pieces, piece rate and a defect rate that is not 0, amount). Amounts come as
  * decimal text and are shown through core/money.ts (integer fen as text, never a float); the phone sums nothing.
- * An empty month says so. A service without the endpoint (404 NOT_FOUND: a server older than issue #22) makes the
+ * An empty month says so. A service without the endpoint (404 NOT_FOUND: a server older than the wages) makes the
  * page say wages are not available yet. A pull-down reloads the month.
  */
 import type { MineWages, WageLine } from '../../api/types';
