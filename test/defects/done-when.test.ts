@@ -16,6 +16,7 @@ import { replayProjection } from '../../src/projections/replay.ts';
 import { wagesProjection } from '../../src/projections/wages.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { addProduct, MIN, workerClient } from '../clock/helpers.ts';
+import { tablesOf } from '../helpers/test-projection.ts';
 
 const WORKER = '13800000011';
 let app: TestApp;
@@ -165,11 +166,7 @@ describe('a line priced by its defects’ categories', () => {
   it('rebuilds the wage projection from the events to exactly the tables built as they came', async () => {
     await app.catchUpAll();
     const pool = app.service.ctx.db.pool;
-    const tables = async () => {
-      const out: Record<string, unknown[]> = {};
-      for (const t of wagesProjection.tables) out[t.name] = (await pool.query(`SELECT * FROM ${t.name} ORDER BY ${t.key.join(', ')}`)).rows;
-      return out;
-    };
+    const tables = () => tablesOf(pool, wagesProjection);
     const incremental = await tables();
     expect(incremental.wage_lines).toHaveLength(2);
     await pool.query(`UPDATE wage_lines SET amount_fen = 0, defects = NULL`);

@@ -25,3 +25,10 @@ export function totalsProjection(mode: 'inline' | 'async', name = `test_totals_$
     },
   };
 }
+
+/** Every table of `projection` as its rows, each table ordered by its key: what a replay must give back equal. */
+export async function tablesOf(pool: { query(sql: string): Promise<{ rows: unknown[] }> }, projection: Projection): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const t of projection.tables) out[t.name] = (await pool.query(`SELECT * FROM ${t.name} ORDER BY ${t.key.join(', ')}`)).rows;
+  return out;
+}

@@ -27,6 +27,7 @@ import { replayProjection } from '../../src/projections/replay.ts';
 import { wagesProjection } from '../../src/projections/wages.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { line, submitReport } from '../review/fixtures.ts';
+import { tablesOf } from '../helpers/test-projection.ts';
 
 const ZHANG = '13800000001';
 const LI = '13800000003';
@@ -290,11 +291,7 @@ describe('the monthly close', () => {
   it('rebuilds the wage projection from the events to exactly the tables built as they came', async () => {
     await app.catchUpAll();
     const pool = app.service.ctx.db.pool;
-    const tables = async () => {
-      const out: Record<string, unknown[]> = {};
-      for (const t of wagesProjection.tables) out[t.name] = (await pool.query(`SELECT * FROM ${t.name} ORDER BY ${t.key.join(', ')}`)).rows;
-      return out;
-    };
+    const tables = () => tablesOf(pool, wagesProjection);
     const incremental = await tables();
     expect(incremental.wage_lines.length).toBe(9); // March's 8 and February's unpriced one
     await pool.query(`UPDATE wage_workers SET amount_fen = 0`);
