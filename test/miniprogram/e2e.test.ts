@@ -345,7 +345,8 @@ it('我的工资: rates set, the approved report priced as worked out by hand; t
   const id = (name: string) => products.find((p) => p.productName === name)!.id;
   const rate = async (name: string, pieceRate: string, defectRate: string) => {
     const r = await app.request('POST', `/api/products/${id(name)}/rates`, { token: admin, body: { pieceRate, defectRate, effectiveFrom: '2026-03-01' } });
-    expect([r.status, r.body]).toEqual([201, { productId: id(name), pieceRate, defectRate, effectiveFrom: '2026-03-01' }]);
+    // Without a 料废单价 of its own, 料废 is priced at the defect rate.
+    expect([r.status, r.body]).toEqual([201, { productId: id(name), pieceRate, defectRate, materialDefectRate: defectRate, effectiveFrom: '2026-03-01' }]);
   };
   await rate('前围横梁', '0.3333', '-0.1005');
   await rate('后围横梁', '0.1235', '0.0005');
