@@ -50,29 +50,28 @@ const GROUPS: Record<QualityGroup, string> = {
              FROM (SELECT employee_phone, sum((line ->> 'defectiveQty')::bigint) AS qty FROM lines GROUP BY 1) g`,
 };
 
-/** The pieces of the lines without a reason (未注明), for `reason` and `category`. */
-const UNEXPLAINED = `SELECT coalesce(sum((line ->> 'defectiveQty')::bigint
-                       - coalesce((SELECT sum((e ->> 'qty')::bigint) FROM jsonb_array_elements(coalesce(line -> 'defects', '[]')) e), 0)), 0) AS qty FROM lines`;
+/**
+ * The range's totals over `lines`, in one pass: defective and output pieces, and the defective pieces without a
+ * reason (未注明, for `reason` and `category`).
+ */
+const TOTALS = `SELECT coalesce(sum((line ->> 'defectiveQty')::bigint), 0) AS defective,
+                       coalesce(sum((line ->> 'outputQty')::bigint), 0) AS output,
+                       coalesce(sum((line ->> 'defectiveQty')::bigint
+                         - coalesce((SELECT sum((e ->> 'qty')::bigint) FROM jsonb_array_elements(coalesce(line -> 'defects', '[]')) e), 0)), 0) AS unexplained
+                  FROM lines`;
 
 /** The Pareto of `range` by `groupBy` for `reader` (module docstring). */
 export async function defectPareto(q: Queryable, range: DateRange, groupBy: QualityGroup, reader: Reader): Promise<DefectPareto> {
   const args: unknown[] = [range.startDate, range.endDate];
   const where = scopeAndFilter('r.workshop_code', 'r.team_code', reader.scope, reader.filter, args);
   const withLines = `WITH ${LINES(where)}`;
-  const [groups, totals, unexplained] = await Promise.all([
-    q.query(`${withLines} ${GROUPS[groupBy]}`, args),
-    q.query(
-      `${withLines} SELECT coalesce(sum((line ->> 'defectiveQty')::bigint), 0) AS defective, coalesce(sum((line ->> 'outputQty')::bigint), 0) AS output FROM lines`,
-      args,
-    ),
-    groupBy === 'reason' || groupBy === 'category' ? q.query(`${withLines} ${UNEXPLAINED}`, args) : Promise.resolve(undefined),
-  ]);
+  const [groups, totals] = await Promise.all([q.query(`${withLines} ${GROUPS[groupBy]}`, args), q.query(`${withLines} ${TOTALS}`, args)]);
   const counted = groups.rows.map((g: any) => ({
     key: g.key as string | null,
     label: groupBy === 'category' ? DEFECT_CATEGORY_LABELS[g.key as DefectCategory] ?? String(g.key) : String(g.label),
     defectiveQty: Number(g.qty),
   }));
-  if (unexplained) counted.push({ key: null, label: UNEXPLAINED_LABEL, defectiveQty: Number(unexplained.rows[0].qty) });
+  if (groupBy === 'reason' || groupBy === 'category') counted.push({ key: null, label: UNEXPLAINED_LABEL, defectiveQty: Number(totals.rows[0].unexplained) });
   const { items, totalDefectiveQty } = pareto(counted);
   const output = Number(totals.rows[0].output);
   return { items, totalDefectiveQty, totalOutputQty: output, defectRatePct: percent1(Number(totals.rows[0].defective), output) };
