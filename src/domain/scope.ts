@@ -110,6 +110,9 @@ export type ScopeTarget =
   | { readonly kind: 'team' | 'member' | 'device'; readonly code: string };
 
 
+/** Team `t` (a row of `teams`) is inside the stored scope `s`: one of its teams, or in one of its workshops. */
+const TEAM_INSIDE = '(t.code = ANY(s.teams) OR t.workshop_code = ANY(s.workshops))';
+
 /**
  * The scope rule of writes, in SQL: the first of `targets` (a jsonb array of ScopeTarget, a placeholder such as
  * `$15`) outside the scope stored for (`phone`, `role`), as `{kind, code, write}` JSON, or NULL when every target
@@ -134,10 +137,9 @@ export const outsideScopeSql = (targets: string, phone: string, role: string): s
        AND NOT CASE x.kind
          WHEN 'workshop' THEN x.code = ANY(s.workshops)
            OR EXISTS (SELECT 1 FROM teams t WHERE x.team IS NOT NULL AND t.code = x.team AND t.workshop_code = x.code)
-         WHEN 'team' THEN EXISTS (SELECT 1 FROM teams t WHERE t.code = x.code AND (t.code = ANY(s.teams) OR t.workshop_code = ANY(s.workshops)))
+         WHEN 'team' THEN EXISTS (SELECT 1 FROM teams t WHERE t.code = x.code AND ${TEAM_INSIDE})
          WHEN 'member' THEN NOT EXISTS (SELECT 1 FROM team_memberships m JOIN teams t ON t.code = m.team_code
-                                        WHERE m.phone = x.code AND m.valid_to IS NULL
-                                          AND NOT (t.code = ANY(s.teams) OR t.workshop_code = ANY(s.workshops)))
+                                        WHERE m.phone = x.code AND m.valid_to IS NULL AND NOT ${TEAM_INSIDE})
          WHEN 'device' THEN NOT EXISTS (SELECT 1 FROM device_workshops d WHERE d.device_no = x.code AND NOT d.workshop_code = ANY(s.workshops))
          ELSE false END
      ORDER BY x.n LIMIT 1)`;
