@@ -10,12 +10,14 @@ import { figure } from './labels';
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
+/** A cycle time in seconds as the tooltip says it (module docstring). */
 export function seconds(v: unknown, flagged = 0): string {
   if (flagged > 0) return `异常（${flagged} 张报工单有异常标记）`;
   const n = num(v);
   return n === null ? '—' : `${figure(n)} 秒`;
 }
 
+/** A quantity of pieces as the tooltip says it (module docstring). */
 export const pieces = (v: unknown): string => {
   const n = num(v);
   return n === null ? '—' : `${n} 件`;
