@@ -16,7 +16,13 @@ export interface OrgWorkshop {
   name: string;
 }
 
-export const org = reactive<{ workshops: OrgWorkshop[]; teams: OrgTeam[]; loaded: boolean }>({ workshops: [], teams: [], loaded: false });
+/** `loaded`: the lists are the factory's; `settled`: the first read has answered (loaded or failed). */
+export const org = reactive<{ workshops: OrgWorkshop[]; teams: OrgTeam[]; loaded: boolean; settled: boolean }>({
+  workshops: [],
+  teams: [],
+  loaded: false,
+  settled: false,
+});
 
 /** Loads the workshops and teams (again when `force`). */
 export async function loadOrg(force = false): Promise<void> {
@@ -29,6 +35,8 @@ export async function loadOrg(force = false): Promise<void> {
   } catch {
     org.workshops = [];
     org.teams = [];
+  } finally {
+    org.settled = true;
   }
 }
 
