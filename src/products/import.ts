@@ -3,9 +3,10 @@
  * key. A row is `create` when its key is not stored, `unchanged` when every stored field equals the sheet,
  * `update` otherwise (with the changed fields: `changes: [{field, label, from, to}]`).
  *
- * Rates: a row with 计件单价 (and 不良单价, 生效日期: src/products/rate-cells.ts) sets the product's rate
+ * Rates: a row with 计件单价 (and 不良单价, 料废单价, 生效日期: src/products/rate-cells.ts) sets the product's rate
  * from that date (blank: the day of the confirmation). The preview shows the rate change beside the other
- * changes (`pieceRate` / `defectRate`, from the rate in force on that date); a rate equal to the one in force then
+ * changes (`pieceRate` / `defectRate` / `materialDefectRate`, from the rate in force on that date; 料废单价 only when
+ * the row or the rate in force sets one of its own, compared as priced: a blank one is the 不良单价); a rate equal to the one in force then
  * is no change (and is not written); a date in a closed month is an error row (`period_closed`). Confirming
  * writes the products, then each rate as a rate event (commands/rates: RateSet) in the same transaction. The
  * stored rates are part of a product's fingerprint: a rate set between preview and confirmation makes it stale.
@@ -25,7 +26,7 @@ import { productValues } from './sheet.ts';
 import { findProductsByKeys, rateEntriesOf, upsertProducts } from './store.ts';
 
 export interface FieldChange {
-  field: ProductField | 'pieceRate' | 'defectRate';
+  field: ProductField | 'pieceRate' | 'defectRate' | 'materialDefectRate';
   /** Chinese column name. */
   label: string;
   from: string | number | null;
@@ -62,13 +63,23 @@ const tenThousandths = (text: string) => {
   return r.value;
 };
 
+const RATE_FIELDS = ['pieceRate', 'defectRate', 'materialDefectRate'] as const;
+
 /** The rate changes `rate` makes on `stored`'s entries (in force on its date, or `today`). */
 function rateChanges(rate: RowRate, stored: RateEntry[] | undefined, today: string): FieldChange[] {
   const before = rateOn(stored ?? [], rate.effectiveFrom ?? today);
+  const was = before && {
+    pieceRate: formatRate(before.pieceRate),
+    defectRate: formatRate(before.defectRate),
+    materialDefectRate: formatRate(before.materialDefectRate ?? before.defectRate),
+  };
+  const to = { pieceRate: rate.pieceRate, defectRate: rate.defectRate, materialDefectRate: rate.materialDefectRate ?? rate.defectRate };
+  // 料废单价 follows 不良单价 unless one side sets its own: then it is a change of its own when priced differently.
+  const fields = before?.materialDefectRate === undefined && rate.materialDefectRate === undefined ? (['pieceRate', 'defectRate'] as const) : RATE_FIELDS;
   const out: FieldChange[] = [];
-  for (const field of ['pieceRate', 'defectRate'] as const) {
-    const was = before ? formatRate(before[field]) : null;
-    if (was !== rate[field]) out.push({ field, label: RATE_FIELD_LABELS[field], from: was, to: rate[field] });
+  for (const field of fields) {
+    const from = was ? was[field] : null;
+    if (from !== to[field]) out.push({ field, label: RATE_FIELD_LABELS[field], from, to: to[field] });
   }
   return out;
 }
@@ -79,7 +90,7 @@ function closedRate(r: ProductPreviewRow, context: ClassifyContext): ErrorRow | 
   const month = monthOf(r.rate.effectiveFrom ?? context.today);
   if (!context.closedMonths.includes(month)) return undefined;
   const problem = { code: 'period_closed', field: 'effectiveFrom', reason: `${monthLabel(month)}已结账，不能设置从该月生效的单价；请把生效日期改到未结账的月份` };
-  const cells: Record<string, unknown> = { ...r, pieceRate: r.rate.pieceRate, defectRate: r.rate.defectRate, effectiveFrom: r.rate.effectiveFrom };
+  const cells: Record<string, unknown> = { ...r, ...r.rate };
   return rowError(r.row, [problem], productValues(cells as never));
 }
 
@@ -130,6 +141,7 @@ export const productImport: ImportKind<ProductPreviewRow, StoredProduct> = {
         effectiveFrom: r.rate!.effectiveFrom ?? today,
         pieceRate: tenThousandths(r.rate!.pieceRate),
         defectRate: tenThousandths(r.rate!.defectRate),
+        ...(r.rate!.materialDefectRate !== undefined ? { materialDefectRate: tenThousandths(r.rate!.materialDefectRate) } : {}),
         reason: '导入产品清单',
       });
     }

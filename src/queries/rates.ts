@@ -41,12 +41,21 @@ export async function rateHistory(q: Queryable, productId: number): Promise<Rate
 }
 
 /** The entry in force on `date` of each of `productIds` that has one. */
-export async function ratesInForce(q: Queryable, productIds: readonly number[], date: string): Promise<Map<number, { pieceRate: number; defectRate: number; effectiveFrom: string }>> {
+export async function ratesInForce(
+  q: Queryable,
+  productIds: readonly number[],
+  date: string,
+): Promise<Map<number, { pieceRate: number; defectRate: number; materialDefectRate: number; effectiveFrom: string }>> {
   const r = await q.query(
-    `SELECT DISTINCT ON (product_id) product_id, effective_from, piece_rate, defect_rate
+    `SELECT DISTINCT ON (product_id) product_id, effective_from, piece_rate, defect_rate, COALESCE(material_defect_rate, defect_rate) AS material_defect_rate
        FROM product_rates WHERE product_id = ANY($1::bigint[]) AND effective_from <= $2::date
       ORDER BY product_id, effective_from DESC`,
     [productIds, date],
   );
-  return new Map(r.rows.map((x) => [Number(x.product_id), { pieceRate: Number(x.piece_rate), defectRate: Number(x.defect_rate), effectiveFrom: x.effective_from }]));
+  return new Map(
+    r.rows.map((x) => [
+      Number(x.product_id),
+      { pieceRate: Number(x.piece_rate), defectRate: Number(x.defect_rate), materialDefectRate: Number(x.material_defect_rate), effectiveFrom: x.effective_from },
+    ]),
+  );
 }

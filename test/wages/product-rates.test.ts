@@ -1,5 +1,5 @@
 /**
- * Rates with the product list — `POST /api/products` with a rate, and the import's 计件单价, 不良单价,
+ * Rates with the product list — `POST /api/products` with a rate, and the import's 计件单价, 不良单价, 料废单价,
  * 生效日期 columns: the preview shows each rate change beside the other changes (or an error row), the confirmation
  * writes the products and, in the same transaction, each rate as a rate event by the uploader; the default date
  * is the day of the confirmation; a rate set meanwhile makes the preview stale.
@@ -36,9 +36,50 @@ describe('POST /api/products with a rate', () => {
     expect([again.body.result, again.body.rate.effectiveFrom]).toEqual(['unchanged', '2026-03-20']); // today by default
     const refused = await app.request('POST', '/api/products', { token: manager, body: { ...product, defectRate: '0.1' } });
     expect([refused.status, refused.body.error.code, refused.body.error.details[0].code]).toEqual([422, 'PRODUCT_INVALID', 'no_piece_rate']);
+    const materialOnly = await app.request('POST', '/api/products', { token: manager, body: { ...product, materialDefectRate: '0.75' } });
+    expect([materialOnly.status, materialOnly.body.error.details[0].code]).toEqual([422, 'no_piece_rate']);
     const bad = await app.request('POST', '/api/products', { token: manager, body: { ...product, pieceRate: '0.12345' } });
     expect([bad.status, bad.body.error.code]).toEqual([422, 'VALIDATION_FAILED']);
     expect(bad.body.error.message).toContain('计件单价');
+  });
+
+  it('sets 料废单价 with the product; the list shows the rate in force with it (料废 at 不良单价 when none is set)', async () => {
+    const cover = { ...product, productName: '盖板' };
+    const r = await app.request('POST', '/api/products', { token: manager, body: { ...cover, pieceRate: '1.2', defectRate: '-0.5', materialDefectRate: '1.2', effectiveFrom: '2026-03-01' } });
+    expect([r.status, r.body.rate.materialDefectRate]).toEqual([200, '1.2000']);
+    const list = (await app.request('GET', '/api/products?keyword=PX&pageSize=50', { token: manager })).body.items;
+    const rateOf = (name: string) => list.find((p: any) => p.productName === name).rate;
+    expect(rateOf('盖板')).toEqual({ pieceRate: '1.2000', defectRate: '-0.5000', materialDefectRate: '1.2000', effectiveFrom: '2026-03-01' });
+    expect(rateOf('横梁')).toEqual({ pieceRate: '0.8000', defectRate: '0.0000', materialDefectRate: '0.0000', effectiveFrom: '2026-03-20' });
+  });
+});
+
+describe('the import’s 料废单价 column', () => {
+  const WITH_MATERIAL = [...PRODUCT_HEADER, '计件单价', '不良单价', '料废单价', '生效日期'];
+  const mrow = (name: string, piece: unknown, defect: unknown, material: unknown, from: unknown) => [...productRow('MT', name, 'D7', '冲压', 30), piece, defect, material, from];
+  const materialOf = async () =>
+    (await app.service.ctx.db.pool.query(`SELECT data->>'materialDefectRate' AS m FROM events WHERE event_type = 'RateSet' ORDER BY global_position DESC LIMIT 1`)).rows[0].m;
+
+  it('previews and writes 料废单价; blank follows 不良单价 and shows no change of its own; a bad cell is an error row', async () => {
+    const pre = await upload(app, '/api/products/import', manager, workbook([WITH_MATERIAL, mrow('M1', '1.2', '-0.5', '1.2', '2026-03-01'), mrow('M2', null, null, '1', null), mrow('M3', '1', null, 'x', null)]));
+    expect(pre.body.counts).toMatchObject({ create: 1, errors: 2 });
+    expect(pre.body.create[0].rate).toEqual({ pieceRate: '1.2000', defectRate: '-0.5000', materialDefectRate: '1.2000', effectiveFrom: '2026-03-01' });
+    expect(pre.body.errors.map((e: any) => [e.row, e.code])).toEqual([
+      [3, 'no_piece_rate'],
+      [4, 'bad_material_defect_rate'],
+    ]);
+    expect(pre.body.errors[1].reason).toContain('料废单价');
+    expect((await app.request('POST', `/api/products/import/${pre.body.importId}/confirm`, { token: manager })).status).toBe(200);
+    expect(await materialOf()).toBe('12000');
+
+    // The same row with 料废单价 blank: 料废 now follows 不良单价 again, a change of its own (1.2000 → -0.5000).
+    const again = await upload(app, '/api/products/import', manager, workbook([WITH_MATERIAL, mrow('M1', '1.2', '-0.5', null, '2026-03-01')]));
+    expect(again.body.update[0].changes.map((c: any) => [c.label, c.from, c.to])).toEqual([['料废单价', '1.2000', '-0.5000']]);
+    expect((await app.request('POST', `/api/products/import/${again.body.importId}/confirm`, { token: manager })).status).toBe(200);
+    expect(await materialOf()).toBeNull();
+    // Blank again against a rate without its own: nothing changes.
+    const same = await upload(app, '/api/products/import', manager, workbook([WITH_MATERIAL, mrow('M1', '1.2', '-0.5', null, '2026-03-01')]));
+    expect(same.body.counts).toMatchObject({ unchanged: 1, update: 0 });
   });
 });
 

@@ -68,9 +68,14 @@ const previewRow = productSchema
     changes: z
       .array(z.object({ field: z.string(), label: z.string(), from: cellValue, to: cellValue }))
       .optional()
-      .describe('更新行：改变的字段（含计件单价 pieceRate、不良单价 defectRate：从生效日期当天有效的单价改为表中的单价）'),
+      .describe('更新行：改变的字段（含计件单价 pieceRate、不良单价 defectRate、料废单价 materialDefectRate：从生效日期当天有效的单价改为表中的单价）'),
     rate: z
-      .object({ pieceRate: rateText, defectRate: rateText, effectiveFrom: localDate.nullable().describe('null：从确认导入当天起') })
+      .object({
+        pieceRate: rateText,
+        defectRate: rateText,
+        materialDefectRate: rateText.optional().describe('料废单价；没有：料废按不良单价计'),
+        effectiveFrom: localDate.nullable().describe('null：从确认导入当天起'),
+      })
       .optional()
       .describe('本行设置的单价（与当时有效的单价不同时）；确认导入时记为调价'),
   });
@@ -112,10 +117,11 @@ const fields = z.object({
   // A rate with the product (同一事务). 不良单价 and 生效日期 only with 计件单价 (PRODUCT_INVALID otherwise).
   pieceRate: rateFields.pieceRate.optional(),
   defectRate: rateFields.defectRate,
+  materialDefectRate: rateFields.materialDefectRate,
   effectiveFrom: rateFields.effectiveFrom.optional().meta({ title: '生效日期', description: 'YYYY-MM-DD（工厂时区）；不填为今天；只在填写计件单价时有效' }),
   rateReason: rateFields.reason.meta({ title: '调价原因', description: '可不填；最多 200 个字' }),
 });
-const body = checkedRule(fields, { dependentRequired: { defectRate: ['pieceRate'], effectiveFrom: ['pieceRate'], rateReason: ['pieceRate'] } });
+const body = checkedRule(fields, { dependentRequired: { defectRate: ['pieceRate'], materialDefectRate: ['pieceRate'], effectiveFrom: ['pieceRate'], rateReason: ['pieceRate'] } });
 
 export const [productImportRoute, productImportConfirmRoute] = importRoutes({
   base: '/api/products',
@@ -137,9 +143,14 @@ export const [productImportRoute, productImportConfirmRoute] = importRoutes({
 /** A product as the list shows it: with the rate in force today, null when it has none. */
 const productListItem = productSchema.extend({
   rate: z
-    .object({ pieceRate: rateText, defectRate: rateText, effectiveFrom: localDate.describe('这条单价的生效日期') })
+    .object({
+      pieceRate: rateText,
+      defectRate: rateText,
+      materialDefectRate: rateText.describe('料废单价（未设置时等于不良单价）'),
+      effectiveFrom: localDate.describe('这条单价的生效日期'),
+    })
     .nullable()
-    .describe('今天有效的计件单价与不良单价；null：没有单价'),
+    .describe('今天有效的计件单价、不良单价与料废单价；null：没有单价'),
 });
 
 export const productListRoute = defineRoute({
@@ -155,7 +166,7 @@ export const productListRoute = defineRoute({
   response: pageOf(productListItem),
   example: {
     query: { keyword: '横梁', page: '1' },
-    response: { items: [{ ...PRODUCT_EXAMPLE, rate: { pieceRate: '1.2500', defectRate: '-0.5000', effectiveFrom: '2026-03-01' } }], page: 1, pageSize: 20, total: 1 },
+    response: { items: [{ ...PRODUCT_EXAMPLE, rate: { pieceRate: '1.2500', defectRate: '-0.5000', materialDefectRate: '-0.5000', effectiveFrom: '2026-03-01' } }], page: 1, pageSize: 20, total: 1 },
   },
   async handler({ query }, ctx) {
     const { items, total } = await listProducts(ctx.db.pool, { keyword: query.keyword || undefined, deviceNo: query.deviceNo }, query, ctx.config.timeZone);
@@ -163,7 +174,9 @@ export const productListRoute = defineRoute({
     const rates = await ratesInForce(ctx.db.pool, items.map((p) => p.id), today);
     const rateOf = (id: number) => {
       const r = rates.get(id);
-      return r ? { pieceRate: formatRate(r.pieceRate), defectRate: formatRate(r.defectRate), effectiveFrom: r.effectiveFrom } : null;
+      return r
+        ? { pieceRate: formatRate(r.pieceRate), defectRate: formatRate(r.defectRate), materialDefectRate: formatRate(r.materialDefectRate), effectiveFrom: r.effectiveFrom }
+        : null;
     };
     return toPage(items.map((p) => ({ ...p, rate: rateOf(p.id) })), total, query);
   },
@@ -174,24 +187,32 @@ export const productSaveRoute = defineRoute({
   path: '/api/products',
   tag: 'products',
   summary: '新增或更新产品（按 项目号+产品名称+使用设备+工序），可同时设置计件单价',
-  description: '填写 pieceRate（及 defectRate、effectiveFrom、rateReason）时，在同一事务中设置该产品从生效日期起的单价（与 POST /api/products/{productId}/rates 相同的规则）。',
+  description: '填写 pieceRate（及 defectRate、materialDefectRate、effectiveFrom、rateReason）时，在同一事务中设置该产品从生效日期起的单价（与 POST /api/products/{productId}/rates 相同的规则）。',
   access: access.masterData,
   body,
   response: z.object({ product: productSchema, result: z.enum(['created', 'updated', 'unchanged']), rate: rateAnswerSchema.optional().describe('设置的单价（请求中有计件单价时）') }),
   errors: [{ status: 422, code: 'PRODUCT_INVALID', description: '字段不符合产品规则（details 列出每个问题）', details: problemsDetails }, ...RATE_ERRORS],
   example: {
-    body: { ...(({ id: _id, updatedAt: _at, ...fields }) => fields)(PRODUCT_EXAMPLE), pieceRate: '1.25', defectRate: '-0.5', effectiveFrom: '2026-03-01' },
-    response: { product: PRODUCT_EXAMPLE, result: 'created', rate: { productId: 12, pieceRate: '1.2500', defectRate: '-0.5000', materialDefectRate: '-0.5000', effectiveFrom: '2026-03-01' } },
+    body: { ...(({ id: _id, updatedAt: _at, ...fields }) => fields)(PRODUCT_EXAMPLE), pieceRate: '1.25', defectRate: '-0.5', materialDefectRate: '1.25', effectiveFrom: '2026-03-01' },
+    response: { product: PRODUCT_EXAMPLE, result: 'created', rate: { productId: 12, pieceRate: '1.2500', defectRate: '-0.5000', materialDefectRate: '1.2500', effectiveFrom: '2026-03-01' } },
   },
   async handler({ body, user, req }, ctx) {
-    if (body.pieceRate === undefined && (body.defectRate !== undefined || body.effectiveFrom !== undefined || body.rateReason !== undefined)) {
-      const problem = { code: 'no_piece_rate', field: 'pieceRate', reason: '填写了不良单价、生效日期或调价原因，但计件单价为空，请填写计件单价' };
+    const withoutPieceRate = [body.defectRate, body.materialDefectRate, body.effectiveFrom, body.rateReason].some((v) => v !== undefined);
+    if (body.pieceRate === undefined && withoutPieceRate) {
+      const problem = { code: 'no_piece_rate', field: 'pieceRate', reason: '填写了不良单价、料废单价、生效日期或调价原因，但计件单价为空，请填写计件单价' };
       throw unprocessable('PRODUCT_INVALID', problem.reason, [problem]);
     }
     const rate =
       body.pieceRate === undefined
         ? undefined
-        : { pieceRate: body.pieceRate, defectRate: body.defectRate ?? 0, effectiveFrom: body.effectiveFrom, reason: body.rateReason, actor: actorOf(user, req) };
+        : {
+            pieceRate: body.pieceRate,
+            defectRate: body.defectRate ?? 0,
+            ...(body.materialDefectRate !== undefined ? { materialDefectRate: body.materialDefectRate } : {}),
+            effectiveFrom: body.effectiveFrom,
+            reason: body.rateReason,
+            actor: actorOf(user, req),
+          };
     const saved = await saveProduct(ctx, {
       projectNo: body.projectNo,
       profileNo: body.profileNo ?? null,
