@@ -12,6 +12,7 @@
  * statement, and the wage projection rebuilt from the events equals the one built as they came.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as XLSX from 'xlsx';
 import { replayProjection } from '../../src/projections/replay.ts';
 import { wagesProjection } from '../../src/projections/wages.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -161,6 +162,17 @@ describe('a line priced by its defects’ categories', () => {
     const s = await statement();
     expect(s.status).toBe('closed');
     expect(s.reports[0].lines[0]).toMatchObject({ operatorDefectQty: 2, materialDefectQty: 3, unexplainedDefectQty: 1, materialDefectRate: '1.2000', amount: '122.10' });
+  });
+
+  it('the payroll workbook gives each line its 工废, 料废, 其他 and 未注明 and the 料废单价 it was priced at', async () => {
+    const res = await fetch(`${app.url}/api/wages.xlsx?month=2026-03`, { headers: { authorization: `Bearer ${manager}` } });
+    const rows = XLSX.utils.sheet_to_json<Record<string, unknown>>(XLSX.read(Buffer.from(await res.arrayBuffer())).Sheets['明细']);
+    const shown = (r: Record<string, unknown>) => [r.产品名称, r.不良数量, r.工废数量, r.料废数量, r.其他不良数量, r.未注明原因数量, r.不良单价, r.料废单价, r.金额];
+    expect(rows.map(shown)).toEqual([
+      ['前围横梁', 6, 2, 3, 0, 1, -0.5, 1.2, 122.1],
+      ['后围板', 2, 0, 2, 0, 0, -0.1, -0.1, 9.8],
+      [undefined, 8, 2, 5, 0, 1, undefined, undefined, 131.9],
+    ]);
   });
 
   it('rebuilds the wage projection from the events to exactly the tables built as they came', async () => {

@@ -117,7 +117,7 @@ describe('rates', () => {
   it('the product list shows the rate in force today', async () => {
     const list = await call('GET', `/api/products?pageSize=10`, admin);
     const p1 = list.body.items.find((p: any) => p.id === P.P1);
-    expect(p1.rate).toEqual({ pieceRate: '1.3000', defectRate: '-0.5000', effectiveFrom: '2026-03-15' });
+    expect(p1.rate).toEqual({ pieceRate: '1.3000', defectRate: '-0.5000', materialDefectRate: '-0.5000', effectiveFrom: '2026-03-15' });
     expect(list.body.items.find((p: any) => p.id === P.P3).rate).toBeNull();
   });
 });
@@ -163,14 +163,24 @@ describe('wages of March, by hand', () => {
       [LI, '李四', null, null, 1, 11, 0, 1.25, 1],
       ['合计', null, null, null, 5, 361, 23, 439.63, 1],
     ]);
-    const lines = rows('明细');
-    // 李四's P3 line: no rate on its date, so its rates and amount read 未定价 (not an empty cell, not 0.00).
-    expect(lines.filter((l) => l[0] === LI).map((l) => [l[5], l[10], l[11], l[12]])).toEqual([
-      ['P3', '未定价', '未定价', '未定价'],
-      ['P1', 1.25, -0.5, 1.25],
+    const header = XLSX.utils.sheet_to_json<string[]>(book.Sheets['明细'], { header: 1 })[0];
+    expect(header).toEqual([
+      '手机号', '姓名', '报工日期', '报工单号', '项目号', '产品名称', '使用设备', '工序', '成品数量', '不良数量',
+      '工废数量', '料废数量', '其他不良数量', '未注明原因数量', '计件单价', '不良单价', '料废单价', '金额',
     ]);
+    const lines = rows('明细');
+    const col = (name: string) => header.indexOf(name);
+    const pick = (l: unknown[], ...names: string[]) => names.map((n) => l[col(n)]);
+    // 李四's P3 line: no rate on its date, so its rates and amount read 未定价 (not an empty cell, not 0.00).
+    expect(lines.filter((l) => l[0] === LI).map((l) => pick(l, '产品名称', '计件单价', '不良单价', '料废单价', '金额'))).toEqual([
+      ['P3', '未定价', '未定价', '未定价', '未定价'],
+      ['P1', 1.25, -0.5, -0.5, 1.25],
+    ]);
+    // No line here names a reason: every 不良 is 未注明, and 料废单价 is the 不良单价.
+    const total = lines.at(-1)!;
+    expect(pick(total, '不良数量', '工废数量', '料废数量', '其他不良数量', '未注明原因数量')).toEqual([23, 0, 0, 0, 23]);
     // 合计 of 明细: the quantities and the priced amounts (124.00 + 45.00 + 259.50 + 10.01 − 0.13 + 1.25 = 439.63).
-    expect(lines.at(-1)).toEqual(['合计', null, null, null, null, null, null, null, 361, 23, null, null, 439.63]);
+    expect(total).toEqual(['合计', null, null, null, null, null, null, null, 361, 23, 0, 0, 0, 23, null, null, null, 439.63]);
   });
 
   it('a worker whose every line is unpriced reads 未定价 as 计件工资 in the workbook, not 0.00', async () => {

@@ -4,8 +4,10 @@
  * their exact decimal text). An unpriced rate or amount reads 未定价 (never an empty cell or 0.00 that looks paid).
  * - 汇总: 手机号, 姓名, 车间, 班组, 报工单数, 成品数量, 不良数量, 计件工资, 未定价行 — one row per worker, by phone; a
  *   worker whose every line is unpriced has 未定价 as 计件工资; 合计 sums the columns (the amount exactly, in fen);
- * - 明细: one row per line of the approved reports, with its rates and amount — by worker, report date, report; 合计
- *   sums the quantities and the priced amounts.
+ * - 明细: one row per line of the approved reports — by worker, report date, report — with its 不良 split by the
+ *   recorded category of each reason (工废, 料废, 其他, 未注明: the pieces without a reason), its rates (料废单价 the
+ *   one the line was priced at: the 不良单价 when the rate sets none) and amount; 合计 sums the quantities and the
+ *   priced amounts.
  */
 import * as XLSX from 'xlsx';
 import type { Queryable } from '../../db/transaction.ts';
@@ -23,6 +25,7 @@ const decimal = (text: string | null, decimals: number): Cell => (text === null 
 
 type Export = Awaited<ReturnType<typeof wageExport>>;
 type WorkerRecord = Export['workers'][number] & { pricedLines: number };
+type Line = Export['lines'][number];
 
 /** The two sheets' columns: header and how a record gives the cell. */
 export const WAGES_XLSX = {
@@ -46,15 +49,21 @@ export const WAGES_XLSX = {
     ['产品名称', (l) => l.productName],
     ['使用设备', (l) => l.deviceNo],
     ['工序', (l) => l.processName],
-    ['成品数量', (l) => l.finishedQty],
-    ['不良数量', (l) => l.defectiveQty],
+    ['成品数量', (l) => l.finishedQty, 'sum'],
+    ['不良数量', (l) => l.defectiveQty, 'sum'],
+    ['工废数量', (l) => l.operatorDefectQty, 'sum'],
+    ['料废数量', (l) => l.materialDefectQty, 'sum'],
+    ['其他不良数量', (l) => l.otherDefectQty, 'sum'],
+    ['未注明原因数量', (l) => l.unexplainedDefectQty, 'sum'],
     ['计件单价', (l) => decimal(l.pieceRate === null ? null : formatRate(l.pieceRate), 4)],
     ['不良单价', (l) => decimal(l.defectRate === null ? null : formatRate(l.defectRate), 4)],
+    ['料废单价', (l) => decimal(l.materialDefectRate === null ? null : formatRate(l.materialDefectRate), 4)],
     ['金额', (l) => decimal(l.amountFen === null ? null : formatFen(l.amountFen), 2)],
   ],
 } satisfies {
   summary: [string, (w: WorkerRecord) => Cell][];
-  lines: [string, (l: Export['lines'][number]) => Cell][];
+  /** 'sum': the 合计 row sums the column (a count). */
+  lines: [string, (l: Line) => Cell, 'sum'?][];
 };
 
 /** The 合计 row of 汇总: the columns summed (the amount in fen, exactly), the text columns empty. */
@@ -64,15 +73,18 @@ function summaryTotal(workers: readonly WorkerRecord[]): Cell[] {
   return ['合计', null, null, null, sum((w) => w.reports), sum((w) => w.finishedQty), sum((w) => w.defectiveQty), decimal(formatFen(amount), 2), sum((w) => w.unpricedLines)];
 }
 
-/** The 合计 row of 明细: the quantities and the priced amounts summed (in fen, exactly). */
-function linesTotal(lines: Export['lines']): Cell[] {
+/** The 合计 row of 明细: the counted columns summed, and the priced amounts (in fen, exactly). */
+function linesTotal(lines: readonly Line[]): Cell[] {
   const amount = lines.reduce((a, l) => a + (l.amountFen ?? 0n), 0n);
-  const qty = (f: (l: Export['lines'][number]) => number) => lines.reduce((a, l) => a + f(l), 0);
-  return ['合计', null, null, null, null, null, null, null, qty((l) => l.finishedQty), qty((l) => l.defectiveQty), null, null, decimal(formatFen(amount), 2)];
+  return WAGES_XLSX.lines.map(([header, cell, total], i) => {
+    if (i === 0) return '合计';
+    if (header === '金额') return decimal(formatFen(amount), 2);
+    return total === 'sum' ? lines.reduce((a, l) => a + (cell(l) as number), 0) : null;
+  });
 }
 
 /** A sheet of `records` with `columns`, then the `total` row. */
-function sheetOf<R>(columns: readonly [string, (r: R) => Cell][], records: readonly R[], total: Cell[]): XLSX.WorkSheet {
+function sheetOf<R>(columns: readonly (readonly [string, (r: R) => Cell, ...unknown[]])[], records: readonly R[], total: Cell[]): XLSX.WorkSheet {
   const sheet = XLSX.utils.aoa_to_sheet([columns.map(([h]) => h)]);
   const rows = [...records.map((r) => columns.map(([, cell]) => cell(r))), total];
   XLSX.utils.sheet_add_aoa(sheet, rows.map((row) => row.map((c) => (c !== null && typeof c === 'object' ? { t: 'n', v: c.v, z: c.z } : c))), { origin: 1 });

@@ -60,7 +60,7 @@ export const wageSummaryRoute = defineRoute({
   readModels: ['wages'],
   tag: 'wages',
   summary: '月度计件工资汇总（管理员、经理；按手机号，分页）',
-  description: '只统计已通过的报工单（含修正后的明细），按报工日期所在月份；每行金额 = 成品 × 计件单价 + 不良 × 不良单价，按报工日期当天有效的单价，四舍五入到分（远离零）。',
+  description: '只统计已通过的报工单（含修正后的明细），按报工日期所在月份；每行金额 = 成品 × 计件单价 +（工废 + 其他 + 未注明原因的不良）× 不良单价 + 料废 × 料废单价，按报工日期当天有效的单价，四舍五入到分（远离零）。',
   access: access.wages,
   query: pageQuery.extend({ month: monthQuery, ...placementFilterShape }),
   response: pageOf(summaryItem).extend({
