@@ -1,5 +1,5 @@
 /**
- * Defect reasons (不良原因) as the phone shows and takes them (decisions.md "Defect reasons"; the service checks
+ * Defect reasons (不良原因) as the phone shows and takes them (decisions.md "不良原因"; the service checks
  * everything again, src/commands/report-lines.ts). Plain TypeScript, no `wx`.
  *
  * - A reason is `{code, name, category}`, category `operator` 工废 (the worker's doing), `material` 料废 (the

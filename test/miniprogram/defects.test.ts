@@ -300,7 +300,7 @@ describe('against the service (DEFECT_REASONS_REQUIRED off)', () => {
 
   it('我的工资: each line’s 工废 / 料废 split and both prices; the amount worked out by hand', async () => {
     await s.app.catchUpAll();
-    // Rates in ten-thousandths of a yuan, one rounding per line (decisions.md "Wages"):
+    // Rates in ten-thousandths of a yuan, one rounding per line (decisions.md "Wages", "不良原因"):
     //   前围横梁: 100 × 12,000 + (1 工废 + 1 其他 + 1 未注明) × (−5,000) + 3 料废 × 12,000 = 1,200,000 − 15,000 + 36,000
     //             = 1,221,000 → 12,210 fen = ¥122.10
     //   后围横梁: 10 × 1,000 + 1 其他 × 0 = 10,000 → 100 fen = ¥1.00;  month 12,310 fen = ¥123.10
