@@ -6,7 +6,8 @@
  * Rules, as the service checks them again: quantities are integers 0–10,000,000; output = finished + defective,
  * at most 10,000,000; at least one line; at most 200 lines; a product at most once. A product left blank (or 0 and
  * 0) is not a line. A row's defect reasons (core/defects.ts) each take a whole number of pieces (blank or 0: the
- * reason is not sent), together at most the row's 不良; the line carries `defects` only when one has pieces.
+ * reason is not sent), together at most the row's 不良; the line carries `defects` only when one has pieces. A row of
+ * 0 and 0 is no line, whatever its reasons say (a correction removes a line so).
  */
 import { overSumProblem, type ReasonQty } from './defects';
 
@@ -74,6 +75,7 @@ export function checkForm(rows: readonly QuantityRow[], allowEmpty = false): For
     totals.finished += finished;
     totals.defective += defective;
     totals.output += finished + defective;
+    if (finished + defective === 0) continue; // not a line (a correction's removed line): its reasons go with it
     const defects: { reasonCode: string; qty: number }[] = [];
     let reasonsOk = true;
     for (const r of row.reasons ?? []) {
@@ -88,7 +90,7 @@ export function checkForm(rows: readonly QuantityRow[], allowEmpty = false): For
       problems.push(overSumProblem(row.name, explained, defective));
       reasonsOk = false;
     }
-    if (!reasonsOk || finished + defective === 0) continue;
+    if (!reasonsOk) continue;
     if (seen.has(row.productId)) {
       problems.push(`“${row.name}”填了两行，同一产品只能填一行`);
       continue;

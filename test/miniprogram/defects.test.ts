@@ -61,6 +61,8 @@ describe('the rules', () => {
     expect(checkForm([row('6', ['', '0', ''])]).lines).toEqual([{ productId: 1, finishedQty: 100, defectiveQty: 6 }]);
     expect(checkForm([row('6', ['4', '3'])]).problems).toEqual(['“前围横梁”的不良原因合计 7 件，超过了不良数量 6 件，请核对']);
     expect(checkForm([row('0', ['1'])]).problems).toEqual(['“前围横梁”的不良原因合计 1 件，超过了不良数量 0 件，请核对']);
+    // 0 and 0 is no line (a correction removes a line so): its reasons go with it.
+    expect(checkForm([{ ...row('0', ['2', '3']), finished: '0' }], true)).toEqual({ lines: [], problems: [], totals: { finished: 0, defective: 0, output: 0 } });
     expect(checkForm([row('6', ['1.5'])]).problems).toEqual(['“前围横梁”的不良原因“划伤”请填写 0 到 10000000 之间的整数']);
   });
 
