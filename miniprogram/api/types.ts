@@ -35,3 +35,5 @@ export type WageReport = MineWages['reports'][number];
 export type WageLine = WageReport['lines'][number];
 /** A plausibility flag of a report (异常报工): `code`, the Chinese `message` with its numbers, the figures. */
 export type Flag = ReportItem['flags'][number];
+/** A defect reason (不良原因) of `GET /api/defect-reasons`: code, name, category (operator 工废, material 料废, other 其他), active. */
+export type DefectReasonItem = Item<Answer<'/api/defect-reasons', 'get'>>;

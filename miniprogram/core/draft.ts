@@ -5,20 +5,25 @@
  *
  * Rules, as the service checks them again: quantities are integers 0–10,000,000; output = finished + defective,
  * at most 10,000,000; at least one line; at most 200 lines; a product at most once. A product left blank (or 0 and
- * 0) is not a line.
+ * 0) is not a line. A row's defect reasons (core/defects.ts) each take a whole number of pieces (blank or 0: the
+ * reason is not sent), together at most the row's 不良; the line carries `defects` only when one has pieces. A row of
+ * 0 and 0 is no line, whatever its reasons say (a correction removes a line so).
  */
+import { overSumProblem, type ReasonQty } from './defects';
 
 /** Most pieces one quantity may say (src/domain/report-line.ts MAX_QTY). */
 export const MAX_QTY = 10_000_000;
 /** Most lines one report may have (src/domain/report-line.ts MAX_LINES). */
 export const MAX_LINES = 200;
 
-/** One product of the form: its id, the name the worker reads, and the two quantities as typed. */
+/** One product of the form: its id, the name the worker reads, the two quantities as typed, and its reasons. */
 export interface QuantityRow {
   productId: number;
   name: string;
   finished: string;
   defective: string;
+  /** The defect reasons offered on this row with their pieces as typed (none: the row takes no reasons). */
+  reasons?: readonly ReasonQty[];
 }
 
 /** A line as `POST /api/reports` and the approval's `lines` take it. */
@@ -26,6 +31,8 @@ export interface LineInput {
   productId: number;
   finishedQty: number;
   defectiveQty: number;
+  /** The reasons with pieces (left out when none has). */
+  defects?: { reasonCode: string; qty: number }[];
 }
 
 export interface FormCheck {
@@ -68,13 +75,28 @@ export function checkForm(rows: readonly QuantityRow[], allowEmpty = false): For
     totals.finished += finished;
     totals.defective += defective;
     totals.output += finished + defective;
-    if (finished + defective === 0) continue;
+    if (finished + defective === 0) continue; // not a line (a correction's removed line): its reasons go with it
+    const defects: { reasonCode: string; qty: number }[] = [];
+    let reasonsOk = true;
+    for (const r of row.reasons ?? []) {
+      const qty = quantityOf(r.qty);
+      if (qty === undefined) {
+        problems.push(`“${row.name}”的不良原因“${r.name}”请填写 0 到 ${MAX_QTY} 之间的整数`);
+        reasonsOk = false;
+      } else if (qty > 0) defects.push({ reasonCode: r.code, qty });
+    }
+    const explained = defects.reduce((s, d) => s + d.qty, 0);
+    if (reasonsOk && explained > defective) {
+      problems.push(overSumProblem(row.name, explained, defective));
+      reasonsOk = false;
+    }
+    if (!reasonsOk) continue;
     if (seen.has(row.productId)) {
       problems.push(`“${row.name}”填了两行，同一产品只能填一行`);
       continue;
     }
     seen.add(row.productId);
-    lines.push({ productId: row.productId, finishedQty: finished, defectiveQty: defective });
+    lines.push({ productId: row.productId, finishedQty: finished, defectiveQty: defective, ...(defects.length ? { defects } : {}) });
   }
   if (lines.length === 0 && problems.length === 0 && !allowEmpty) problems.push('请至少填写一个产品的数量');
   if (lines.length > MAX_LINES) problems.push(`一张报工单最多 ${MAX_LINES} 行`);
@@ -91,31 +113,43 @@ export function effectiveSeconds(clockInAt: string, clockOutAt: string, breakMin
 
 /**
  * The quantities typed on a 报工单 as the phone keeps them (platform/typed-store.ts), per product id: only products
- * with something typed, the texts as typed (checked again when sent).
+ * with something typed, the texts as typed (checked again when sent), and the pieces typed per defect reason
+ * (`defects`, reason code → text; left out when none was typed).
  */
-export type TypedQuantities = Record<string, { finished: string; defective: string }>;
+export type TypedQuantities = Record<string, { finished: string; defective: string; defects?: Record<string, string> }>;
 
 /** What of `rows` was typed (module docstring of `TypedQuantities`). */
 export function typedOf(rows: readonly QuantityRow[]): TypedQuantities {
   const typed: TypedQuantities = {};
-  for (const r of rows) if (r.finished !== '' || r.defective !== '') typed[String(r.productId)] = { finished: r.finished, defective: r.defective };
+  for (const r of rows) {
+    const defects: Record<string, string> = {};
+    for (const x of r.reasons ?? []) if (x.qty !== '') defects[x.code] = x.qty;
+    const anyReason = Object.keys(defects).length > 0;
+    if (r.finished !== '' || r.defective !== '' || anyReason) {
+      typed[String(r.productId)] = { finished: r.finished, defective: r.defective, ...(anyReason ? { defects } : {}) };
+    }
+  }
   return typed;
 }
 
 /**
  * `rows` with the quantities of `typed` put back where the product is still a candidate (a product no longer on
- * the draft is left out; a row with nothing kept stays as it came). Used when a 报工单 opens again: after 重新报工,
- * after the app was killed, after a login.
+ * the draft is left out; a row with nothing kept stays as it came), and the pieces of each reason still offered on
+ * the row (a reason no longer active is left out). Used when a 报工单 opens again: after 重新报工, after the app was
+ * killed, after a login.
  */
 export function withTyped<R extends QuantityRow>(rows: readonly R[], typed: TypedQuantities | undefined): R[] {
   return rows.map((r) => {
     const t = typed?.[String(r.productId)];
-    return t && typeof t.finished === 'string' && typeof t.defective === 'string' ? { ...r, finished: t.finished, defective: t.defective } : r;
+    if (!(t && typeof t.finished === 'string' && typeof t.defective === 'string')) return r;
+    const kept = t.defects && typeof t.defects === 'object' ? t.defects : {};
+    const reasons = r.reasons?.map((x) => (typeof kept[x.code] === 'string' ? { ...x, qty: kept[x.code] } : x));
+    return { ...r, finished: t.finished, defective: t.defective, ...(reasons ? { reasons } : {}) };
   });
 }
 
-/** The output (finished + defective) of one row as typed; 0 while a quantity is not a valid one. */
+/** The output (finished + defective) of one row as typed; 0 while a quantity is not a valid one (its reasons aside). */
 export function rowOutput(row: QuantityRow): number {
-  const check = checkForm([row], true);
+  const check = checkForm([{ ...row, reasons: undefined }], true);
   return check.problems.length ? 0 : check.totals.output;
 }

@@ -1,7 +1,8 @@
 /**
  * The mini-program's layout on a phone: every page of app.json, rendered by miniprogram-simulate with what the real
  * service answers for a day of work (a long product name, a report approved with a correction, one rejected, one
- * flagged 异常 and pending, a report window open, a worker clocked in), laid out in Chromium with the app's WXSS and
+ * flagged 异常 and pending, a report window open, a worker clocked in; defect reasons, one with a long name, on the
+ * approved and the flagged reports, 料废 priced apart), laid out in Chromium with the app's WXSS and
  * the platform's default component styles of `"style": "v2"` (layout.ts: `PLATFORM_WXSS`, with where each value
  * comes from), at 320 and 375 px wide. Nothing may reach beyond the screen, and every button must have the box the
  * app's stylesheet gives it (a full-width `.btn` fills its container, 上个月 / 下个月 are as wide as `.month-step`
@@ -32,6 +33,7 @@ const ADMIN = '13800000001';
 const MANAGER = '13900000001';
 const W = { approved: '13700000001', rejected: '13700000002', window: '13700000003', clockedIn: '13700000004', flagged: '13700000005' };
 const LONG_PRODUCT = '前围横梁左右加强板总成（带安装支架）';
+const LONG_REASON = '来料裂纹及夹层（供应商批次问题）';
 
 let app: TestApp;
 let browser: Browser | undefined;
@@ -72,6 +74,16 @@ const CASES: Record<string, Case[]> = {
   ],
   'pages/report/report': [
     { who: `${W.window}/worker`, url: () => `/pages/report/report?sessionId=${ids.window}&scene=${encodeURIComponent(ids.scene)}`, shows: LONG_PRODUCT },
+    {
+      who: `${W.window}/worker`,
+      url: () => `/pages/report/report?sessionId=${ids.window}&scene=${encodeURIComponent(ids.scene)}`,
+      shows: LONG_REASON,
+      then: async (p) => {
+        p.input('.defective', '3', 0);
+        await p.settle();
+        p.input('.reason-qty', '5', 0);
+      },
+    },
   ],
   'pages/mine/mine': [
     { who: `${W.approved}/worker`, url: () => '/pages/mine/mine', shows: '已通过' },
@@ -81,10 +93,11 @@ const CASES: Record<string, Case[]> = {
     { who: `${W.approved}/worker`, url: () => `/pages/mine/detail?reportId=${ids.approved}`, shows: LONG_PRODUCT },
     { who: `${W.rejected}/worker`, url: () => `/pages/mine/detail?reportId=${ids.rejected}`, shows: '驳回原因' },
   ],
-  'pages/wages/wages': [{ who: `${W.approved}/worker`, url: () => '/pages/wages/wages', shows: LONG_PRODUCT }],
+  'pages/wages/wages': [{ who: `${W.approved}/worker`, url: () => '/pages/wages/wages', shows: `料废 1 件（${LONG_REASON} 1）` }],
   'pages/review/review': [{ who: `${ADMIN}/admin`, url: () => '/pages/review/review', shows: '异常' }],
   'pages/review/detail': [
     { who: `${ADMIN}/admin`, url: () => `/pages/review/detail?reportId=${ids.flagged}`, shows: '核对无误，通过' },
+    { who: `${ADMIN}/admin`, url: () => `/pages/review/detail?reportId=${ids.flagged}`, shows: `${LONG_REASON}（料废）1` },
     {
       who: `${ADMIN}/admin`,
       url: () => `/pages/review/detail?reportId=${ids.flagged}`,
@@ -94,7 +107,7 @@ const CASES: Record<string, Case[]> = {
     {
       who: `${ADMIN}/admin`,
       url: () => `/pages/review/detail?reportId=${ids.flagged}`,
-      shows: '修正后通过',
+      shows: '已注明 2 / 不良 3（1 件未注明）',
       then: async (p) => p.tap('#correct'),
     },
   ],
@@ -122,7 +135,10 @@ beforeAll(async () => {
   const listed = (await app.request('GET', '/api/products?page=1&pageSize=50', { token: admin })).body.items as { id: number; productName: string }[];
   const id = (name: string) => listed.find((p) => p.productName === name)!.id;
   for (const [name, pieceRate] of [[LONG_PRODUCT, '0.2500'], ['后围横梁', '0.1335']]) {
-    expect((await app.request('POST', `/api/products/${id(name)}/rates`, { token: admin, body: { pieceRate, defectRate: '0.0000', effectiveFrom: '2026-03-01' } })).status).toBe(201);
+    expect((await app.request('POST', `/api/products/${id(name)}/rates`, { token: admin, body: { pieceRate, defectRate: '0.0000', materialDefectRate: pieceRate, effectiveFrom: '2026-03-01' } })).status).toBe(201);
+  }
+  for (const [code, name, category] of [['SCR', '划伤', 'operator'], ['CRK', LONG_REASON, 'material'], ['JAM', '卡模', 'other']]) {
+    expect((await app.request('POST', '/api/defect-reasons', { token: admin, body: { code, name, category } })).status).toBe(201);
   }
   ids.scene = (await app.request('POST', '/api/devices/K-12/qrcode', { token: admin })).body.scene;
 
@@ -138,10 +154,10 @@ beforeAll(async () => {
     return r.body.sessionId as string;
   };
   const finish = async (phone: string) => expect((await app.request('POST', '/api/clock/finish', { token: tokens[phone], body: { deviceNo: 'K-12' } })).status).toBe(200);
-  const submit = async (phone: string, sessionId: string, lines: [string, number, number][]) => {
+  const submit = async (phone: string, sessionId: string, lines: [string, number, number, { reasonCode: string; qty: number }[]?][]) => {
     const r = await app.request('POST', '/api/reports', {
       token: tokens[phone],
-      body: { sessionId, lines: lines.map(([name, finishedQty, defectiveQty]) => ({ productId: id(name), finishedQty, defectiveQty })) },
+      body: { sessionId, lines: lines.map(([name, finishedQty, defectiveQty, defects]) => ({ productId: id(name), finishedQty, defectiveQty, ...(defects ? { defects } : {}) })) },
     });
     expect(r.status).toBe(201);
     return r.body.reportId as string;
@@ -151,13 +167,13 @@ beforeAll(async () => {
   const sessions: Record<string, string> = {};
   for (const [phone] of workers) sessions[phone] = await start(phone);
   await finish(W.flagged);
-  ids.flagged = await submit(W.flagged, sessions[W.flagged], [[LONG_PRODUCT, 205, 3]]);
+  ids.flagged = await submit(W.flagged, sessions[W.flagged], [[LONG_PRODUCT, 205, 3, [{ reasonCode: 'SCR', qty: 1 }, { reasonCode: 'CRK', qty: 1 }]]]);
   setTime('2026-03-02T16:00:00+08:00');
   await finish(W.rejected);
   const rejected = (ids.rejected = await submit(W.rejected, sessions[W.rejected], [[LONG_PRODUCT, 300, 2]]));
   setTime('2026-03-02T17:00:00+08:00');
   await finish(W.approved);
-  const approved = (ids.approved = await submit(W.approved, sessions[W.approved], [[LONG_PRODUCT, 520, 4], ['后围横梁', 1010, 12]]));
+  const approved = (ids.approved = await submit(W.approved, sessions[W.approved], [[LONG_PRODUCT, 520, 4, [{ reasonCode: 'CRK', qty: 1 }, { reasonCode: 'JAM', qty: 2 }]], ['后围横梁', 1010, 12]]));
   expect((await app.request('POST', `/api/reviews/${approved}/approve`, { token: admin, body: { lines: [{ productId: id(LONG_PRODUCT), finishedQty: 500, defectiveQty: 4 }, { productId: id('后围横梁'), finishedQty: 1010, defectiveQty: 12 }] } })).status).toBe(200);
   expect((await app.request('POST', `/api/reviews/${rejected}/reject`, { token: admin, body: { reason: '成品数量与班组记录不符，请核对后重新报工' } })).status).toBe(200);
   setTime('2026-03-02T17:10:00+08:00');

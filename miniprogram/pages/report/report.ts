@@ -10,8 +10,19 @@
  * and put back when the 报工单 of the same session opens again (after 重新报工, an app killed in the background, a
  * login after a 401: the login returns here, core/back.ts); forgotten once the report is submitted. A keystroke
  * sends only that row's changed fields and the totals to the view (`rows[i].finished`), not the whole form.
+ *
+ * Defect reasons (不良原因, core/defects.ts): the active reasons (`GET /api/defect-reasons?active=true`, read with
+ * the draft) are offered on each row whose 不良 > 0, opened by themselves when 不良 first becomes more than 0
+ * (收起 / 填写不良原因 to fold them), ordered per product by this worker's own past use on this phone
+ * (platform/defect-use-store.ts), then category and code; a quantity per reason, the sum shown against 不良
+ * (已注明 5 / 不良 6). More than 不良 is stopped on the phone with a sentence; the service's refusals naming a line
+ * (DEFECTS_SUM_MISMATCH, e.g. when DEFECT_REASONS_REQUIRED wants every piece explained; UNKNOWN_DEFECT_REASON, after
+ * which the reasons are read again) are shown with the product's name. The pieces typed per reason are kept with
+ * the quantities. A keystroke in a reason sends that reason's quantity and the row's sum (`rows[i].reasons[j].qty`,
+ * `rows[i].defect`).
  */
-import type { Draft, Submitted } from '../../api/types';
+import type { DefectReasonItem, Draft, Submitted } from '../../api/types';
+import { defectInfo, namedLine, orderReasons, reasonInputs, type DefectInfo, type ReasonQty } from '../../core/defects';
 import { checkForm, effectiveSeconds, rowOutput, typedOf, withTyped, type QuantityRow } from '../../core/draft';
 import { breakSourceText } from '../../core/placement';
 import { parseScene } from '../../core/scene';
@@ -19,8 +30,10 @@ import { clockTime, duration, windowLeft } from '../../core/time';
 import { markClockChange } from '../../platform/clock-mark';
 import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
+import { readReasons } from '../../platform/defect-reasons';
+import { rememberReasonUse, reasonUse } from '../../platform/defect-use-store';
 import { replace } from '../../platform/nav';
-import { call } from '../../platform/request';
+import { call, isFailure } from '../../platform/request';
 import { currentSession } from '../../platform/session-store';
 import { rememberSubmitted } from '../../platform/submitted-store';
 import { forgetTyped, saveTyped, typedFor } from '../../platform/typed-store';
@@ -29,6 +42,24 @@ import { askToSubscribe } from '../../platform/subscribe';
 interface Row extends QuantityRow {
   detail: string;
   output: number;
+  /** The reasons offered on this row, in this product's order, with the pieces typed. */
+  reasons: ReasonQty[];
+  /** What the row shows of its reasons (core/defects.ts). */
+  defect: DefectInfo;
+  /** The reasons are unfolded. */
+  open: boolean;
+}
+
+/** The phone of the worker logged in (whose reason use orders the reasons). */
+const worker = () => currentSession()?.person.phone;
+
+/** `rows` (as typed) offered `reasons` anew, in each product's order, the pieces typed per reason kept. */
+function withReasons(rows: readonly Row[], reasons: readonly DefectReasonItem[], sessionTyped: ReturnType<typeof typedFor>): Row[] {
+  const fresh = rows.map((r) => ({ ...r, reasons: reasonInputs(orderReasons(reasons, reasonUse(worker(), r.productId))) }));
+  return withTyped(fresh, sessionTyped).map((r) => {
+    const defect = defectInfo(r.defective, r.reasons);
+    return { ...r, output: rowOutput(r), defect, open: defect.show };
+  });
 }
 
 /** The page instance's countdown timer (kept on the instance, not in its data). */
@@ -50,6 +81,8 @@ Component({
     countdown: '',
     expired: false,
     rows: [] as Row[],
+    /** Why no reasons are offered when reading them failed ('' otherwise). */
+    reasonsNote: '',
     totals: { finished: 0, defective: 0, output: 0 },
     problems: [] as string[],
     error: '',
@@ -73,17 +106,25 @@ Component({
     },
     async load() {
       try {
+        const reasons = readReasons(true);
         const d = await call<Draft>('GET', '/api/reports/draft', { query: { sessionId: this.data.sessionId } });
-        const candidates = d.candidates.map((c) => ({
-          productId: c.productId,
-          name: c.productName,
-          detail: `${c.projectNo} · ${c.processName} · ${c.deviceNo}`,
-          finished: '',
-          defective: '',
-          output: 0,
-        }));
-        const rows = withTyped(candidates, typedFor(this.data.sessionId)).map((r) => ({ ...r, output: rowOutput(r) }));
+        const candidates = d.candidates.map(
+          (c): Row => ({
+            productId: c.productId,
+            name: c.productName,
+            detail: `${c.projectNo} · ${c.processName} · ${c.deviceNo}`,
+            finished: '',
+            defective: '',
+            output: 0,
+            reasons: [],
+            defect: defectInfo('', []),
+            open: false,
+          }),
+        );
+        const offered = await reasons;
+        const rows = withReasons(candidates, offered.items, typedFor(this.data.sessionId));
         this.setData({
+          reasonsNote: offered.note,
           loaded: true,
           clockIn: clockTime(d.clockInAt),
           clockOut: clockTime(d.clockOutAt),
@@ -115,7 +156,11 @@ Component({
       this.setData({ countdown: left.text, expired: left.expired });
       if (left.expired) this.stopTimer();
     },
-    /** A keystroke: that row's field and output and the totals to the view (path keys), the form kept on the phone. */
+    /**
+     * A keystroke: that row's field and output and the totals to the view (path keys), the form kept on the phone.
+     * On a row with reasons to pick, 不良 also sends the row's sum (`rows[i].defect`), and unfolds the reasons when
+     * they appear.
+     */
     onQty(e: WechatMiniprogram.Input) {
       const i = Number(e.currentTarget.dataset.index);
       const field = e.currentTarget.dataset.field === 'defective' ? 'defective' : 'finished';
@@ -123,13 +168,42 @@ Component({
       if (!row) return;
       const changed = { ...row, [field]: e.detail.value };
       const rows = this.data.rows.map((r, j) => (j === i ? changed : r));
+      const defect = field === 'defective' && row.reasons.length ? defectInfo(changed.defective, row.reasons) : undefined;
       this.setData({
         [`rows[${i}].${field}`]: e.detail.value,
         [`rows[${i}].output`]: rowOutput(changed),
+        ...(defect ? { [`rows[${i}].defect`]: defect } : {}),
+        ...(defect && defect.show && !row.defect.show && !row.open ? { [`rows[${i}].open`]: true } : {}),
         totals: checkForm(rows, true).totals,
         ...(this.data.problems.length ? { problems: [] } : {}),
       });
       saveTyped(this.data.sessionId, typedOf(rows));
+    },
+    /** A keystroke in a reason's quantity: that quantity and the row's sum to the view, the form kept on the phone. */
+    onReasonQty(e: WechatMiniprogram.Input) {
+      const i = Number(e.currentTarget.dataset.index);
+      const j = Number(e.currentTarget.dataset.reason);
+      const row = this.data.rows[i];
+      if (!row || !row.reasons[j]) return;
+      const reasons = row.reasons.map((r, k) => (k === j ? { ...r, qty: e.detail.value } : r));
+      const rows = this.data.rows.map((r, k) => (k === i ? { ...r, reasons } : r));
+      this.setData({
+        [`rows[${i}].reasons[${j}].qty`]: e.detail.value,
+        [`rows[${i}].defect`]: defectInfo(row.defective, reasons),
+        ...(this.data.problems.length ? { problems: [] } : {}),
+      });
+      saveTyped(this.data.sessionId, typedOf(rows));
+    },
+    /** 填写不良原因 / 收起不良原因. */
+    onToggleReasons(e: WechatMiniprogram.TouchEvent) {
+      const i = Number(e.currentTarget.dataset.index);
+      const row = this.data.rows[i];
+      if (row) this.setData({ [`rows[${i}].open`]: !row.open });
+    },
+    /** The reasons read again (one was deactivated meanwhile), the typed pieces kept for those still active. */
+    async reloadReasons() {
+      const offered = await readReasons(true);
+      this.setData({ rows: withReasons(this.data.rows, offered.items, typedOf(this.data.rows)), reasonsNote: offered.note });
     },
     async onSubmit() {
       const check = checkForm(this.data.rows);
@@ -145,7 +219,8 @@ Component({
           onRetry: (n) => this.setData({ retrying: `网络不好，正在重试（第 ${n} 次）……重复提交不会生成两张报工单` }),
         });
         const names = new Map(this.data.rows.map((row) => [row.productId, row.name]));
-        rememberSubmitted(r.reportId, check.lines.map((l) => ({ ...l, name: names.get(l.productId) ?? '' })));
+        rememberSubmitted(r.reportId, check.lines.map((l) => ({ productId: l.productId, finishedQty: l.finishedQty, defectiveQty: l.defectiveQty, name: names.get(l.productId) ?? '' })));
+        rememberReasonUse(worker(), check.lines);
         this.submittedHere();
         this.stopTimer();
         replace('mine', { submitted: r.reportId });
@@ -155,6 +230,12 @@ Component({
           forgetTyped(this.data.sessionId);
           return replace('mine', { submitted: step.reportId });
         }
+        if (isFailure(err) && err.details && err.details.line !== undefined) {
+          const names = new Map(this.data.rows.map((row) => [row.productId, row.name]));
+          this.setData({ error: namedLine(step.text, err.details.line, check.lines.map((l) => names.get(l.productId) ?? '')) });
+          if (err.code === 'UNKNOWN_DEFECT_REASON') await this.reloadReasons();
+          return;
+        }
         this.failed(err);
       } finally {
         this.setData({ busy: false, retrying: '' });
@@ -163,8 +244,8 @@ Component({
     /** After this phone's submission: the typed copy is forgotten, and the clock state changed here (platform/clock-mark.ts). */
     submittedHere() {
       forgetTyped(this.data.sessionId);
-      const worker = currentSession()?.person.phone;
-      if (worker) markClockChange(worker);
+      const phone = worker();
+      if (phone) markClockChange(phone);
     },
     failed(err: unknown) {
       const step = stepOf(err);

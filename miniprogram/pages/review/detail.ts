@@ -11,11 +11,18 @@
  * A correction may add a line (添加产品): a product of one of the report's devices not yet on it (`GET /api/products
  * ?deviceNo=` per device, as the approval allows: README "Review"), its quantities typed like the others; an added
  * line left blank is not sent.
+ * Defect reasons (不良原因, core/defects.ts): each line shows its recorded reasons with their category of the
+ * submission (划伤（工废）2、材料裂纹（料废）3、未注明 1), named from `GET /api/defect-reasons` (deactivated ones
+ * too). The correction offers every active reason (and a deactivated one the line still names) with its pieces,
+ * the sum against 不良 as on the 报工单; more than 不良 is stopped on the phone. A line whose reasons the reviewer
+ * did not touch is sent without `defects` (the service keeps its reasons); one whose reasons were all cleared is
+ * sent with `defects: []`.
  * Opened by a new-report message with `reportId` (src/notifications/templates.ts). The taps on 通过 and 确认驳回 ask for
  * the next new-report message first (platform/subscribe.ts; the decision does not wait for the answer).
  */
-import type { Flag, ProductItem, ReportItem, ReviewAnswer } from '../../api/types';
-import { checkForm, type QuantityRow } from '../../core/draft';
+import type { DefectReasonItem, Flag, ProductItem, ReportItem, ReviewAnswer } from '../../api/types';
+import { defectInfo, defectsText, namedLine, orderReasons, reasonInputs, type DefectInfo, type ReasonQty } from '../../core/defects';
+import { checkForm, type LineInput, type QuantityRow } from '../../core/draft';
 import { STATUS_NAMES } from '../../core/login';
 import { breakSourceText, teamText } from '../../core/placement';
 import { reasonProblem } from '../../core/review';
@@ -23,7 +30,8 @@ import { clockTime, duration } from '../../core/time';
 import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
 import { back } from '../../platform/nav';
-import { call } from '../../platform/request';
+import { readReasons } from '../../platform/defect-reasons';
+import { call, isFailure } from '../../platform/request';
 import { askToSubscribe } from '../../platform/subscribe';
 
 /** What a reviewer reads under the flags (the console's review drawer says the same). */
@@ -37,6 +45,24 @@ interface Line extends QuantityRow {
   outputQty: number;
   /** Added in this correction (not on the report yet). */
   added?: boolean;
+  /** The recorded reasons as read: `划伤（工废）2、未注明 1` ('' without 不良). */
+  defectsText: string;
+  /** The reasons a correction offers, with the pieces recorded (then typed). */
+  reasons: ReasonQty[];
+  /** The sum against 不良 (core/defects.ts). */
+  defect: DefectInfo;
+  /** The reviewer typed in this line's reasons (then they are sent). */
+  reasonsChanged: boolean;
+}
+
+/**
+ * The reasons a correction offers on a line: the active ones by category and code, then any deactivated one the
+ * line names (marked 已停用), each with the pieces recorded on the line.
+ */
+function offeredOn(all: readonly DefectReasonItem[], defects: readonly { reasonCode: string; qty: number }[] | undefined): ReasonQty[] {
+  const named = new Map((defects ?? []).map((d) => [d.reasonCode, d.qty]));
+  const offered = orderReasons(all.filter((r) => r.active || named.has(r.code)).map((r) => (r.active ? r : { ...r, name: `${r.name}（已停用）` })));
+  return reasonInputs(offered).map((r) => (named.has(r.code) ? { ...r, qty: String(named.get(r.code)) } : r));
 }
 
 /** A product a correction may add: one of the report's devices' products not on the report. */
@@ -80,6 +106,10 @@ Component({
     statusName: '',
     rejectReason: '',
     lines: [] as Line[],
+    /** Every defect reason (deactivated ones too: a line may name one). */
+    reasonList: [] as DefectReasonItem[],
+    /** Why the reasons are not offered when reading them failed ('' otherwise). */
+    reasonsNote: '',
     /** The report's devices (a correction adds products of these). */
     deviceNos: [] as string[],
     /** Products a correction may add (the picker's choices); `addNote` says why there are none. */
@@ -102,8 +132,13 @@ Component({
     },
     async load() {
       try {
+        const reasons = readReasons(false);
         const r = await call<ReportItem>('GET', `/api/reports/${this.data.reportId}`);
+        const { items, note } = await reasons;
+        const names = Object.fromEntries(items.map((x) => [x.code, x.name]));
         this.setData({
+          reasonList: items,
+          reasonsNote: note,
           loaded: true,
           who: `${r.employeeName ?? ''} ${r.employeePhone}`,
           date: r.reportDate,
@@ -126,12 +161,18 @@ Component({
             finished: String(l.finishedQty),
             defective: String(l.defectiveQty),
             outputQty: l.outputQty,
+            defectsText: items.length || l.defects?.length ? defectsText(l.defectiveQty, l.defects, names) : '',
+            ...this.reasonsOf(String(l.defectiveQty), offeredOn(items, l.defects)),
           })),
           mode: 'view',
         });
       } catch (err) {
         this.setData({ error: stepOf(err).text });
       }
+    },
+    /** A line's offered reasons with the sum shown, untouched. */
+    reasonsOf(defective: string, reasons: ReasonQty[]) {
+      return { reasons, defect: defectInfo(defective, reasons), reasonsChanged: false };
     },
     onMode(e: WechatMiniprogram.TouchEvent) {
       const mode = e.currentTarget.dataset.mode as 'view' | 'correct' | 'reject';
@@ -157,27 +198,55 @@ Component({
     onAddLine(e: WechatMiniprogram.PickerChange) {
       const pick = this.data.addable[Number(e.detail.value)];
       if (!pick) return;
-      const line: Line = { productId: pick.productId, name: pick.label, standard: pick.standard, finished: '', defective: '', outputQty: 0, added: true };
+      const line: Line = {
+        productId: pick.productId,
+        name: pick.label,
+        standard: pick.standard,
+        finished: '',
+        defective: '',
+        outputQty: 0,
+        added: true,
+        defectsText: '',
+        ...this.reasonsOf('', offeredOn(this.data.reasonList, undefined)),
+      };
       const addable = this.data.addable.filter((a) => a.productId !== pick.productId);
       this.setData({ lines: this.data.lines.concat(line), addable, addNote: addable.length ? '' : '本报工单的设备上没有别的产品可添加' });
     },
     onQty(e: WechatMiniprogram.Input) {
       const i = Number(e.currentTarget.dataset.index);
       const field = e.currentTarget.dataset.field === 'defective' ? 'defective' : 'finished';
-      const lines = this.data.lines.slice();
-      lines[i] = { ...lines[i], [field]: e.detail.value };
-      this.setData({ lines });
+      const line = this.data.lines[i];
+      if (!line) return;
+      const changed = { ...line, [field]: e.detail.value };
+      this.setData({ [`lines[${i}].${field}`]: e.detail.value, [`lines[${i}].defect`]: defectInfo(changed.defective, changed.reasons) });
+    },
+    /** A reason's pieces typed in the correction: that quantity and the line's sum (path keys). */
+    onReasonQty(e: WechatMiniprogram.Input) {
+      const i = Number(e.currentTarget.dataset.index);
+      const j = Number(e.currentTarget.dataset.reason);
+      const line = this.data.lines[i];
+      if (!line || !line.reasons[j]) return;
+      const reasons = line.reasons.map((r, k) => (k === j ? { ...r, qty: e.detail.value } : r));
+      this.setData({
+        [`lines[${i}].reasons[${j}].qty`]: e.detail.value,
+        [`lines[${i}].defect`]: defectInfo(line.defective, reasons),
+        [`lines[${i}].reasonsChanged`]: true,
+      });
     },
     onReason(e: WechatMiniprogram.Input) {
       this.setData({ reason: e.detail.value });
     },
     /** 通过 (as it is) or, in correction mode, 修正后通过. */
     async onApprove() {
-      let body: { lines?: { productId: number; finishedQty: number; defectiveQty: number }[] } = {};
+      let body: { lines?: LineInput[] } = {};
       if (this.data.mode === 'correct') {
         const check = checkForm(this.data.lines);
         if (check.problems.length) return this.setData({ problems: check.problems });
-        body = { lines: check.lines };
+        // Reasons not touched are left out (the service keeps them); touched and all cleared: [].
+        const touched = new Set(this.data.lines.filter((l) => l.reasonsChanged).map((l) => l.productId));
+        body = {
+          lines: check.lines.map(({ defects, ...l }) => (touched.has(l.productId) ? { ...l, defects: defects ?? [] } : l)),
+        };
       }
       void askToSubscribe('newReport');
       await this.decide('approve', body);
@@ -197,7 +266,10 @@ Component({
         await this.load();
         this.setData({ done });
       } catch (err) {
-        this.setData({ error: stepOf(err).text });
+        const sent = (body as { lines?: LineInput[] }).lines ?? [];
+        const names = new Map(this.data.lines.map((l) => [l.productId, l.name]));
+        const line = isFailure(err) ? err.details?.line : undefined;
+        this.setData({ error: namedLine(stepOf(err).text, line, sent.map((l) => names.get(l.productId) ?? '')) });
         if (stepOf(err).action === 'refresh') await this.load();
       } finally {
         this.setData({ busy: false });

@@ -3,12 +3,16 @@
  * picker or 上个月 / 下个月 (default: this month on the phone's clock). The month's amount, whether it is closed
  * (已结账; a reopened month says it is being recalculated), after a reopen and a new close the previous close's
  * amount beside the new one (`previousAmount`), lines without a price, and per report its date, amount and lines
- * (product, process, finished / defective pieces, piece rate and a defect rate that is not 0, amount). Amounts come as
+ * (product, process, finished / defective pieces, piece rate and a defect rate that is not 0, amount). A line whose
+ * 不良 carry reasons also shows their split by category (工废 2 件（划伤 2），料废 3 件（材料裂纹 3），未注明 1 件,
+ * core/defects.ts) and both prices: 不良 (工废, 其他 and 未注明 are paid at it) and 料废 (`materialDefectRate`), as is
+ * a 料废单价 that differs from the 不良单价. Rates are shown as the service writes them (4 decimals). Amounts come as
  * decimal text and are shown through core/money.ts (integer fen as text, never a float); the phone sums nothing.
  * An empty month says so. A service without the endpoint (404 NOT_FOUND: a server older than the wages) makes the
  * page say wages are not available yet. A pull-down reloads the month.
  */
 import type { MineWages, WageLine } from '../../api/types';
+import { wageSplitText } from '../../core/defects';
 import { moneyOf, previousCloseText } from '../../core/money';
 import { dayAndTime, monthOf, shiftMonth } from '../../core/time';
 import { stepOf } from '../../platform/failure';
@@ -20,6 +24,8 @@ interface LineView {
   key: string;
   product: string;
   quantities: string;
+  /** The 不良 split by category ('' for a line without reasons). */
+  split: string;
   rates: string;
   amount: string;
 }
@@ -39,16 +45,26 @@ const monthName = (month: string) => {
 /** A rate of the service (`"0.3500"`, 4 decimals) is 0 when all its digits are. */
 const isZeroRate = (rate: string | null) => rate === null || /^-?0+(\.0+)?$/.test(rate);
 
+/**
+ * The prices of a line: 单价, then 不良 when it is not 0, or when 料废 is shown beside it and the line has other
+ * 不良; 料废 when the line has 料废 pieces or its 料废单价 differs from the 不良单价.
+ */
+function ratesOf(l: WageLine): string {
+  if (l.pieceRate === null) return '没有单价';
+  const material = l.materialDefectQty ?? 0;
+  const showMaterial = l.materialDefectRate != null && (material > 0 || l.materialDefectRate !== l.defectRate);
+  const showDefect = !isZeroRate(l.defectRate) || (showMaterial && l.defectiveQty - material > 0);
+  return `单价 ${l.pieceRate} 元/件` + (showDefect ? `，不良 ${l.defectRate} 元/件` : '') + (showMaterial ? `，料废 ${l.materialDefectRate} 元/件` : '');
+}
+
 /** One line as a worker reads it. */
 function lineOf(reportId: string, l: WageLine, i: number): LineView {
   return {
     key: `${reportId}-${i}`,
     product: `${l.productName}（${l.processName}）`,
     quantities: `成品 ${l.finishedQty} 件，不良 ${l.defectiveQty} 件`,
-    rates:
-      l.pieceRate === null
-        ? '没有单价'
-        : `单价 ${l.pieceRate} 元/件` + (isZeroRate(l.defectRate) ? '' : `，不良 ${l.defectRate} 元/件`),
+    split: wageSplitText(l),
+    rates: ratesOf(l),
     amount: l.amount === null ? '未定价' : moneyOf(l.amount),
   };
 }
