@@ -167,13 +167,14 @@ describe.skipIf(skipBrowserTests('quality.test.ts'))('defect reasons, 料废单�
       await parts.getByTestId('defect-part').nth(1).waitFor();
       expect(await parts.getByTestId('defect-part').evaluateAll((els) => els.map((e) => (e.textContent ?? '').replace(/\s+/g, ' ').trim()))).toEqual(['划伤工废 2', '未注明 4']);
       expect(await seen(parts.getByTestId('defect-part').last())).toBe('');
+      if (viewport === PHONE) await shoot(admin, 'review-reasons');
       await drawer.getByTestId('correct').click();
       const editor = drawer.getByTestId('defects-editor').first();
       expect(await shown(editor.getByTestId('defect-sum'))).toBe('未注明 4');
       if (viewport === PHONE) {
         expect(await seen(editor.getByTestId('defect-add'))).toBe('');
-        await shoot(admin, 'review-reasons');
         expect(await axeViolations(admin)).toEqual([]);
+        await fitsBothWidths(admin, [editor.getByTestId('defect-reason'), editor.getByTestId('defect-qty'), drawer.getByTestId('save-correction')]);
         await admin.context().close();
         continue;
       }
