@@ -6,7 +6,8 @@
  * (未注明 1 left); then 质量 shows the Pareto of that day — 材料裂纹 料废 3 50.0 %, 划伤 2 33.3 % (83.3), 未注明 1 16.7 %
  * (100.0), 总不良 6, 总产出 106, 不良率 5.7 % — the chart's tooltip giving the same numbers as the table and the
  * answer, by 类别 too, and the export the same rows; the worker's statement splits the 不良 (工废 2 · 料废 3 · 未注明 1)
- * and gives the 料废单价. Asserted at 1366×768 and 390×844 (nothing to scroll sideways, the key figures inside the
+ * and gives the 料废单价. A person with a scope reads the reasons without changing them, and their 质量 says what it
+ * covers and counts only it. Asserted at 1366×768 and 390×844 (nothing to scroll sideways, the key figures inside the
  * viewport); axe-core finds no serious violation; no page logs an error beyond the refusal the test provokes.
  *
  * By hand: 6 不良 of 106 产出 = 5.66 % → 5.7 %; 3 / 6 = 50.0 %; 2 / 6 = 33.33 → 33.3 %, cumulative 5 / 6 = 83.33 → 83.3 %;
@@ -298,5 +299,27 @@ describe.skipIf(skipBrowserTests('quality.test.ts'))('defect reasons, 料废单�
       expect(await shown(page.getByTestId('statement-amount'))).toBe('122.10 元');
     }
     await page.setViewportSize(DESKTOP);
+  });
+
+  it('a person with a scope reads 不良原因 without changing them; their 质量 says what it covers and counts only it', async () => {
+    expect((await call('POST', '/api/workshops', { code: 'W2', name: '焊装车间' })).status).toBe(201);
+    expect((await call('PUT', `/api/people/${ADMIN}/scope`, { role: 'admin', workshops: ['W2'] })).status).toBe(200);
+    const { page: p, errors } = await openConsole(browser, app, '/console/', PHONE);
+    pageErrors.push(errors);
+    await signIn(p, ADMIN);
+    await menu(p, '不良原因');
+    await p.getByTestId('reasons-read-only').waitFor();
+    expect(await shown(p.getByTestId('reasons-read-only'))).toBe('您的管理范围只是部分车间或班组：新增和修改不良原因须由负责全厂的管理员或经理操作');
+    await p.locator('[data-test=reason][data-code=CRK]').waitFor();
+    expect([await p.getByTestId('new-reason').count(), await p.getByTestId('edit-reason').count()]).toEqual([0, 0]);
+    // The 03-19 report belongs to no team: outside 焊装车间, so nothing is counted.
+    await menu(p, '质量');
+    await p.goto(`${app.url}/console/quality?startDate=${DAY}&endDate=${DAY}`);
+    await p.locator('[data-test=quality][data-ready=true]').waitFor();
+    await p.getByTestId('scope-note').waitFor();
+    expect(await shown(p.getByTestId('scope-note'))).toContain('本页只含：焊装车间');
+    expect([await shown(p.getByTestId('total-defective')), await shown(p.getByTestId('pareto-empty'))]).toEqual(['0 件', '这段时间已通过的报工单没有不良。']);
+    await fitsBothWidths(p, [p.getByTestId('scope-note'), p.getByTestId('totals')]);
+    await p.context().close();
   });
 });
