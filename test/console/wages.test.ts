@@ -138,8 +138,9 @@ describe.skipIf(skipBrowserTests('wages.test.ts'))('wages and the monthly close 
     expect(await shown(page.getByTestId('statement-amount'))).toBe('667.50 元');
     const lines = await drawer.getByTestId('statement-lines').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...(tr as any).querySelectorAll('td')].map((td: any) => td.textContent.trim())));
     expect(lines).toEqual([
-      ['前围横梁落料 · JC-01', '480', '25', '1.2500', '-0.5000', '587.50'],
-      ['后围板冲孔 · JC-01', '100', '0', '0.8000', '0.0000', '80.00'],
+      // 不良 with the pay's split under it (no reasons: all 未注明), and the 料废单价 (not set: the 不良单价).
+      ['前围横梁落料 · JC-01', '480', '25未注明 25', '1.2500', '-0.5000', '-0.5000', '587.50'],
+      ['后围板冲孔 · JC-01', '100', '0', '0.8000', '0.0000', '0.0000', '80.00'],
     ]);
     expect(page.url()).toContain(`phone=${ZHANG}`);
     await shoot(page, 'wage-statement');

@@ -5,6 +5,7 @@
  *   output (null); `异常（N 张报工单有异常标记）` when `flagged` > 0 (the actual cycle time is then untrusted, and the
  *   table shows 异常 in its place).
  * - `pieces(v)`: a quantity → `780 件`; `—` for null.
+ * - `percent(v)`: a percentage as the service rounds it (1 decimal, 质量's Pareto) → `83.3 %`; `—` for null.
  */
 import { figure } from './labels';
 
@@ -21,4 +22,10 @@ export function seconds(v: unknown, flagged = 0): string {
 export const pieces = (v: unknown): string => {
   const n = num(v);
   return n === null ? '—' : `${n} 件`;
+};
+
+/** A percentage with 1 decimal as the service gives it (module docstring). */
+export const percent = (v: unknown): string => {
+  const n = num(v);
+  return n === null ? '—' : `${n.toFixed(1)} %`;
 };

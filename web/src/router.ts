@@ -29,11 +29,14 @@ const routes: RouteRecordRaw[] = [
       { path: '', redirect: () => homeOf(session.account?.role) },
       page('/review', '审核', () => import('./pages/ReviewPage.vue')),
       page('/dashboard', '看板', () => import('./pages/DashboardPage.vue')),
+      // defect reasons
+      page('/quality', '质量', () => import('./pages/QualityPage.vue')),
       page('/reports', '报工单', () => import('./pages/ReportsPage.vue')),
       { path: 'reports/:reportId', component: () => import('./pages/ReportPage.vue'), meta: { roles: pageRoles('/reports'), title: '报工单' } },
       page('/wages', '工资', () => import('./pages/WagesPage.vue')),
       page('/periods', '月结', () => import('./pages/PeriodsPage.vue')),
       page('/products', '产品', () => import('./pages/ProductsPage.vue')),
+      page('/defect-reasons', '不良原因', () => import('./pages/DefectReasonsPage.vue')),
       page('/people', '人员', () => import('./pages/PeoplePage.vue')),
       page('/devices', '设备码', () => import('./pages/DevicesPage.vue')),
       // organization

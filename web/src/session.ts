@@ -21,10 +21,14 @@ export interface PageEntry {
 export const PAGES: PageEntry[] = [
   { path: '/review', title: '审核', roles: ['admin'] },
   { path: '/dashboard', title: '看板', roles: ['admin', 'manager'] },
+  // defect reasons: the Pareto of defective pieces
+  { path: '/quality', title: '质量', roles: ['admin', 'manager'] },
   { path: '/reports', title: '报工单', roles: ['admin', 'manager'] },
   { path: '/wages', title: '工资', roles: ['admin', 'manager'] },
   { path: '/periods', title: '月结', roles: ['admin', 'manager'] },
   { path: '/products', title: '产品', roles: ['admin', 'manager'] },
+  // defect reasons
+  { path: '/defect-reasons', title: '不良原因', roles: ['admin', 'manager'] },
   { path: '/people', title: '人员', roles: ['admin', 'manager'] },
   { path: '/devices', title: '设备码', roles: ['admin', 'manager'] },
   // organization

@@ -2,7 +2,7 @@
  * Named types of the service's answers and request bodies, taken from the generated OpenAPI types
  * (./openapi.d.ts): when a route's schema changes, these change with it.
  */
-import type { Answer, Body, Item } from './openapi';
+import type { Answer, Body, Item, paths } from './openapi';
 
 export type { Answer, Body, Item };
 
@@ -40,3 +40,10 @@ export type Shift = Item<Answer<'/api/shifts', 'get'>>;
 export type ShiftBody = Body<'/api/shifts', 'post'>;
 export type CalendarDay = Item<Answer<'/api/teams/{code}/shift-calendar', 'get'>>;
 export type TeamSchedule = Answer<'/api/teams/{code}/shift-schedule', 'get'>;
+// defect reasons and the quality read
+export type DefectReason = Item<Answer<'/api/defect-reasons', 'get'>>;
+export type DefectCategory = DefectReason['category'];
+export type QualityPareto = Answer<'/api/quality/defects', 'get'>;
+export type ParetoItem = QualityPareto['items'][number];
+export type QualityGroup = NonNullable<NonNullable<paths['/api/quality/defects']['get']['parameters']['query']>['groupBy']>;
+export type LineDefect = NonNullable<ReportLine['defects']>[number];
