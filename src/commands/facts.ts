@@ -228,7 +228,7 @@ const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role 
        CASE WHEN $15::jsonb IS NULL THEN NULL ELSE ${outsideScopeSql('$15', '$1', '$2')} END AS outside_scope,
        (SELECT json_agg(json_build_object('code', code, 'name', name, 'category', category, 'active', active)) FROM defect_reasons WHERE code = ANY($16::text[])) AS defect_reasons,
        ${WORK_ORDERS_SQL} AS work_orders,
-       CASE WHEN $19::text IS NULL THEN NULL ELSE (SELECT json_build_object('processes', COALESCE(array_agg(DISTINCT process_name ORDER BY process_name), '{}'))
+       CASE WHEN $19::text IS NULL THEN NULL ELSE (SELECT CASE WHEN count(*) = 0 THEN NULL ELSE json_build_object('processes', array_agg(DISTINCT process_name ORDER BY process_name)) END
                                                      FROM products WHERE project_no = $19 AND product_name = $20) END AS work_order_catalog,
        CASE WHEN $21::text IS NULL THEN NULL ELSE (SELECT COALESCE(array_agg(DISTINCT l ->> 'processName'), '{}') FROM reports r CROSS JOIN LATERAL jsonb_array_elements(r.lines) l
                                                     WHERE report_work_orders(r.lines) && ARRAY[$21::text] AND l ->> 'workOrderNo' = $21) END AS work_order_reported`;
