@@ -45,3 +45,7 @@ BEGIN
                       WHERE report_work_orders(r.lines) && ARRAY[order_no] AND l ->> 'workOrderNo' = order_no
                         AND NOT (l ->> 'processName' = ANY(reported)));
 END $$;
+
+-- The work order list is imported like the products and the people (src/work-orders/import.ts).
+ALTER TABLE import_previews DROP CONSTRAINT import_previews_kind_check;
+ALTER TABLE import_previews ADD CONSTRAINT import_previews_kind_check CHECK (kind IN ('products', 'people', 'work-orders'));

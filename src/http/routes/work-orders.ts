@@ -28,6 +28,8 @@ import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
 import { CONCURRENT_MODIFICATION } from './error-docs.ts';
+import { importRoutes } from './import-routes.ts';
+import { workOrderImport } from '../../work-orders/import.ts';
 import { reportLineSchema, reportStatus } from './review-schemas.ts';
 
 const orderNo = z
@@ -299,7 +301,38 @@ export const workOrderCloseRoute = action('close', '关闭工单（管理员、�
 export const workOrderReopenRoute = action('reopen', '重新打开已完工或已关闭的工单（管理员、经理），须填原因', (ctx, a, no, r) => reopenWorkOrder(ctx.commands, a, no, r), true, [INVALID]);
 export const workOrderCancelRoute = action('cancel', '作废工单（管理员、经理）：只有还没有报工的工单可以作废', (ctx, a, no) => cancelWorkOrder(ctx.commands, a, no), false, [REPORTED]);
 
+const importRow = z.object({
+  row: z.number().int().describe('表格中的行号'),
+  orderNo: z.string(),
+  projectNo: z.string(),
+  productName: z.string(),
+  plannedQty: z.number().int(),
+  dueDate: z.string().nullable(),
+  notes: z.string().nullable(),
+  operations: z.array(z.string()),
+  changes: z
+    .array(z.object({ field: z.enum(['plannedQty', 'dueDate', 'notes', 'operations']), label: z.string(), from: z.union([z.string(), z.number(), z.null()]), to: z.union([z.string(), z.number(), z.null()]) }))
+    .optional()
+    .describe('更新行：改变的字段（工序路线以 → 连接）'),
+});
+
+export const [workOrderImportRoute, workOrderImportConfirmRoute] = importRoutes({
+  base: '/api/work-orders',
+  tag: 'work-orders',
+  kind: workOrderImport,
+  title: '工单',
+  description:
+    'multipart/form-data，文件放在字段 file（.xlsx 或 .xls，≤ 10 MB，≤ 50000 行）。列：工单号、项目号、产品名称、计划数量、交期、工序路线（如 冲压→折弯→焊接 或 冲压,折弯,焊接）、备注。' +
+    '返回预览：新增、更新（计划数量、交期、备注、工序路线）、不变和错误行；用 importId 确认后才写入，每个工单的下达和修改都留修改记录。',
+  previewRow: importRow,
+  exampleRow: { row: 2, orderNo: 'WO-2611-07', projectNo: 'P-2026-01', productName: '前围横梁', plannedQty: 5000, dueDate: '2026-03-06', notes: null, operations: ['冲压', '折弯'] },
+  exampleError: { row: 3, code: 'unknown_product', reason: '产品清单中没有项目号 P-2026-09、产品名称「后围板」的产品，请先导入产品清单', values: { 工单号: 'WO-2611-08', 项目号: 'P-2026-09', 产品名称: '后围板', 计划数量: 200, 交期: null, 工序路线: '冲压', 备注: null } },
+  confirmErrors: [REPORTED, CONCURRENT_MODIFICATION],
+});
+
 export const workOrderRoutes = [
+  workOrderImportRoute,
+  workOrderImportConfirmRoute,
   workOrderCreateRoute,
   workOrderListRoute,
   workOrderGetRoute,
