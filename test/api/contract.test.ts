@@ -14,6 +14,7 @@ import { cliCommands } from '../../src/cli/commands.ts';
 import { CONTROL_HEADER, openControlChannel, readControlFile } from '../../src/http/control-channel.ts';
 import { startTestApp, type TestApp, type TestResponse } from '../helpers/app.ts';
 import { SchemaChecker, contractDeviations, recordFetch, type Exchange } from '../helpers/contract.ts';
+import { workbook } from '../products/support.ts';
 
 let app: TestApp;
 let doc: any;
@@ -291,6 +292,14 @@ async function tour(): Promise<void> {
   await expectStatus(call('POST', '/api/work-orders/WO-T3/cancel', admin), 200);
   await expectStatus(call('PATCH', '/api/work-orders/WO-T3', admin, { plannedQty: 5 }), 409, 'WORK_ORDER_STATUS');
   await expectStatus(call('GET', '/api/work-orders', worker), 403, 'FORBIDDEN');
+  const orders = workbook([
+    ['工单号', '项目号', '产品名称', '计划数量', '交期', '工序路线', '备注'],
+    ['WO-T4', 'XM-W', '工单件', 30, '2026-04-01', '冲压→折弯', null],
+    ['WO-T5', 'XM-W', '无此产品', 30, null, '冲压', null],
+  ]);
+  const preview = await upload('/api/work-orders/import', manager, orders, 'orders.xlsx');
+  expect(preview.status).toBe(200);
+  await expectStatus(call('POST', `/api/work-orders/import/${(await preview.json()).importId}/confirm`, manager), 200);
 }
 
 /** The team of the shift calendar's calls. */
