@@ -299,7 +299,8 @@ async function tour(): Promise<void> {
   ]);
   const preview = await upload('/api/work-orders/import', manager, orders, 'orders.xlsx');
   expect(preview.status).toBe(200);
-  await expectStatus(call('POST', `/api/work-orders/import/${(await preview.json()).importId}/confirm`, manager), 200);
+  await expectStatus(call('POST', `/api/work-orders/import/${((await preview.json()) as { importId: string }).importId}/confirm`, manager), 200);
+  await expectStatus(call('GET', '/api/work-orders/WO-T4/ticket.png', admin), 200);
 }
 
 /** The team of the shift calendar's calls. */

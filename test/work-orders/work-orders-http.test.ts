@@ -9,6 +9,7 @@ import { workOrdersProjection } from '../../src/projections/work-orders.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { tablesOf } from '../helpers/test-projection.ts';
 import { addProduct, MIN, workerClient } from '../clock/helpers.ts';
+import { deviceKeyOf } from '../../src/devices/device.ts';
 
 let app: TestApp;
 let manager: string;
@@ -153,6 +154,16 @@ describe('work orders', () => {
     const log = await call('GET', `/api/reports/${r.submitted.body.reportId}/audit-logs`, manager);
     const corrected = log.body.items.find((i: any) => i.action === 'corrected');
     expect([corrected.before.workOrderNo, corrected.after.workOrderNo]).toEqual(['WO-3', 'WO-4']);
+  });
+
+  it('the work ticket is a mini-program code of scene o=<key> opening the 报工单; an unknown order is 404', async () => {
+    const res = await fetch(`${app.url}/api/work-orders/WO-1/ticket.png`, { headers: { authorization: `Bearer ${manager}` } });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([res.status, res.headers.get('content-type'), bytes.subarray(1, 4).toString()]).toEqual([200, 'image/png', 'PNG']);
+    expect(app.simulator.generatedCodes.at(-1)).toMatchObject({ scene: `o=${deviceKeyOf('WO-1')}`, page: 'pages/report/report' });
+    const missing = await call('GET', '/api/work-orders/WO-404/ticket.png', manager);
+    expect([missing.status, missing.body.error.code]).toEqual([404, 'WORK_ORDER_NOT_FOUND']);
+    expect((await call('GET', '/api/work-orders/WO-1/ticket.png', workerToken)).status).toBe(403);
   });
 
   it('a replay of the work order model writes the same rows as the commands did', async () => {

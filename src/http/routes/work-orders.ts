@@ -27,7 +27,9 @@ import { instant, localDate, optionalLocalDate, zonedIso } from '../dates.ts';
 import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
-import { CONCURRENT_MODIFICATION } from './error-docs.ts';
+import { CONCURRENT_MODIFICATION, PLATFORM_ERRORS } from './error-docs.ts';
+import { RawBody } from '../route.ts';
+import { ticketSceneFor, workOrderTicket } from '../../platform/work-order-tickets.ts';
 import { importRoutes } from './import-routes.ts';
 import { workOrderImport } from '../../work-orders/import.ts';
 import { reportLineSchema, reportStatus } from './review-schemas.ts';
@@ -330,6 +332,23 @@ export const [workOrderImportRoute, workOrderImportConfirmRoute] = importRoutes(
   confirmErrors: [REPORTED, CONCURRENT_MODIFICATION],
 });
 
+export const workOrderTicketRoute = defineRoute({
+  method: 'get',
+  path: '/api/work-orders/:orderNo/ticket.png',
+  tag: 'work-orders',
+  summary: '工票：工单的小程序码图片（管理员、经理；打印在工单上）',
+  description: `scene 为 o=<工单短码>（例如 WO-2611-07 的是 ${ticketSceneFor('WO-2611-07')}），页面 pages/report/report，版本取 WX_ENV_VERSION。员工在报工单上“扫工票”选择这个工单。`,
+  access: access.workOrders,
+  params,
+  example: { params: { orderNo: 'WO-2611-07' } },
+  responseContentType: 'image/png',
+  errors: [NOT_FOUND, ...PLATFORM_ERRORS, { status: 502, code: 'PLATFORM_PAGE_NOT_FOUND', description: '小程序页面不存在或未发布（41030）' }],
+  async handler({ params: p }, ctx) {
+    const t = await workOrderTicket(ctx, p.orderNo);
+    return new RawBody(t.contentType, t.image, undefined, { 'cache-control': 'no-cache' });
+  },
+});
+
 export const workOrderRoutes = [
   workOrderImportRoute,
   workOrderImportConfirmRoute,
@@ -337,6 +356,7 @@ export const workOrderRoutes = [
   workOrderListRoute,
   workOrderGetRoute,
   workOrderReportsRoute,
+  workOrderTicketRoute,
   workOrderPatchRoute,
   workOrderCompleteRoute,
   workOrderCloseRoute,
