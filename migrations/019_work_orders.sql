@@ -25,7 +25,8 @@ CREATE INDEX work_orders_open_by_product ON work_orders (project_no, product_nam
 -- The distinct work order numbers a report's lines name (`workOrderNo`), {} for none.
 CREATE FUNCTION report_work_orders(lines jsonb) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
   $$ SELECT COALESCE(array_agg(DISTINCT l ->> 'workOrderNo'), '{}') FROM jsonb_array_elements(lines) AS l WHERE l ? 'workOrderNo' $$;
-CREATE INDEX reports_by_work_order ON reports USING gin (report_work_orders(lines));
+-- fastupdate off: a pending list would be scanned whole by every read of an order's progress until the next vacuum.
+CREATE INDEX reports_by_work_order ON reports USING gin (report_work_orders(lines)) WITH (fastupdate = off);
 
 -- A submission's (or correction's) guard: each named order's lock SHARED, then its stream still at the version read,
 -- read with a fresh snapshot (a cancel, a close, a change committed meanwhile refuses the append).

@@ -53,7 +53,7 @@ export interface ReportDraft {
  * The open orders of the session's candidates' products (earliest due first, then number), each with its operations
  * and the approved and pending 成品 per operation reported at (work orders, migrations/019).
  */
-const DRAFT_ORDERS_SQL = `(SELECT json_agg(json_build_object('orderNo', o.order_no, 'projectNo', o.project_no, 'productName', o.product_name,
+export const DRAFT_ORDERS_SQL = `(SELECT json_agg(json_build_object('orderNo', o.order_no, 'projectNo', o.project_no, 'productName', o.product_name,
                                    'plannedQty', o.planned_qty, 'dueDate', to_char(o.due_date, 'YYYY-MM-DD'), 'operations', o.operations,
                                    'finished', (SELECT json_object_agg(x.process_name, x.f) FROM (
                                                   SELECT l ->> 'processName' AS process_name, sum((l ->> 'finishedQty')::bigint) AS f

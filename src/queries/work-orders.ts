@@ -60,7 +60,7 @@ export interface WorkOrderFilter {
 
 const REPORTED_SQL = (orderCol: string) => `EXISTS (SELECT 1 FROM reports r WHERE report_work_orders(r.lines) && ARRAY[${orderCol}])`;
 
-/** The progress rows of `orderNos` per order and 工序. */
+/** The progress rows of `orderNos` ($1) per order and 工序 (rejected reports only make a row: the order is named). */
 const PROGRESS_SQL = `
   SELECT l ->> 'workOrderNo' AS order_no, l ->> 'processName' AS process_name,
          COALESCE(sum((l ->> 'finishedQty')::bigint) FILTER (WHERE r.status = 'approved'), 0) AS af,
@@ -94,10 +94,8 @@ const ORDER_COLUMNS = `order_no, project_no, product_name, planned_qty, to_char(
 async function withProgress(q: Queryable, rows: readonly OrderRow[], today: string): Promise<WorkOrderItem[]> {
   if (rows.length === 0) return [];
   const progress = (await q.query(PROGRESS_SQL, [rows.map((r) => r.order_no)])).rows;
-  const named = new Set(
-    (await q.query(`SELECT DISTINCT o AS order_no FROM reports r CROSS JOIN LATERAL unnest(report_work_orders(r.lines)) AS o WHERE report_work_orders(r.lines) && $1::text[]`, [rows.map((r) => r.order_no)])).rows
-      .map((r) => r.order_no as string),
-  );
+  // named by some report (any status): in progress when released
+  const named = new Set(progress.map((p) => p.order_no as string));
   return rows.map((o) => {
     const operations = o.operations.map((processName, i): OperationProgress => {
       const p = progress.find((x) => x.order_no === o.order_no && x.process_name === processName);
