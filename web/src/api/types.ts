@@ -40,3 +40,7 @@ export type Shift = Item<Answer<'/api/shifts', 'get'>>;
 export type ShiftBody = Body<'/api/shifts', 'post'>;
 export type CalendarDay = Item<Answer<'/api/teams/{code}/shift-calendar', 'get'>>;
 export type TeamSchedule = Answer<'/api/teams/{code}/shift-schedule', 'get'>;
+/** A work order (生产工单) with its progress per operation. */
+export type WorkOrder = Item<Answer<'/api/work-orders', 'get'>>;
+export type WorkOrderBody = Body<'/api/work-orders', 'post'>;
+export type WorkOrderPreview = Answer<'/api/work-orders/import', 'post'>;
