@@ -16,6 +16,7 @@ import { wagesBench } from './wages.ts';
 import { scopeBench } from './scope.ts';
 import { freshReadsBench } from './fresh-reads.ts';
 import { qualityBench } from './quality.ts';
+import { workOrdersBench } from './work-orders.ts';
 
 export const suites: BenchSuite[] = [
   eventStoreBench,
@@ -31,4 +32,5 @@ export const suites: BenchSuite[] = [
   scopeBench,
   freshReadsBench,
   qualityBench,
+  workOrdersBench,
 ];

@@ -89,6 +89,16 @@ export interface Config {
    * every defective piece (commands/report-lines.ts, DEFECTS_SUM_MISMATCH).
    */
   readonly defectReasonsRequired: boolean;
+  /**
+   * WORK_ORDER_FLOW_TOLERANCE (whole pieces, default 0): an operation of a work order whose 成品 + 不良 exceed the
+   * previous operation's 成品 by more than this is flagged EXCEEDS_PREVIOUS_OPERATION (domain/work-order-flow.ts).
+   */
+  readonly workOrderFlowTolerance: number;
+  /**
+   * WORK_ORDER_OVERRUN_RATIO (0–10, at most 3 decimals, default 0.05): an operation of a work order whose 成品 exceed
+   * plannedQty × (1 + this) is flagged OVER_PLANNED (domain/work-order-flow.ts).
+   */
+  readonly workOrderOverrunRatio: number;
   /** Platform credentials; undefined means the built-in simulator is used. */
   readonly platform?: { readonly appId: string; readonly secret: string; readonly apiBase: string };
   readonly wxEnvVersion: 'release' | 'trial' | 'develop';
@@ -302,6 +312,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
 
+  const workOrderFlowTolerance = r.number(
+    'WORK_ORDER_FLOW_TOLERANCE',
+    0,
+    { min: 0, max: 1_000_000_000, integer: true },
+    '工单工序流转的容差应为不小于 0 的整数件数，例如 0 表示本道工序的成品加不良超过上道工序的成品即标为异常',
+    'must be a whole number of pieces, 0 or more, e.g. 0 (any piece beyond the previous operation\'s output is flagged)',
+  );
+  const workOrderOverrunRatio = r.number(
+    'WORK_ORDER_OVERRUN_RATIO',
+    0.05,
+    { min: 0, max: 10, decimals: 3 },
+    '工单超计划的比例应为 0–10 之间的小数（最多 3 位小数），例如 0.05 表示某道工序的成品超过计划数量的 105% 即标为异常',
+    'must be a ratio 0–10 with at most 3 decimals, e.g. 0.05 (more than 105 % of the planned quantity is flagged)',
+  );
+
   const defectReasonsText = r.text('DEFECT_REASONS_REQUIRED') ?? 'false';
   if (defectReasonsText !== 'true' && defectReasonsText !== 'false') {
     r.bad('DEFECT_REASONS_REQUIRED', '是否必须填写不良原因应为 true 或 false', 'must be true or false');
@@ -373,6 +398,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     plausibleMinCycleRatio,
     plausibleMaxWorkloadRatio,
     defectReasonsRequired: defectReasonsText === 'true',
+    workOrderFlowTolerance,
+    workOrderOverrunRatio,
     platform: appId && secret ? { appId, secret, apiBase: apiBase ?? WX_REAL_API_BASE } : undefined,
     wxEnvVersion: envVersion as Config['wxEnvVersion'],
     wxWebLoginPage,

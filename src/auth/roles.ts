@@ -37,6 +37,8 @@ export const access = {
   // ---- scopes ----
   /** setting a person's scope (workshops, teams): managers; nobody sets their own (a reviewer never widens it) */
   scopes: ['manager'],
+  /** work orders (生产工单): maintaining, completing, closing and reading them; workers see orders only in the draft */
+  workOrders: ['admin', 'manager'],
 } as const satisfies Record<string, readonly Role[]>;
 
 /** Type guard: true when `v` is one of the stored role values `worker`, `admin`, `manager`. */

@@ -31,6 +31,14 @@
  * `member-<phone>`, `team-<code>`; `team-shifts-<team>`, `shift-<id>`), and their guard is those heads: still at the
  * versions read (a few index look-ups), so a racing move, assignment, override or shift change writes nothing,
  * without reading the placement and the calendar again inside the append (the clock cycle's figure).
+ *
+ * Work order facts (domain/work-orders.ts, migrations/019): the orders a report's lines name, with the pieces the
+ * order's other reports have at each operation (the flow flags, domain/work-order-flow.ts) and the heads of their
+ * streams; the guard `work_orders_hold` takes each order's lock SHARED and checks the heads with a fresh snapshot, so
+ * an order completed, closed or cancelled meanwhile refuses the line on the next attempt. The 工序 of a product in
+ * the catalog (an order's operations). The 工序 some report names an order at; the guard
+ * `work_order_reported_within` takes the order's lock EXCLUSIVE and checks no report names it at another 工序 since
+ * (a cancel, an operation removed), so it and a submission naming the order never both pass.
  */
 import type { GuardedWrite } from '../db/guarded-write.ts';
 import type { Queryable } from '../db/transaction.ts';
@@ -43,6 +51,7 @@ import { calendarSql } from '../shifts/sql.ts';
 import { outsideScopeSql, storedScopeSql, type ScopeTarget, type WholeFactoryWrite } from '../domain/scope.ts';
 import { streamPrefixes } from '../events/catalog.ts';
 import type { DefectReason } from '../domain/defect-reasons.ts';
+import type { StoredStatus } from '../domain/work-orders.ts';
 import { headsParameters, streamHeadsHoldSql, streamHeadsSql, type StreamHeads } from '../events/heads.ts';
 
 /** The facts a command needs (each optional). */
@@ -82,6 +91,25 @@ export interface FactQuery {
   readonly writeScope?: readonly ScopeTarget[];
   /** Defect reason codes a report's lines name (domain/defect-reasons.ts): which exist, their category, active. */
   readonly defectReasonCodes?: readonly string[];
+  // ---- work orders ----
+  /** The orders a report's lines name, with the pieces of their reports other than `exceptReport` (a correction's). */
+  readonly workOrders?: { readonly orderNos: readonly string[]; readonly exceptReport?: string };
+  /** A product (项目号, 产品名称) whose 工序 in the catalog an order's operations are checked against. */
+  readonly workOrderProduct?: { readonly projectNo: string; readonly productName: string };
+  /** An order whose reported 工序 a cancel or an operation's removal relies on. */
+  readonly workOrderReported?: string;
+}
+
+/** An order a report line names, as the facts read it (domain/work-orders.ts), with its other reports' pieces. */
+export interface WorkOrderFact {
+  readonly orderNo: string;
+  readonly projectNo: string;
+  readonly productName: string;
+  readonly plannedQty: number;
+  readonly operations: readonly string[];
+  readonly status: StoredStatus;
+  /** Per operation reported at: 成品 and 不良 of the approved and pending reports (but the one excepted). */
+  readonly reported: readonly { readonly processName: string; readonly finishedQty: number; readonly defectiveQty: number }[];
 }
 
 /** The facts as read (or cached). */
@@ -125,6 +153,15 @@ export interface Facts {
   readonly outsideScope?: ScopeTarget;
   /** The asked defect reasons that exist (absent: none asked). */
   readonly defectReasons?: readonly DefectReason[];
+  // ---- work orders ----
+  /** The asked orders that exist (absent: none asked). */
+  readonly workOrders?: readonly WorkOrderFact[];
+  /** The heads of the asked orders' streams (absent: none asked), what their guard checks. */
+  readonly workOrderHeads?: StreamHeads;
+  /** The 工序 of the asked product in the catalog; null: no such product (absent: not asked). */
+  readonly workOrderCatalog?: readonly string[] | null;
+  /** The 工序 some report names the asked order at (absent: not asked). */
+  readonly workOrderReported?: readonly string[];
 }
 
 export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [], reportInScope: true };
@@ -154,11 +191,28 @@ const placementSql = (phone: string, date: string) =>
                      ORDER BY m.valid_from DESC LIMIT 1) AS placement) p)`;
 
 /**
+ * The asked orders ($17) as JSON `{orders: [...WorkOrderFact], heads}`: each order's row (migrations/019) and the
+ * pieces per operation of its approved and pending reports but $18, and the heads of the orders' streams.
+ */
+const WORK_ORDERS_SQL = `(CASE WHEN cardinality($17::text[]) = 0 THEN NULL ELSE json_build_object(
+  'orders', (SELECT json_agg(json_build_object('orderNo', o.order_no, 'projectNo', o.project_no, 'productName', o.product_name,
+                                               'plannedQty', o.planned_qty, 'operations', o.operations, 'status', o.status,
+                                               'reported', COALESCE((SELECT json_agg(json_build_object('processName', x.process_name, 'finishedQty', x.f, 'defectiveQty', x.d))
+                                                  FROM (SELECT l ->> 'processName' AS process_name, sum((l ->> 'finishedQty')::bigint) AS f, sum((l ->> 'defectiveQty')::bigint) AS d
+                                                          FROM reports r CROSS JOIN LATERAL jsonb_array_elements(r.lines) l
+                                                         WHERE report_work_orders(r.lines) && ARRAY[o.order_no] AND l ->> 'workOrderNo' = o.order_no
+                                                           AND r.status <> 'rejected' AND ($18::uuid IS NULL OR r.report_id <> $18::uuid)
+                                                         GROUP BY 1) x), '[]'::json)))
+               FROM work_orders o WHERE o.order_no = ANY($17::text[])),
+  'heads', ${streamHeadsSql(`(SELECT array_agg('${streamPrefixes.workOrder}' || n) FROM unnest($17::text[]) n)`)}) END)`;
+
+/**
  * $1 phone, $2 role, $3 device number, $4 product ids, $5 months; null parameters ask nothing. The organization:
  * $6 workshop codes, $7 team codes, $8 phones, $9 placement phone, $10 placement date. $11 shift
  * ids, $12 phone and $13 clock-in date of the shift calendar  (src/shifts/sql.ts). $14 a report id whose scope is asked.
  * $15 the targets of a write whose scope is asked (jsonb, domain/scope.ts `outsideScopeSql`). $16 the defect reason
- * codes a report's lines name.
+ * codes a report's lines name. $17 work order numbers and $18 the report left out of their pieces; $19 项目号 and
+ * $20 产品名称 of the product whose 工序 are asked; $21 the order whose reported 工序 are asked.
  */
 const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role = $2) AS person_name,
        ($3::text IS NULL OR EXISTS (SELECT 1 FROM products WHERE device_no = $3)) AS device_in_use,
@@ -172,7 +226,12 @@ const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role 
        CASE WHEN $12::text IS NULL THEN NULL ELSE ${calendarSql('$12::text', '$13::date')} END AS calendar,
        ($14::uuid IS NULL OR ${IN_SCOPE_SQL('$14', '$1', '$2')}) AS report_in_scope,
        CASE WHEN $15::jsonb IS NULL THEN NULL ELSE ${outsideScopeSql('$15', '$1', '$2')} END AS outside_scope,
-       (SELECT json_agg(json_build_object('code', code, 'name', name, 'category', category, 'active', active)) FROM defect_reasons WHERE code = ANY($16::text[])) AS defect_reasons`;
+       (SELECT json_agg(json_build_object('code', code, 'name', name, 'category', category, 'active', active)) FROM defect_reasons WHERE code = ANY($16::text[])) AS defect_reasons,
+       ${WORK_ORDERS_SQL} AS work_orders,
+       CASE WHEN $19::text IS NULL THEN NULL ELSE (SELECT CASE WHEN count(*) = 0 THEN NULL ELSE json_build_object('processes', array_agg(DISTINCT process_name ORDER BY process_name)) END
+                                                     FROM products WHERE project_no = $19 AND product_name = $20) END AS work_order_catalog,
+       CASE WHEN $21::text IS NULL THEN NULL ELSE (SELECT COALESCE(array_agg(DISTINCT l ->> 'processName'), '{}') FROM reports r CROSS JOIN LATERAL jsonb_array_elements(r.lines) l
+                                                    WHERE report_work_orders(r.lines) && ARRAY[$21::text] AND l ->> 'workOrderNo' = $21) END AS work_order_reported`;
 
 const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.length > 0;
 
@@ -180,7 +239,7 @@ const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.len
 export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> {
   const org = asked(query.workshopCodes) || asked(query.teamCodes) || asked(query.people) || query.placementOf !== undefined;
   const shifts = asked(query.shiftIds) || query.shiftsOf !== undefined; // shifts
-  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined && query.writeScope === undefined && !asked(query.defectReasonCodes)) return NO_FACTS;
+  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined && query.writeScope === undefined && !asked(query.defectReasonCodes) && !query.workOrders?.orderNos.length && !query.workOrderProduct && query.workOrderReported === undefined) return NO_FACTS;
   const ids = [...new Set(query.productIds ?? [])];
   const months = [...new Set(query.months ?? [])];
   const r = (
@@ -201,6 +260,11 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
       query.reportInScope ?? null,
       query.writeScope ? JSON.stringify(query.writeScope) : null,
       [...new Set(query.defectReasonCodes ?? [])],
+      [...new Set(query.workOrders?.orderNos ?? [])],
+      query.workOrders?.exceptReport ?? null,
+      query.workOrderProduct?.projectNo ?? null,
+      query.workOrderProduct?.productName ?? null,
+      query.workOrderReported ?? null,
     ])
   ).rows[0];
   const placed = r.placement?.placement;
@@ -225,6 +289,18 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
     ...(query.defectReasonCodes ? { defectReasons: r.defect_reasons ?? [] } : {}),
     ...(query.shiftsOf ? { shiftDays: r.calendar?.days ?? [] } : {}),
     ...(heads ? { heads } : {}),
+    ...(query.workOrders?.orderNos.length
+      ? {
+          workOrders: ((r.work_orders?.orders ?? []) as WorkOrderFact[]).map((o) => ({
+            ...o,
+            plannedQty: Number(o.plannedQty),
+            reported: o.reported.map((x) => ({ processName: x.processName, finishedQty: Number(x.finishedQty), defectiveQty: Number(x.defectiveQty) })),
+          })),
+          workOrderHeads: r.work_orders?.heads ?? {},
+        }
+      : {}),
+    ...(query.workOrderProduct ? { workOrderCatalog: r.work_order_catalog ? r.work_order_catalog.processes : null } : {}),
+    ...(query.workOrderReported !== undefined ? { workOrderReported: r.work_order_reported ?? [] } : {}),
   };
 }
 
@@ -275,6 +351,15 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
     checks.push(
       `(SELECT count(*) FROM defect_reasons d JOIN jsonb_to_recordset(${list}::jsonb) AS x(code text, category text) ON d.code = x.code AND d.category = x.category WHERE d.active) = ${reasons.length}`,
     );
+  }
+  // work orders: the orders named still as read (their streams at the heads read, under each order's shared lock);
+  // the 工序 reported at an order still those read (under its exclusive lock).
+  if (query.workOrders?.orderNos.length && facts.workOrderHeads) {
+    const [ids, versions] = headsParameters(facts.workOrderHeads);
+    if (ids.length) checks.push(`work_orders_hold(${w.param(ids)}::text[], ${w.param(versions)}::bigint[])`);
+  }
+  if (query.workOrderReported !== undefined && facts.workOrderReported) {
+    checks.push(`work_order_reported_within(${w.param(query.workOrderReported)}, ${w.param([...facts.workOrderReported])}::text[])`);
   }
   if (checks.length) w.guard('facts', checks.join(' AND '));
   const months = [...new Set(query.months ?? [])].sort();

@@ -16,10 +16,17 @@
  *   most `defectiveQty`, and equal to it when DEFECT_REASONS_REQUIRED (DEFECTS_SUM_MISMATCH). Each recorded reason
  *   carries its category of now. A correction's line without `defects` keeps the reasons recorded on the report's
  *   line of that product (`keptDefects`), checked against the new quantities again.
+ * - the work order (domain/work-orders.ts; the orders named are a fact of the command): one that exists
+ *   (WORK_ORDER_NOT_FOUND), is open (WORK_ORDER_NOT_OPEN), makes the line's product (项目号 + 产品名称,
+ *   WORK_ORDER_WRONG_PRODUCT) and has the line's 工序 among its operations (WORK_ORDER_WRONG_OPERATION). A
+ *   correction's line without `workOrderNo` keeps the order of the report's line of that product (`keptOrder`), and a
+ *   line naming the order its product's line already named is not checked again (reports already submitted can be
+ *   reviewed after their order closed); `null` names none.
  */
 import { domainError, type DomainError, type QuantityField } from '../domain/errors.ts';
 import { MAX_LINES, MAX_QTY, snapshotOf, type LineDefect, type LineInput, type ProductSnapshot, type ReportLine } from '../domain/report-line.ts';
 import type { DefectReason } from '../domain/defect-reasons.ts';
+import { isOpen, type StoredStatus } from '../domain/work-orders.ts';
 
 /** What the defect reasons of lines are checked against: the reasons named (a fact), DEFECT_REASONS_REQUIRED. */
 export interface DefectRules {
@@ -30,6 +37,42 @@ export interface DefectRules {
 }
 
 export const NO_DEFECT_RULES: DefectRules = { reasons: [], required: false };
+
+/** What the work orders of lines are checked against: the orders named (a fact) and a correction's kept orders. */
+export interface WorkOrderRules {
+  readonly orders: readonly { orderNo: string; projectNo: string; productName: string; operations: readonly string[]; status: StoredStatus }[];
+  /** The order the report's line of the product names (a correction keeps it when a line gives none). */
+  readonly keptOrder?: (productId: number) => string | undefined;
+}
+
+export const NO_WORK_ORDER_RULES: WorkOrderRules = { orders: [] };
+
+/** The order line `line` (1-based) counts toward, or throws (module docstring). */
+function lineOrder(line: number, l: LineInput, p: ProductSnapshot, rules: WorkOrderRules): string | undefined {
+  const kept = rules.keptOrder?.(l.productId);
+  if (l.workOrderNo === undefined) return kept;
+  if (l.workOrderNo === null || l.workOrderNo.trim() === '') return undefined;
+  const orderNo = l.workOrderNo.trim();
+  if (orderNo === kept) return orderNo;
+  const o = rules.orders.find((x) => x.orderNo === orderNo);
+  if (!o) throw domainError('WORK_ORDER_NOT_FOUND', { orderNo, line });
+  if (!isOpen(o.status)) throw domainError('WORK_ORDER_NOT_OPEN', { line, orderNo, status: o.status }, { processName: p.processName });
+  if (o.projectNo !== p.projectNo || o.productName !== p.productName) {
+    throw domainError('WORK_ORDER_WRONG_PRODUCT', { line, orderNo }, { orderProduct: o.productName, lineProduct: p.productName });
+  }
+  if (!o.operations.includes(p.processName)) throw domainError('WORK_ORDER_WRONG_OPERATION', { line, orderNo, processName: p.processName }, { operations: o.operations });
+  return orderNo;
+}
+
+/**
+ * The fact query of the orders `lines` name (`{workOrders}`, or nothing when none), besides those of `kept` (a
+ * correction's report lines), leaving out the pieces of report `exceptReport` (the one corrected).
+ */
+export function workOrderFacts(lines: readonly LineInput[] | undefined, kept: readonly { workOrderNo?: string }[] = [], exceptReport?: string): { workOrders?: { orderNos: string[]; exceptReport?: string } } {
+  const named = (lines ?? []).map((l) => (typeof l.workOrderNo === 'string' ? l.workOrderNo.trim() : undefined));
+  const orderNos = [...new Set([...named, ...kept.map((l) => l.workOrderNo)].filter((n): n is string => typeof n === 'string' && n.length > 0 && n.length <= 40))];
+  return orderNos.length ? { workOrders: { orderNos, ...(exceptReport ? { exceptReport } : {}) } } : {};
+}
 
 /** The recorded reasons of line `line` (1-based) with `defectiveQty` pieces, or throws (module docstring). */
 function lineDefects(line: number, l: LineInput, rules: DefectRules): LineDefect[] | undefined {
@@ -71,6 +114,7 @@ export function buildReportLines(
   productOf: (productId: number) => ProductSnapshot | undefined,
   refuse: (line: number, productId: number) => DomainError,
   defectRules: DefectRules = NO_DEFECT_RULES,
+  orderRules: WorkOrderRules = NO_WORK_ORDER_RULES,
 ): ReportLine[] {
   if (input.length === 0) throw domainError('NO_LINES');
   if (input.length > MAX_LINES) throw domainError('TOO_MANY_LINES', undefined, { max: MAX_LINES });
@@ -93,7 +137,8 @@ export function buildReportLines(
     }
     seen.add(l.productId);
     const defects = lineDefects(line, l, defectRules);
-    return { ...snapshotOf(p), finishedQty: l.finishedQty, defectiveQty: l.defectiveQty, outputQty, ...(defects ? { defects } : {}) };
+    const workOrderNo = lineOrder(line, l, p, orderRules);
+    return { ...snapshotOf(p), finishedQty: l.finishedQty, defectiveQty: l.defectiveQty, outputQty, ...(defects ? { defects } : {}), ...(workOrderNo ? { workOrderNo } : {}) };
   });
 }
 

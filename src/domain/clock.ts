@@ -7,6 +7,7 @@
  *
  * Instants are ISO 8601 strings or Dates; durations milliseconds (`ClockLimits`); break intervals whole minutes.
  */
+import type { FlowBounds } from './work-order-flow.ts';
 import { domainError, type ClockAttempt, type DomainError } from './errors.ts';
 import { LABELS, type ClockLabel } from './labels.ts';
 import type { PlausibilityBounds } from './plausibility.ts';
@@ -33,6 +34,8 @@ export interface ClockSettings extends ClockLimits {
   readonly plausibility: PlausibilityBounds;
   /** DEFECT_REASONS_REQUIRED: a line's defect reasons must cover every defective piece (commands/report-lines.ts). */
   readonly defectReasonsRequired?: boolean;
+  /** WORK_ORDER_FLOW_TOLERANCE and WORK_ORDER_OVERRUN_RATIO: the flow flags of lines naming work orders (domain/work-order-flow.ts). */
+  readonly workOrderFlow?: FlowBounds;
 }
 
 export type Instant = string | Date;

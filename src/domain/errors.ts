@@ -138,7 +138,33 @@ export interface DomainErrorCatalog {
   NOT_IN_SCOPE: { details: { kind: 'workshop' | 'team' | 'member' | 'device'; code: string }; context: never };
   /** A write only a person of the whole factory makes (a new workshop, a shift, a scope), by a narrowly scoped one. */
   WHOLE_FACTORY_ONLY: { details: never; context: { write: WholeFactoryWrite } };
+  // ---- work orders (domain/work-orders.ts) ----
+  /** An order with this number exists already. */
+  WORK_ORDER_EXISTS: { details: { orderNo: string }; context: never };
+  /** No such order: a path names it (404), or a report line (422, `line` given). */
+  WORK_ORDER_NOT_FOUND: { details: { orderNo: string; line?: number }; context: never };
+  /** A report line names an order that is completed, closed or cancelled. */
+  WORK_ORDER_NOT_OPEN: { details: { line: number; orderNo: string; status: string }; context: { processName: string } };
+  /** A report line's product is not the order's. */
+  WORK_ORDER_WRONG_PRODUCT: { details: { line: number; orderNo: string }; context: { orderProduct: string; lineProduct: string } };
+  /** A report line's 工序 is not an operation of the order. */
+  WORK_ORDER_WRONG_OPERATION: { details: { line: number; orderNo: string; processName: string }; context: { operations: readonly string[] } };
+  /** The order's status does not allow the action (complete, close, reopen, cancel, change). */
+  WORK_ORDER_STATUS: { details: { orderNo: string; status: string }; context: { action: WorkOrderAction } };
+  /** Cancel, or an operation's removal, while reports name the order (at that operation). */
+  WORK_ORDER_REPORTED: { details: { orderNo: string; processNames: string[] }; context: { action: 'cancel' | 'removeOperation' } };
+  /** A field of an order out of its rules (domain/work-orders.ts). */
+  INVALID_WORK_ORDER: { details: { field: WorkOrderField }; context: { max: number } };
+  /** No product of the catalog has this 项目号 and 产品名称. */
+  UNKNOWN_WORK_ORDER_PRODUCT: { details: { projectNo: string; productName: string }; context: never };
+  /** Operations that are no 工序 of the product anywhere in the catalog. */
+  UNKNOWN_WORK_ORDER_OPERATION: { details: { processNames: string[] }; context: { productName: string } };
 }
+
+/** What a person did to an order that its status refused. */
+export type WorkOrderAction = 'complete' | 'close' | 'reopen' | 'cancel' | 'change';
+/** The fields of an order a command checks. */
+export type WorkOrderField = 'orderNo' | 'projectNo' | 'productName' | 'plannedQty' | 'dueDate' | 'notes' | 'operations' | 'reason';
 
 export type DomainErrorCode = keyof DomainErrorCatalog;
 export type DetailsOf<C extends DomainErrorCode> = DomainErrorCatalog[C]['details'];

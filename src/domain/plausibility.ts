@@ -23,6 +23,7 @@
 import { z } from 'zod';
 import { cycleMilli, type ReportLine } from './report-line.ts';
 import { effectiveMs, spanMs } from './report.ts';
+import { exceedsPreviousSchema, flowFlagMessage, overPlannedSchema } from './work-order-flow.ts';
 
 /** The 8-hour day a standard workload is counted over, seconds (spec 2.1: 28800 ÷ standard cycle time). */
 export const STANDARD_DAY_SECONDS = 28_800;
@@ -92,13 +93,16 @@ export const plausibilityFlagSchema = z.discriminatedUnion('code', [
     spanSeconds: seconds.describe('上班到下班的时长（秒）'),
     maxSpanSeconds: seconds.describe('判定界限（秒）= SESSION_MAX_HOURS − 1 小时'),
   }),
+  // work orders: quantities that cannot flow (domain/work-order-flow.ts)
+  exceedsPreviousSchema,
+  overPlannedSchema,
 ]);
 
 export type PlausibilityFlag = z.infer<typeof plausibilityFlagSchema>;
 export type FlagCode = PlausibilityFlag['code'];
 
 /** Every flag code, in the order flags are listed. */
-export const FLAG_CODES: readonly FlagCode[] = ['NO_WORKING_TIME', 'CYCLE_TOO_FAST', 'OUTPUT_OVER_WORKLOAD', 'SESSION_TOO_LONG'];
+export const FLAG_CODES: readonly FlagCode[] = ['NO_WORKING_TIME', 'CYCLE_TOO_FAST', 'OUTPUT_OVER_WORKLOAD', 'SESSION_TOO_LONG', 'EXCEEDS_PREVIOUS_OPERATION', 'OVER_PLANNED'];
 
 /** A short Chinese name of each flag (filters, tags). */
 export const FLAG_LABELS: Readonly<Record<FlagCode, string>> = {
@@ -106,6 +110,8 @@ export const FLAG_LABELS: Readonly<Record<FlagCode, string>> = {
   CYCLE_TOO_FAST: '节拍快得不可能',
   OUTPUT_OVER_WORKLOAD: '超出标准工作量',
   SESSION_TOO_LONG: '上班时间过长',
+  EXCEEDS_PREVIOUS_OPERATION: '超过上道工序产出',
+  OVER_PLANNED: '超过工单计划',
 };
 
 /**
@@ -208,6 +214,9 @@ export function flagMessage(flag: PlausibilityFlag): string {
     }
     case 'SESSION_TOO_LONG':
       return `上班到下班共 ${durationText(flag.spanSeconds)}，超过 ${durationText(flag.maxSpanSeconds)}（最长上班时长减 1 小时），请核对是否忘记下班报工`;
+    case 'EXCEEDS_PREVIOUS_OPERATION':
+    case 'OVER_PLANNED':
+      return flowFlagMessage(flag);
   }
 }
 

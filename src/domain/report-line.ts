@@ -51,6 +51,8 @@ export const reportLineSchema = z.object({
   ...productSnapshotFields,
   ...quantityFields,
   defects: z.array(lineDefectSchema).optional().describe('不良原因（未填原因的不良为“未注明”）；没有时省略'),
+  /** The work order the line counts toward (domain/work-orders.ts); absent: none (also every line written before orders). */
+  workOrderNo: z.string().optional().describe('工单号；不属于任何工单时省略'),
 });
 /** One reason of a line, as recorded. */
 export type LineDefect = z.infer<typeof lineDefectSchema>;
@@ -73,6 +75,11 @@ export interface LineInput {
    * recorded reasons, commands/report-lines.ts).
    */
   defects?: { reasonCode: string; qty: number }[];
+  /**
+   * The work order the line counts toward; omitted: none at submission, and at a correction the order the report's
+   * line of that product names (kept); null: none.
+   */
+  workOrderNo?: string | null;
 }
 
 /** The pieces of a line by category: 工废, 料废, 其他 and 未注明 (defective pieces without a reason). */

@@ -18,6 +18,10 @@
  *   (domain/scope.ts). The review events carry the report's placement (workshopCode, teamCode) besides.
  * - `defect-reason-<code>`: a defect reason (不良原因, domain/defect-reasons.ts). DefectReasonDefined,
  *   DefectReasonChanged (the whole new state: rename, recategorise, deactivate, reactivate).
+ * - `work-order-<orderNo>`: a work order (生产工单, domain/work-orders.ts). WorkOrderReleased, WorkOrderChanged
+ *   (planned quantity, due date, notes: before and after), WorkOrderOperationsChanged, WorkOrderCompleted,
+ *   WorkOrderClosed, WorkOrderReopened, WorkOrderCancelled. A report line names its order (`workOrderNo`, absent in
+ *   lines written before orders existed: no order).
  *
  * Instants are ISO 8601 strings in UTC; local dates `YYYY-MM-DD` in APP_TIMEZONE; quantities whole pieces;
  * standard cycle times seconds (up to 3 decimals); standard workload pieces per 8-hour day; rates integers of
@@ -46,7 +50,7 @@ const phone = z.string().regex(/^1\d{10}$/);
  * Prefixes of the streams whose ids the SQL of a fact also builds (events/heads.ts: the heads of the streams a
  * worker's placement and shift calendar were read from; src/shifts/sql.ts), so that the naming lives here only.
  */
-export const streamPrefixes = { team: 'team-', member: 'member-', shift: 'shift-', teamShifts: 'team-shifts-' } as const;
+export const streamPrefixes = { team: 'team-', member: 'member-', shift: 'shift-', teamShifts: 'team-shifts-', workOrder: 'work-order-' } as const;
 
 export const streams = {
   worker: (phone: string) => `worker-${phone}`,
@@ -62,6 +66,7 @@ export const streams = {
   shift: (shiftId: string) => `${streamPrefixes.shift}${shiftId}`,
   teamShifts: (teamCode: string) => `${streamPrefixes.teamShifts}${teamCode}`,
   defectReason: (code: string) => `defect-reason-${code}`,
+  workOrder: (orderNo: string) => `${streamPrefixes.workOrder}${orderNo}`,
   // scopes
   scope: (phone: string) => `scope-${phone}`,
 };
@@ -350,6 +355,41 @@ export const DefectReasonChanged = defineEvent({
   schema: z.object({ ...defectReasonFields, active: z.boolean(), at: instant }),
 });
 
+// ---- work orders (生产工单), stream work-order-<orderNo> ------------------------------------------------------
+const orderNo = z.string().min(1).max(40);
+const orderFields = {
+  plannedQty: z.number().int().min(1),
+  dueDate: localDate.nullable(),
+  notes: z.string().nullable(),
+};
+const orderStatus = z.enum(['released', 'completed', 'closed', 'cancelled']);
+/** An order released (下达) with its product, planned quantity, due date, notes and operations in sequence. */
+export const WorkOrderReleased = defineEvent({
+  type: 'WorkOrderReleased',
+  schema: z.object({ orderNo, projectNo: z.string(), productName: z.string(), ...orderFields, operations: z.array(z.string()).min(1), at: instant }),
+});
+/** The planned quantity, due date or notes changed: the new values and the ones before. */
+export const WorkOrderChanged = defineEvent({
+  type: 'WorkOrderChanged',
+  schema: z.object({ orderNo, ...orderFields, before: z.object(orderFields), at: instant }),
+});
+/** The operations changed (appended, or removed while nothing was reported at them): the new list and the one before. */
+export const WorkOrderOperationsChanged = defineEvent({
+  type: 'WorkOrderOperationsChanged',
+  schema: z.object({ orderNo, operations: z.array(z.string()).min(1), before: z.array(z.string()), at: instant }),
+});
+/** Completed (完工) by an administrator or manager. */
+export const WorkOrderCompleted = defineEvent({ type: 'WorkOrderCompleted', schema: z.object({ orderNo, at: instant }) });
+/** Closed (关闭, e.g. short-closed) with the reason. */
+export const WorkOrderClosed = defineEvent({ type: 'WorkOrderClosed', schema: z.object({ orderNo, reason: z.string().min(1).max(200), at: instant }) });
+/** A completed or closed order opened again (released) with the reason; `before` the status it left. */
+export const WorkOrderReopened = defineEvent({
+  type: 'WorkOrderReopened',
+  schema: z.object({ orderNo, reason: z.string().min(1).max(200), before: orderStatus, at: instant }),
+});
+/** Cancelled (作废): only while no report names the order. */
+export const WorkOrderCancelled = defineEvent({ type: 'WorkOrderCancelled', schema: z.object({ orderNo, at: instant }) });
+
 export const eventDefinitions = [
   ClockedIn,
   DeviceSwitched,
@@ -381,6 +421,14 @@ export const eventDefinitions = [
   ScopeSet,
   DefectReasonDefined,
   DefectReasonChanged,
+  // work orders
+  WorkOrderReleased,
+  WorkOrderChanged,
+  WorkOrderOperationsChanged,
+  WorkOrderCompleted,
+  WorkOrderClosed,
+  WorkOrderReopened,
+  WorkOrderCancelled,
 ] as const;
 
 /** Any domain event as `{type, data}`, discriminated by `type`. */
@@ -400,3 +448,7 @@ export type ShiftEvent = Extract<DomainEvent, { type: 'ShiftDefined' | 'ShiftCha
 export type TeamShiftEvent = Extract<DomainEvent, { type: 'ShiftAssigned' | 'ShiftOverridden' | 'ShiftOverrideRemoved' }>;
 export type ScopeEvent = Extract<DomainEvent, { type: 'ScopeSet' }>;
 export type DefectReasonEvent = Extract<DomainEvent, { type: 'DefectReasonDefined' | 'DefectReasonChanged' }>;
+export type WorkOrderEvent = Extract<
+  DomainEvent,
+  { type: 'WorkOrderReleased' | 'WorkOrderChanged' | 'WorkOrderOperationsChanged' | 'WorkOrderCompleted' | 'WorkOrderClosed' | 'WorkOrderReopened' | 'WorkOrderCancelled' }
+>;

@@ -4,12 +4,15 @@
  * DomainErrorCatalog. `domainAnswer(err)` → `{status, message}` (errors.ts makes the body).
  */
 import { LABELS, type ClockLabel } from '../domain/labels.ts';
-import type { ClockAttempt, CloseBlockers, ContextOf, DetailsOf, DomainError, DomainErrorCode, PeriodWrite, QuantityField, ReasonPurpose } from '../domain/errors.ts';
+import type { ClockAttempt, CloseBlockers, ContextOf, DetailsOf, DomainError, DomainErrorCode, PeriodWrite, QuantityField, ReasonPurpose, WorkOrderAction, WorkOrderField } from '../domain/errors.ts';
+import { NOTES_MAX, STATUS_LABELS, type ShownStatus } from '../domain/work-orders.ts';
 import { monthLabel } from '../domain/period.ts';
 import type { WholeFactoryWrite } from '../domain/scope.ts';
 
+type Status = 401 | 403 | 404 | 409 | 422;
 type Entry<C extends DomainErrorCode> = {
-  readonly status: 401 | 403 | 404 | 409 | 422;
+  /** The status, or a function of the details when the same refusal answers differently by where it came from. */
+  readonly status: Status | ((details: DetailsOf<C>) => Status);
   message(details: DetailsOf<C>, context: ContextOf<C>): string;
 };
 
@@ -209,6 +212,59 @@ const ANSWERS: { readonly [C in DomainErrorCode]: Entry<C> } = {
     status: 403,
     message: (_, c) => `您的管理范围只是部分车间或班组，${WHOLE_FACTORY_WRITES[c.write]}须由负责全厂的管理员或经理操作`,
   },
+  // ---- work orders ----
+  WORK_ORDER_EXISTS: { status: 409, message: (d) => `工单号 ${d.orderNo} 已存在，请换一个工单号，或修改已有的工单` },
+  WORK_ORDER_NOT_FOUND: {
+    status: (d) => (d.line === undefined ? 404 : 422),
+    message: (d) => (d.line === undefined ? `没有找到工单 ${d.orderNo}，请刷新工单列表` : `第 ${d.line} 行：没有找到工单 ${d.orderNo}，请刷新报工单后重新选择工单`),
+  },
+  WORK_ORDER_NOT_OPEN: {
+    status: 422,
+    message: (d, c) => `第 ${d.line} 行：工单 ${d.orderNo} ${STATUS_LABELS[d.status as ShownStatus] ?? d.status}，不能再报${c.processName}工序，请选择其他工单或不指定工单`,
+  },
+  WORK_ORDER_WRONG_PRODUCT: {
+    status: 422,
+    message: (d, c) => `第 ${d.line} 行：工单 ${d.orderNo} 生产的是「${c.orderProduct}」，不是本行的「${c.lineProduct}」，请选择该产品的工单`,
+  },
+  WORK_ORDER_WRONG_OPERATION: {
+    status: 422,
+    message: (d, c) => `第 ${d.line} 行：工单 ${d.orderNo} 的工序路线（${c.operations.join('→')}）没有${d.processName}，请选择其他工单或不指定工单`,
+  },
+  WORK_ORDER_STATUS: { status: 409, message: (d, c) => `工单 ${d.orderNo} ${STATUS_LABELS[d.status as ShownStatus] ?? d.status}，${WORK_ORDER_ACTIONS[c.action]}` },
+  WORK_ORDER_REPORTED: {
+    status: 409,
+    message: (d, c) =>
+      c.action === 'cancel'
+        ? `工单 ${d.orderNo} 已有报工，不能作废；如不再生产，请关闭工单`
+        : `工单 ${d.orderNo} 的工序 ${d.processNames.join('、')} 已有报工，不能从工序路线中删除`,
+  },
+  INVALID_WORK_ORDER: { status: 422, message: (d, c) => WORK_ORDER_FIELDS[d.field](c.max) },
+  UNKNOWN_WORK_ORDER_PRODUCT: { status: 422, message: (d) => `产品清单中没有项目号 ${d.projectNo}、产品名称「${d.productName}」的产品，请先在“产品”中添加` },
+  UNKNOWN_WORK_ORDER_OPERATION: {
+    status: 422,
+    message: (d, c) => `产品「${c.productName}」在产品清单中没有工序：${d.processNames.join('、')}，请检查工序路线或先在“产品”中添加`,
+  },
+};
+
+/** What an order's status refused, and what to do instead (WORK_ORDER_STATUS). */
+const WORK_ORDER_ACTIONS: Record<WorkOrderAction, string> = {
+  complete: '不能完工；只有已下达或生产中的工单可以完工',
+  close: '不能关闭；只有已下达或生产中的工单可以关闭',
+  reopen: '不需要重新打开；只有已完工或已关闭的工单可以重新打开',
+  cancel: '不能作废；只有没有报工的已下达工单可以作废',
+  change: '不能修改',
+};
+
+/** The rule of each field of an order, as a clerk fixes it (INVALID_WORK_ORDER). */
+const WORK_ORDER_FIELDS: Record<WorkOrderField, (max: number) => string> = {
+  orderNo: (max) => `工单号请填写 1–${max} 个字符，不能有空格和 / ? # % \\`,
+  projectNo: () => '请填写项目号',
+  productName: () => '请填写产品名称',
+  plannedQty: (max) => `计划数量必须是 1 到 ${max} 之间的整数`,
+  dueDate: () => '交期应为 YYYY-MM-DD 格式的日期',
+  notes: (max) => `备注最多 ${max ?? NOTES_MAX} 个字`,
+  operations: (max) => `工序路线请填写 1–${max} 道工序，每道工序只出现一次`,
+  reason: (max) => `请填写原因（1–${max} 个字）`,
 };
 
 /** What a write outside the scope touched (NOT_IN_SCOPE). */
@@ -219,6 +275,7 @@ const WHOLE_FACTORY_WRITES: Record<WholeFactoryWrite, string> = { createWorkshop
 /** The status and sentence of domain error `err` (module docstring). */
 export function domainAnswer<C extends DomainErrorCode>(err: DomainError<C>): { status: number; message: string } {
   const entry = ANSWERS[err.code] as Entry<C>;
-  return { status: entry.status, message: entry.message(err.details as DetailsOf<C>, err.context as ContextOf<C>) };
+  const status = typeof entry.status === 'function' ? entry.status(err.details as DetailsOf<C>) : entry.status;
+  return { status, message: entry.message(err.details as DetailsOf<C>, err.context as ContextOf<C>) };
 }
 

@@ -36,7 +36,7 @@ export interface Classified<TRow> {
 }
 
 export interface ImportKind<TRow extends { row: number }, TStored> {
-  readonly name: 'products' | 'people';
+  readonly name: 'products' | 'people' | 'work-orders';
   /**
    * Parses and checks the file, off the event loop (src/imports/parse-pool.ts). Rejects with AppError 422 for
    * problems of the whole file (not a spreadsheet, too large, headers…) and the pool's 422/503.

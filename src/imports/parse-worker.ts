@@ -9,11 +9,12 @@
 import { AppError } from '../errors.ts';
 import { readPeopleSheet } from '../people/sheet.ts';
 import { readProductSheet } from '../products/sheet.ts';
+import { readWorkOrderSheet } from '../work-orders/sheet.ts';
 import { jsonSlices } from '../shared/turns.ts';
 import type { ErrorRow } from './problems.ts';
 
 export interface ParseTask {
-  kind: 'products' | 'people';
+  kind: 'products' | 'people' | 'work-orders';
   buffer: Uint8Array;
   maxRows: number;
 }
@@ -26,6 +27,7 @@ export type ParseOutcome =
 const READERS: Record<ParseTask['kind'], (buffer: Uint8Array, maxRows: number) => Promise<{ valid: unknown[]; errors: ErrorRow[] }>> = {
   products: readProductSheet,
   people: readPeopleSheet,
+  'work-orders': readWorkOrderSheet,
 };
 
 /** Runs one parse task (module docstring). Never throws. */

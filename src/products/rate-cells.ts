@@ -37,7 +37,7 @@ export interface RowRate {
 const EXCEL_EPOCH_DAYS = 25_569;
 
 /** A date cell as `YYYY-MM-DD`, or undefined when it is not a date. */
-function dateOf(v: CellValue): string | undefined {
+export function dateOf(v: CellValue): string | undefined {
   if (typeof v === 'number') {
     // An Excel date cell: whole days since 1899-12-30 (1900–2099).
     if (!Number.isInteger(v) || v < 1 || v > 73_050) return undefined;

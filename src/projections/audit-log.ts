@@ -7,7 +7,7 @@
  * which the append assigns after the projection has computed its rows), and carry only what the event and its
  * metadata say, so rebuilding from the events gives the same rows:
  * - ReportSubmitted → `submitted` (after: break minutes and lines).
- * - ReportApproved with a correction → one `corrected` row per changed line (before/after: the line, null when
+ * - ReportApproved with a correction → one `corrected` row per changed line (quantities or work order; before/after: the line, null when
  *   added/removed; in the order of the corrected lines, removed lines last), then `approved`.
  * - ReportRejected → `rejected` with the reason. BreakChanged → `break_changed`, before/after `{breakMinutes}`.
  * - Plausibility flags, where the event carries any: `flags` beside the submitted lines, `{flags}` as
@@ -30,10 +30,13 @@ const lineView = (l: ReportLine) => ({
   finishedQty: l.finishedQty,
   defectiveQty: l.defectiveQty,
   outputQty: l.outputQty,
+  // the work order, when the line names one (rows of lines without one stay as they always were)
+  ...(l.workOrderNo ? { workOrderNo: l.workOrderNo } : {}),
 });
 
+/** Same quantities and the same work order: no correction of the line. */
 const sameQty = (a: ReportLine, b: ReportLine) =>
-  a.finishedQty === b.finishedQty && a.defectiveQty === b.defectiveQty && a.outputQty === b.outputQty;
+  a.finishedQty === b.finishedQty && a.defectiveQty === b.defectiveQty && a.outputQty === b.outputQty && a.workOrderNo === b.workOrderNo;
 
 /** The changed lines of a correction as [productId, before, after] (null: absent on that side). */
 export function changedLines(before: readonly ReportLine[], after: readonly ReportLine[]) {

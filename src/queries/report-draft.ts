@@ -25,6 +25,17 @@ import type { CalendarCache } from '../shifts/calendar-cache.ts';
 import { headsParameters, streamHeadsHoldSql } from '../events/heads.ts';
 import { localDate } from '../time.ts';
 
+/**
+ * An open work order a candidate may count toward (domain/work-orders.ts): of the candidate's product, with its 工序
+ * among the operations; `reportedFinishedQty` is that operation's approved and pending 成品 (pieces).
+ */
+export interface DraftWorkOrder {
+  orderNo: string;
+  plannedQty: number;
+  reportedFinishedQty: number;
+  dueDate: string | null;
+}
+
 export interface ReportDraft {
   sessionId: string;
   clockInAt: Date;
@@ -32,11 +43,27 @@ export interface ReportDraft {
   breakMinutes: number;
   devices: string[];
   expiresAt: Date;
-  candidates: ProductSnapshot[];
+  candidates: (ProductSnapshot & { workOrders: DraftWorkOrder[] })[];
   /** Where the starting break comes from, and the shift (domain/shift-breaks.ts sessionBreak). */
   breakSource: 'shift' | 'default';
   shift: { shiftId: string; name: string } | null;
 }
+
+/**
+ * The open orders of the session's candidates' products (earliest due first, then number), each with its operations
+ * and the approved and pending 成品 per operation reported at (work orders, migrations/019).
+ */
+export const DRAFT_ORDERS_SQL = `(SELECT json_agg(json_build_object('orderNo', o.order_no, 'projectNo', o.project_no, 'productName', o.product_name,
+                                   'plannedQty', o.planned_qty, 'dueDate', to_char(o.due_date, 'YYYY-MM-DD'), 'operations', o.operations,
+                                   'finished', (SELECT json_object_agg(x.process_name, x.f) FROM (
+                                                  SELECT l ->> 'processName' AS process_name, sum((l ->> 'finishedQty')::bigint) AS f
+                                                    FROM reports r CROSS JOIN LATERAL jsonb_array_elements(r.lines) AS l
+                                                   WHERE report_work_orders(r.lines) && ARRAY[o.order_no] AND l ->> 'workOrderNo' = o.order_no AND r.status <> 'rejected'
+                                                   GROUP BY 1) x))
+                          ORDER BY o.due_date ASC NULLS LAST, o.order_no)
+     FROM work_orders o
+    WHERE o.status = 'released'
+      AND (o.project_no, o.product_name) IN (SELECT p.project_no, p.product_name FROM products p WHERE p.device_no = ANY(s.devices)))`;
 
 /**
  * One statement: whether the person still holds the role ($1 phone, $2 role), the session $3 when it is theirs,
@@ -48,6 +75,7 @@ const DRAFT_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND r
        ${SESSION_COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')},
        (SELECT json_agg(${snapshotJson('p')} ORDER BY array_position(s.devices, p.device_no), p.project_no, p.product_name, p.process_name, p.id)
           FROM products p WHERE p.device_no = ANY(s.devices)) AS candidates,
+       ${DRAFT_ORDERS_SQL} AS work_orders,
        COALESCE((s.clock_in_at AT TIME ZONE $4::text)::date = $5::date AND ${streamHeadsHoldSql('$6::text[]', '$7::bigint[]')}, false) AS calendar_kept
   FROM (SELECT 1) AS one LEFT JOIN sessions s ON s.session_id = $3 AND s.employee_phone = $1`;
 
@@ -90,6 +118,15 @@ export async function reportDraft(
     shift: started.shift,
     devices: [...s.devices],
     expiresAt: new Date(s.expiresAt),
-    candidates: r.candidates ?? [],
+    candidates: ((r.candidates ?? []) as ProductSnapshot[]).map((c) => ({ ...c, workOrders: ordersOf(c, r.work_orders ?? []) })),
   };
+}
+
+type DraftOrderRow = { orderNo: string; projectNo: string; productName: string; plannedQty: number | string; dueDate: string | null; operations: string[]; finished: Record<string, number | string> | null };
+
+/** The open orders of `rows` that candidate `c` may count toward (its product, its 工序 among the operations), in order. */
+function ordersOf(c: ProductSnapshot, rows: readonly DraftOrderRow[]): DraftWorkOrder[] {
+  return rows
+    .filter((o) => o.projectNo === c.projectNo && o.productName === c.productName && o.operations.includes(c.processName))
+    .map((o) => ({ orderNo: o.orderNo, plannedQty: Number(o.plannedQty), reportedFinishedQty: Number(o.finished?.[c.processName] ?? 0), dueDate: o.dueDate }));
 }

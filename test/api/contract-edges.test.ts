@@ -329,6 +329,7 @@ describe('2. the sign-in rate limits', () => {
 const HEADERS: Record<string, string[]> = {
   '/api/products/import': ['项目号', '产品名称', '使用设备', '工序', '标准节拍'],
   '/api/people/import': ['手机号', '姓名', '角色'],
+  '/api/work-orders/import': ['工单号', '项目号', '产品名称', '计划数量', '工序路线'],
 };
 const hostile = (fileName: string) => HOSTILE_FILES.find((f) => f.fileName === fileName)!.build();
 /** A one-sheet workbook of `rows` (XML of rows) with `before`/`after` the sheet data. */

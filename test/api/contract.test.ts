@@ -14,6 +14,7 @@ import { cliCommands } from '../../src/cli/commands.ts';
 import { CONTROL_HEADER, openControlChannel, readControlFile } from '../../src/http/control-channel.ts';
 import { startTestApp, type TestApp, type TestResponse } from '../helpers/app.ts';
 import { SchemaChecker, contractDeviations, recordFetch, type Exchange } from '../helpers/contract.ts';
+import { workbook } from '../products/support.ts';
 
 let app: TestApp;
 let doc: any;
@@ -269,6 +270,37 @@ async function tour(): Promise<void> {
   await expectStatus(call('GET', '/api/quality/defects?startDate=2026-03-01&endDate=2026-03-31&groupBy=category', manager), 200);
   await expectStatus(call('GET', '/api/quality/defects?startDate=2026-03-31&endDate=2026-03-01', admin), 422, 'INVALID_DATE_RANGE');
   await expectStatus(call('GET', '/api/quality/defects.xlsx?startDate=2026-03-01&endDate=2026-03-31', admin), 200);
+  // Work orders (生产工单).
+  await expectStatus(call('POST', '/api/products', admin, { projectNo: 'XM-W', productName: '工单件', deviceNo: 'JC-W', processName: '冲压', standardCycleSeconds: 20 }), 200);
+  await expectStatus(call('POST', '/api/products', admin, { projectNo: 'XM-W', productName: '工单件', deviceNo: 'JC-W2', processName: '折弯', standardCycleSeconds: 20 }), 200);
+  const order = { orderNo: 'WO-T1', projectNo: 'XM-W', productName: '工单件', plannedQty: 100, dueDate: '2026-03-06', operations: ['冲压'] };
+  await expectStatus(call('POST', '/api/work-orders', manager, order), 201);
+  await expectStatus(call('POST', '/api/work-orders', admin, order), 409, 'WORK_ORDER_EXISTS');
+  await expectStatus(call('POST', '/api/work-orders', admin, { ...order, orderNo: 'WO-T2', operations: ['电镀'] }), 422, 'UNKNOWN_WORK_ORDER_OPERATION');
+  await expectStatus(call('POST', '/api/work-orders', admin, { ...order, orderNo: 'WO-T2', productName: '没有' }), 422, 'UNKNOWN_WORK_ORDER_PRODUCT');
+  await expectStatus(call('POST', '/api/work-orders', admin, { ...order, orderNo: 'WO-T2', operations: ['冲压', '冲压'] }), 422, 'INVALID_WORK_ORDER');
+  await expectStatus(call('GET', '/api/work-orders?late=true&q=WO&page=1&pageSize=5', manager), 200);
+  await expectStatus(call('GET', '/api/work-orders/WO-T1', admin), 200);
+  await expectStatus(call('GET', '/api/work-orders/WO-404', admin), 404, 'WORK_ORDER_NOT_FOUND');
+  await expectStatus(call('GET', '/api/work-orders/WO-T1/reports?processName=%E5%86%B2%E5%8E%8B', admin), 200);
+  await expectStatus(call('PATCH', '/api/work-orders/WO-T1', manager, { plannedQty: 120, operations: ['冲压', '折弯'] }), 200);
+  await expectStatus(call('POST', '/api/work-orders/WO-T1/reopen', manager, { reason: '追加' }), 409, 'WORK_ORDER_STATUS');
+  await expectStatus(call('POST', '/api/work-orders/WO-T1/close', manager, { reason: '短缺关闭' }), 200);
+  await expectStatus(call('POST', '/api/work-orders/WO-T1/reopen', manager, { reason: '追加' }), 200);
+  await expectStatus(call('POST', '/api/work-orders/WO-T1/complete', admin), 200);
+  await expectStatus(call('POST', '/api/work-orders', admin, { ...order, orderNo: 'WO-T3' }), 201);
+  await expectStatus(call('POST', '/api/work-orders/WO-T3/cancel', admin), 200);
+  await expectStatus(call('PATCH', '/api/work-orders/WO-T3', admin, { plannedQty: 5 }), 409, 'WORK_ORDER_STATUS');
+  await expectStatus(call('GET', '/api/work-orders', worker), 403, 'FORBIDDEN');
+  const orders = workbook([
+    ['工单号', '项目号', '产品名称', '计划数量', '交期', '工序路线', '备注'],
+    ['WO-T4', 'XM-W', '工单件', 30, '2026-04-01', '冲压→折弯', null],
+    ['WO-T5', 'XM-W', '无此产品', 30, null, '冲压', null],
+  ]);
+  const preview = await upload('/api/work-orders/import', manager, orders, 'orders.xlsx');
+  expect(preview.status).toBe(200);
+  await expectStatus(call('POST', `/api/work-orders/import/${((await preview.json()) as { importId: string }).importId}/confirm`, manager), 200);
+  await expectStatus(call('GET', '/api/work-orders/WO-T4/ticket.png', admin), 200);
 }
 
 /** The team of the shift calendar's calls. */

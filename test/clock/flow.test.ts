@@ -76,6 +76,8 @@ describe('the full label sequence across the window edge', () => {
       processName: '冲压',
       standardCycleSeconds: 30,
       standardWorkload: 960,
+      // no open work order of the product
+      workOrders: [],
     });
 
     app.clock.set('2026-03-02T17:30:01+08:00');

@@ -43,6 +43,8 @@ const routes: RouteRecordRaw[] = [
       page('/organization', '车间班组', () => import('./pages/OrganizationPage.vue')),
       // shifts
       page('/shifts', '班次', () => import('./pages/ShiftsPage.vue')),
+      // work orders
+      page('/work-orders', '工单', () => import('./pages/WorkOrdersPage.vue')),
     ],
   },
   { path: '/:rest(.*)*', redirect: '/' },

@@ -35,6 +35,8 @@ export const PAGES: PageEntry[] = [
   { path: '/organization', title: '车间班组', roles: ['admin', 'manager'] },
   // shifts
   { path: '/shifts', title: '班次', roles: ['admin', 'manager'] },
+  // work orders
+  { path: '/work-orders', title: '工单', roles: ['admin', 'manager'] },
 ];
 
 export const CONSOLE_ROLES: Role[] = ['admin', 'manager'];

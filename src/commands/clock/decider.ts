@@ -49,6 +49,8 @@ import { plausibilityFlags } from '../../domain/plausibility.ts';
 import { buildReportLines } from '../report-lines.ts';
 import type { DefectReason } from '../../domain/defect-reasons.ts';
 import { sessionBreak, type ShiftDay } from '../../domain/shift-breaks.ts';
+import { DEFAULT_FLOW_BOUNDS, flowFlags } from '../../domain/work-order-flow.ts';
+import type { WorkOrderFact } from '../facts.ts';
 
 
 interface Base {
@@ -76,6 +78,8 @@ export type WorkerCommand =
       shiftDays?: readonly ShiftDay[];
       /** The defect reasons the lines name (a fact: those that exist, with category and active). */
       defectReasons?: readonly DefectReason[];
+      /** The work orders the lines name (a fact: those that exist, with their other reports' pieces). */
+      workOrders?: readonly WorkOrderFact[];
     })
   | (Base & { type: 'Abandon'; sessionId: string; reason: string });
 
@@ -214,6 +218,7 @@ function submit(cmd: Extract<WorkerCommand, { type: 'Submit' }>, state: WorkerSt
     },
     (line, productId) => domainError('PRODUCT_NOT_CANDIDATE', { line, productId }),
     { reasons: cmd.defectReasons ?? [], required: settings.defectReasonsRequired === true },
+    { orders: cmd.workOrders ?? [] },
   );
   const at = now.toISOString();
   const clockOutAt = new Date(s.clockOutAt).toISOString();
@@ -237,7 +242,7 @@ function submit(cmd: Extract<WorkerCommand, { type: 'Submit' }>, state: WorkerSt
         breakMinutes,
         devices: [...s.devices],
         lines,
-        flags: plausibilityFlags({ clockInAt, clockOutAt, breakMinutes, lines }, settings.plausibility),
+        flags: [...plausibilityFlags({ clockInAt, clockOutAt, breakMinutes, lines }, settings.plausibility), ...flowFlags(lines, cmd.workOrders ?? [], settings.workOrderFlow ?? DEFAULT_FLOW_BOUNDS)],
         workshopCode: cmd.placement.workshopCode,
         teamCode: cmd.placement.teamCode,
         breakSource: started.breakSource,

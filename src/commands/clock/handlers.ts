@@ -13,7 +13,7 @@
  * - `abandonSession`: the abandonment job's command, as the system, inside the job's transaction.
  */
 import { randomUUID } from 'node:crypto';
-import { defectReasonFacts } from '../report-lines.ts';
+import { defectReasonFacts, workOrderFacts } from '../report-lines.ts';
 import { labelAt, openOrNone, sessionNotFound, type ClockLabel, type ClockSettings } from '../../domain/clock.ts';
 import type { LineInput } from '../../domain/report-line.ts';
 import { scannedDeviceNo, type DeviceRef } from '../../devices/device.ts';
@@ -141,6 +141,7 @@ export async function submitReport(deps: ClockDeps, actor: Actor, input: { sessi
         // The team and workshop on the report date (the decider's reportDate: the same instant).
         placementOf: { phone: actor.phone, date: reportDate },
         ...defectReasonFacts(input.lines),
+        ...workOrderFacts(input.lines),
       };
     },
     // The worker's shift calendar around the session's clock-in date (src/shifts/sql.ts).
@@ -158,6 +159,7 @@ export async function submitReport(deps: ClockDeps, actor: Actor, input: { sessi
       placement: facts.placement ?? NO_PLACEMENT,
       shiftDays: facts.shiftDays,
       defectReasons: facts.defectReasons,
+      workOrders: facts.workOrders,
     }),
     newStreamOf: (e) => (e.type === 'ReportSubmitted' ? streams.report(e.data.reportId) : undefined),
     answer: (_, events) => {

@@ -19,7 +19,9 @@
  * Plausibility flags (domain/plausibility.ts under the decider's `bounds`): an approval carries the flags
  * of the figures it approves (recomputed from the corrected lines, else the report's own), so an approval of a
  * flagged report records that it was approved knowing them; a break change carries the flags recomputed with the
- * new break. Flags never refuse anything: a flagged report may be approved.
+ * new break (the work order flow flags, domain/work-order-flow.ts, kept: they do not depend on it). A correction
+ * recomputes the flow flags against the orders' other reports (a fact). Flags never refuse anything: a flagged report
+ * may be approved.
  */
 import type { Decider } from '../decider.ts';
 import type { EventData, ReportEvent } from '../../events/catalog.ts';
@@ -30,6 +32,8 @@ import { monthOf } from '../../domain/period.ts';
 import { plausibilityFlags, type PlausibilityBounds, type PlausibilityFlag } from '../../domain/plausibility.ts';
 import { resolveCorrectedLines, sameLines } from './lines.ts';
 import type { DefectReason } from '../../domain/defect-reasons.ts';
+import { DEFAULT_FLOW_BOUNDS, flowFlags, isFlowFlag, type FlowBounds } from '../../domain/work-order-flow.ts';
+import type { WorkOrderFact } from '../facts.ts';
 
 
 export type ReportStatus = 'pending' | 'approved' | 'rejected';
@@ -68,6 +72,9 @@ export type ReviewCommand =
       /** The defect reasons the corrected lines name (a fact) and DEFECT_REASONS_REQUIRED. */
       defectReasons?: readonly DefectReason[];
       defectReasonsRequired?: boolean;
+      /** The work orders the corrected lines name (a fact, without this report's pieces) and the flow bounds. */
+      workOrders?: readonly WorkOrderFact[];
+      workOrderFlow?: FlowBounds;
     })
   | (ReviewBase & { type: 'Reject'; reason: string })
   | (ReviewBase & { type: 'ChangeBreak'; breakMinutes: number; reason?: string });
@@ -141,9 +148,12 @@ export const reviewDecider = (bounds: PlausibilityBounds): Decider<ReviewCommand
       case 'Approve': {
         mustBePending(state);
         const rules = { reasons: command.defectReasons ?? [], required: command.defectReasonsRequired === true };
-        const after = command.lines ? resolveCorrectedLines(command.lines, state, command.candidates, rules) : undefined;
+        const orders = command.workOrders ?? [];
+        const after = command.lines ? resolveCorrectedLines(command.lines, state, command.candidates, rules, { orders }) : undefined;
         const correction = after && !sameLines(state.lines, after) ? { before: [...state.lines], after } : undefined;
-        const flags = correction ? plausibilityFlags({ ...state, lines: correction.after }, bounds) : [...state.flags];
+        const flags = correction
+          ? [...plausibilityFlags({ ...state, lines: correction.after }, bounds), ...flowFlags(correction.after, orders, command.workOrderFlow ?? DEFAULT_FLOW_BOUNDS)]
+          : [...state.flags];
         return [{ type: 'ReportApproved', data: { ...ref(state), ...(correction ? { correction } : {}), flags, at: command.at } }];
       }
       case 'Reject': {
@@ -162,7 +172,8 @@ export const reviewDecider = (bounds: PlausibilityBounds): Decider<ReviewCommand
           throw domainError('BREAK_EXCEEDS_WORKING_TIME', { maxBreakMinutes: Math.floor(spanMs(state) / 60_000) });
         }
         if (minutes === state.breakMinutes) return [];
-        const flags = plausibilityFlags({ ...state, breakMinutes: minutes }, bounds);
+        // the flow flags do not depend on the break: kept as they stand
+        const flags = [...plausibilityFlags({ ...state, breakMinutes: minutes }, bounds), ...state.flags.filter(isFlowFlag)];
         const data: EventData<'BreakChanged'> = {
           ...ref(state),
           before: state.breakMinutes,

@@ -17,7 +17,8 @@ import { streams, type ReportEvent } from '../../events/catalog.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { runCommand, type CommandDeps } from '../command.ts';
 import type { FactQuery, Facts } from '../facts.ts';
-import { defectReasonFacts } from '../report-lines.ts';
+import { defectReasonFacts, workOrderFacts } from '../report-lines.ts';
+import type { FlowBounds } from '../../domain/work-order-flow.ts';
 import type { StreamQuery } from '../repository.ts';
 import { effectiveMs, parseReportId } from '../../domain/report.ts';
 import { monthOf } from '../../domain/period.ts';
@@ -27,7 +28,7 @@ import { reportFold, reviewDecider, type Report, type ReportState, type ReviewBa
 /** What the review commands need: the command path, and the bounds of the plausibility flags. */
 export interface ReviewDeps {
   readonly commands: CommandDeps;
-  readonly clockSettings: { readonly plausibility: PlausibilityBounds; readonly defectReasonsRequired?: boolean };
+  readonly clockSettings: { readonly plausibility: PlausibilityBounds; readonly defectReasonsRequired?: boolean; readonly workOrderFlow?: FlowBounds };
 }
 
 export interface ReviewAnswer {
@@ -81,6 +82,7 @@ async function review(
   command: (products: ProductSnapshot[], base: ReviewBase, facts: Facts) => ReviewCommand,
   productIds: number[] = [],
   more: Pick<FactQuery, 'defectReasonCodes'> = {},
+  moreOf?: (state: ReportState) => Omit<FactQuery, 'person'>,
 ): Promise<ReviewAnswer> {
   const stream = reportStream(reportId);
   const id = parseReportId(reportId);
@@ -89,6 +91,7 @@ async function review(
     decider: reviewDecider(deps.clockSettings.plausibility),
     stream,
     facts: { productIds, months: month ? [month] : [], reportInScope: id, ...more },
+    ...(moreOf ? { factsOf: (state: ReportState) => moreOf(state) } : {}),
     command: (facts, now) =>
       command([...facts.products], { at: now.toISOString(), closedMonths: facts.closedMonths, actorPhone: actor.phone, inScope: facts.reportInScope }, facts),
     answer: answerOf,
@@ -112,9 +115,13 @@ export function approveReport(deps: ReviewDeps, actor: Actor, reportId: string, 
       candidates,
       defectReasons: facts.defectReasons,
       defectReasonsRequired: deps.clockSettings.defectReasonsRequired === true,
+      workOrders: facts.workOrders,
+      workOrderFlow: deps.clockSettings.workOrderFlow,
     }),
     ids,
     defectReasonFacts(lines),
+    // the orders the corrected lines name or keep (their flow flags are recomputed)
+    lines ? (state) => workOrderFacts(lines, state.status === 'none' ? [] : state.lines, reportId) : undefined,
   );
 }
 

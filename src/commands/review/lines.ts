@@ -10,13 +10,14 @@
  */
 import { domainError } from '../../domain/errors.ts';
 import type { LineInput, ProductSnapshot, ReportLine } from '../../domain/report-line.ts';
-import { buildReportLines, NO_DEFECT_RULES, type DefectRules } from '../report-lines.ts';
+import { buildReportLines, NO_DEFECT_RULES, NO_WORK_ORDER_RULES, type DefectRules, type WorkOrderRules } from '../report-lines.ts';
 
 /**
  * Validates the corrected lines of an approval and returns them as report lines (module docstring): a product
  * already on the report keeps the report's standard values; a product of `products` (current snapshots of the
  * products the input names) whose device is one of the report's `devices` takes its current ones.
- * A corrected line without `defects` keeps the reasons recorded on the report's line of its product.
+ * A corrected line without `defects` keeps the reasons recorded on the report's line of its product, and one without
+ * `workOrderNo` the order it names (`orderRules`: the orders the corrected lines name, a fact).
  * Throws PRODUCT_NOT_ALLOWED for any other product, and the domain errors of buildReportLines.
  */
 export function resolveCorrectedLines(
@@ -24,6 +25,7 @@ export function resolveCorrectedLines(
   report: { lines: readonly ReportLine[]; devices: readonly string[] },
   products: readonly ProductSnapshot[],
   defectRules: DefectRules = NO_DEFECT_RULES,
+  orderRules: WorkOrderRules = NO_WORK_ORDER_RULES,
 ): ReportLine[] {
   const onReport = new Map(report.lines.map((l) => [l.productId, l]));
   const offered = new Map(products.filter((p) => report.devices.includes(p.deviceNo)).map((p) => [p.productId, p]));
@@ -32,14 +34,15 @@ export function resolveCorrectedLines(
     (id) => onReport.get(id) ?? offered.get(id),
     (line, productId) => domainError('PRODUCT_NOT_ALLOWED', { line, productId }),
     { ...defectRules, keptDefects: (id) => onReport.get(id)?.defects },
+    { ...orderRules, keptOrder: (id) => onReport.get(id)?.workOrderNo },
   );
 }
 
-/** True when two line lists say the same (same products with the same quantities and defect reasons, in any order). */
+/** True when two line lists say the same (same products with the same quantities, defect reasons and work order, in any order). */
 export function sameLines(a: readonly ReportLine[], b: readonly ReportLine[]): boolean {
   if (a.length !== b.length) return false;
   const reasons = (l: ReportLine) => (l.defects ?? []).map((d) => `${d.reasonCode}=${d.qty}/${d.category}`).sort().join(',');
-  const key = (l: ReportLine) => `${l.productId}:${l.finishedQty}:${l.defectiveQty}:${l.outputQty}:${reasons(l)}`;
+  const key = (l: ReportLine) => `${l.productId}:${l.finishedQty}:${l.defectiveQty}:${l.outputQty}:${reasons(l)}:${l.workOrderNo ?? ''}`;
   const left = new Set(a.map(key));
   return b.every((l) => left.has(key(l)));
 }

@@ -104,6 +104,21 @@ export const LINE_ERRORS: ErrorDoc[] = [
     description: '各不良原因的数量合计（defectsQty）超过该行不良数量（defectiveQty）；DEFECT_REASONS_REQUIRED=true 时合计不等于不良数量',
     details: z.object({ line, defectiveQty: z.number().int(), defectsQty: z.number().int() }),
   },
+  // work orders (生产工单)
+  { status: 422, code: 'WORK_ORDER_NOT_FOUND', description: '该行的工单不存在（details.orderNo）', details: z.object({ orderNo: z.string(), line }) },
+  {
+    status: 422,
+    code: 'WORK_ORDER_NOT_OPEN',
+    description: '该行的工单已完工、已关闭或已作废（details.status），不能再报工',
+    details: z.object({ line, orderNo: z.string(), status: z.string() }),
+  },
+  { status: 422, code: 'WORK_ORDER_WRONG_PRODUCT', description: '该行的产品不是工单的产品（项目号 + 产品名称）', details: z.object({ line, orderNo: z.string() }) },
+  {
+    status: 422,
+    code: 'WORK_ORDER_WRONG_OPERATION',
+    description: '该行的工序不在工单的工序路线中',
+    details: z.object({ line, orderNo: z.string(), processName: z.string() }),
+  },
 ];
 
 /** Details of a product or person refused by its rules (products/rules.ts, people/rules.ts). */

@@ -23,6 +23,7 @@ import { organizationRoutes } from './organization.ts';
 import { shiftRoutes } from './shifts.ts';
 import { defectReasonRoutes } from './defect-reasons.ts';
 import { qualityRoutes } from './quality.ts';
+import { workOrderRoutes } from './work-orders.ts';
 
 export const routes: AnyRoute[] = [
   healthRoute,
@@ -48,4 +49,5 @@ export const routes: AnyRoute[] = [
   ...shiftRoutes,
   ...defectReasonRoutes,
   ...qualityRoutes,
+  ...workOrderRoutes,
 ];

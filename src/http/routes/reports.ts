@@ -53,6 +53,17 @@ export const linesInput = (title: string) =>
                 '服务配置 DEFECT_REASONS_REQUIRED=true 时合计必须等于不良数量。审核修正时省略表示保留该行原有的原因，[] 表示清除。',
             })
             .optional(),
+          workOrderNo: z
+            .string()
+            .max(40)
+            .nullable()
+            .optional()
+            .meta({
+              title: '工单号',
+              description:
+                '该行计入的工单（草稿 candidates[].workOrders 中的 orderNo）；省略或 null 表示不指定工单。工单须未完工、未关闭、未作废，是该行产品的工单且工序路线含该行工序，' +
+                '否则 422 WORK_ORDER_NOT_FOUND、WORK_ORDER_NOT_OPEN、WORK_ORDER_WRONG_PRODUCT、WORK_ORDER_WRONG_OPERATION。审核修正时省略表示保留该行原有的工单，null 表示清除。',
+            }),
         }),
       )
       .meta({ title }),
@@ -81,7 +92,22 @@ export const reportDraftRoute = defineRoute({
       .describe('休息时长（分钟）：员工当天有班次时为班次不带薪休息时段与上下班时间重叠的分钟数，否则为 DEFAULT_BREAK_MINUTES；不超过上班总分钟数'),
     devices: z.array(z.string()).describe('本次上班用过的设备，按出现顺序'),
     expiresAt: instant.describe('填写截止时间'),
-    candidates: z.array(productSnapshotSchema).describe('使用本次上班设备的产品'),
+    candidates: z
+      .array(
+        productSnapshotSchema.extend({
+          workOrders: z
+            .array(
+              z.object({
+                orderNo: z.string().describe('工单号'),
+                plannedQty: z.number().int().describe('计划数量'),
+                reportedFinishedQty: z.number().int().describe('该工单这道工序已报的成品（已通过与待审核）'),
+                dueDate: z.string().nullable().describe('交期 YYYY-MM-DD；没有时为 null'),
+              }),
+            )
+            .describe('该产品未完工、未关闭的工单中工序路线含这道工序的，交期早的在前（没有交期的最后）；报工时可在 lines[].workOrderNo 中选择，也可不指定'),
+        }),
+      )
+      .describe('使用本次上班设备的产品'),
     // shifts
     breakSource: z.enum(['shift', 'default']).describe('休息时间的来源：shift 按班次计算；default 默认休息时间'),
     shift: z.object({ shiftId: z.string(), name: z.string() }).nullable().describe('计算休息时间所依据的班次；default 时为 null'),
@@ -96,7 +122,7 @@ export const reportDraftRoute = defineRoute({
       breakMinutes: 60,
       devices: ['冲床 01'],
       expiresAt: '2026-03-02T17:30:00+08:00',
-      candidates: [LINE_EXAMPLE],
+      candidates: [{ ...LINE_EXAMPLE, workOrders: [{ orderNo: 'WO-2611-07', plannedQty: 5000, reportedFinishedQty: 1200, dueDate: '2026-03-06' }] }],
       breakSource: 'shift',
       shift: { shiftId: '5b0c1c3e-8f43-4d2e-9a51-1f4a1e2b3c4d', name: '白班' },
     },

@@ -23,11 +23,21 @@ const message = { message: z.string().describe('异常说明：一句带数字�
  * SESSION_TOO_LONG（上班到下班超过 SESSION_MAX_HOURS − 1 小时）.
  */
 export function flagAnswerSchema<X extends z.ZodRawShape>(extra: X) {
-  const [noTime, tooFast, overWorkload, tooLong] = plausibilityFlagSchema.options;
+  const [noTime, tooFast, overWorkload, tooLong, exceedsPrevious, overPlanned] = plausibilityFlagSchema.options;
   const fields = { ...message, ...extra };
-  return z.discriminatedUnion('code', [noTime.extend(fields), tooFast.extend(fields), overWorkload.extend(fields), tooLong.extend(fields)]).describe(
+  return z
+    .discriminatedUnion('code', [
+      noTime.extend(fields),
+      tooFast.extend(fields),
+      overWorkload.extend(fields),
+      tooLong.extend(fields),
+      exceedsPrevious.extend(fields),
+      overPlanned.extend(fields),
+    ])
+    .describe(
     '异常报工标记：NO_WORKING_TIME 有效工作时间为 0 却有产出；CYCLE_TOO_FAST 实际节拍快于标准节拍的 PLAUSIBLE_MIN_CYCLE_RATIO（默认一半）；' +
-      'OUTPUT_OVER_WORKLOAD 产出超过这段时间标准工作量的 PLAUSIBLE_MAX_WORKLOAD_RATIO 倍（默认 2 倍）；SESSION_TOO_LONG 上班到下班超过 SESSION_MAX_HOURS 减 1 小时。' +
+      'OUTPUT_OVER_WORKLOAD 产出超过这段时间标准工作量的 PLAUSIBLE_MAX_WORKLOAD_RATIO 倍（默认 2 倍）；SESSION_TOO_LONG 上班到下班超过 SESSION_MAX_HOURS 减 1 小时；' +
+      'EXCEEDS_PREVIOUS_OPERATION 工单某道工序的成品 + 不良超过上道工序的成品（WORK_ORDER_FLOW_TOLERANCE 件以上）；OVER_PLANNED 工单某道工序的成品超过计划数量的 1 + WORK_ORDER_OVERRUN_RATIO 倍。' +
       '标记不阻止审核通过。',
   );
 }

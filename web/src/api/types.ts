@@ -47,3 +47,7 @@ export type QualityPareto = Answer<'/api/quality/defects', 'get'>;
 export type ParetoItem = QualityPareto['items'][number];
 export type QualityGroup = NonNullable<NonNullable<paths['/api/quality/defects']['get']['parameters']['query']>['groupBy']>;
 export type LineDefect = NonNullable<ReportLine['defects']>[number];
+/** A work order (生产工单) with its progress per operation. */
+export type WorkOrder = Item<Answer<'/api/work-orders', 'get'>>;
+export type WorkOrderBody = Body<'/api/work-orders', 'post'>;
+export type WorkOrderPreview = Answer<'/api/work-orders/import', 'post'>;
