@@ -101,6 +101,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       defaultBreakMinutes: config.defaultBreakMinutes,
       plausibility: plausibilityBounds(config),
       defectReasonsRequired: config.defectReasonsRequired,
+      crewSplit: config.crewSplit,
     },
     calendars,
     projections: allProjections,

@@ -22,6 +22,11 @@
  * in `team_memberships` and that team's workshop, queries/organization.ts rules): a submission records it. They are
  * read by the same one statement as the others (the worker's submission adds no round trip).
  *
+ * Crew work: who was on the crew lines' devices during the submitter's session, and which lines count the
+ * submitter or the members named already for the lines' products then (src/crew/sql.ts); read by the same one
+ * statement, never cached, and the guard checks that no such line was added since (two crew lines racing to name the
+ * same person: one of them decides again and leaves the person out, or is refused).
+ *
  * Shift facts: which of some shift ids exist (a team's assignment or override names them; shifts
  * are never deleted, so no guard), and the worker's shift calendar around a session's clock-in date (`shiftsOf`:
  * src/shifts/sql.ts, three ShiftDays), read by the same one statement and cached per worker by the caching
@@ -44,6 +49,8 @@ import { outsideScopeSql, storedScopeSql, type ScopeTarget, type WholeFactoryWri
 import { streamPrefixes } from '../events/catalog.ts';
 import type { DefectReason } from '../domain/defect-reasons.ts';
 import { headsParameters, streamHeadsHoldSql, streamHeadsSql, type StreamHeads } from '../events/heads.ts';
+import { coverageRow, crewCoverageSql, crewPresenceSql } from '../crew/sql.ts';
+import type { CrewFacts } from './crew-lines.ts';
 
 /** The facts a command needs (each optional). */
 export interface FactQuery {
@@ -82,6 +89,21 @@ export interface FactQuery {
   readonly writeScope?: readonly ScopeTarget[];
   /** Defect reason codes a report's lines name (domain/defect-reasons.ts): which exist, their category, active. */
   readonly defectReasonCodes?: readonly string[];
+  /**
+   * Crew work (src/crew/sql.ts, commands/crew-lines.ts): the submitter's session window [from, to) (ISO instants),
+   * the products of its lines (`productIds`: which already count the phones; `crewProductIds`: the crew lines',
+   * whose devices' presence is read), the submitter and the members named (`phones`), the report date (the members'
+   * coefficients) and how far back a session overlapping the window may have begun (hours).
+   */
+  readonly crewOf?: {
+    readonly from: string;
+    readonly to: string;
+    readonly productIds: readonly number[];
+    readonly crewProductIds: readonly number[];
+    readonly phones: readonly string[];
+    readonly date: string;
+    readonly lookBackHours: number;
+  };
 }
 
 /** The facts as read (or cached). */
@@ -125,6 +147,8 @@ export interface Facts {
   readonly outsideScope?: ScopeTarget;
   /** The asked defect reasons that exist (absent: none asked). */
   readonly defectReasons?: readonly DefectReason[];
+  /** Crew work: the presence on the crew lines' devices, the lines counting the phones already, names (absent: not asked). */
+  readonly crew?: CrewFacts;
 }
 
 export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [], reportInScope: true };
@@ -158,7 +182,8 @@ const placementSql = (phone: string, date: string) =>
  * $6 workshop codes, $7 team codes, $8 phones, $9 placement phone, $10 placement date. $11 shift
  * ids, $12 phone and $13 clock-in date of the shift calendar  (src/shifts/sql.ts). $14 a report id whose scope is asked.
  * $15 the targets of a write whose scope is asked (jsonb, domain/scope.ts `outsideScopeSql`). $16 the defect reason
- * codes a report's lines name.
+ * codes a report's lines name. Crew work: $17 window from, $18 window to, $19 crew lines' product ids, $20 the lines'
+ * product ids, $21 phones, $22 report date, $23 look-back hours (src/crew/sql.ts).
  */
 const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role = $2) AS person_name,
        ($3::text IS NULL OR EXISTS (SELECT 1 FROM products WHERE device_no = $3)) AS device_in_use,
@@ -172,7 +197,13 @@ const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role 
        CASE WHEN $12::text IS NULL THEN NULL ELSE ${calendarSql('$12::text', '$13::date')} END AS calendar,
        ($14::uuid IS NULL OR ${IN_SCOPE_SQL('$14', '$1', '$2')}) AS report_in_scope,
        CASE WHEN $15::jsonb IS NULL THEN NULL ELSE ${outsideScopeSql('$15', '$1', '$2')} END AS outside_scope,
-       (SELECT json_agg(json_build_object('code', code, 'name', name, 'category', category, 'active', active)) FROM defect_reasons WHERE code = ANY($16::text[])) AS defect_reasons`;
+       (SELECT json_agg(json_build_object('code', code, 'name', name, 'category', category, 'active', active)) FROM defect_reasons WHERE code = ANY($16::text[])) AS defect_reasons,
+       CASE WHEN $17::timestamptz IS NULL THEN NULL ELSE json_build_object(
+         'sessions', CASE WHEN cardinality($19::bigint[]) = 0 THEN '[]'::json
+                          ELSE ${crewPresenceSql('$17::timestamptz', '$18::timestamptz', '(SELECT array_agg(device_no) FROM products WHERE id = ANY($19::bigint[]))', '$22::date', '$23::int')} END,
+         'coverage', (SELECT COALESCE(json_agg(c), '[]'::json) FROM (${crewCoverageSql('$17::timestamptz', '$18::timestamptz', '$20::bigint[]', '$21::text[]')}) c),
+         'names', (SELECT COALESCE(json_agg(json_build_object('phone', x.phone, 'name', x.name)), '[]'::json)
+                     FROM (SELECT phone, min(name) AS name FROM personnel WHERE phone = ANY($21::text[]) GROUP BY phone) x)) END AS crew`;
 
 const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.length > 0;
 
@@ -180,7 +211,8 @@ const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.len
 export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> {
   const org = asked(query.workshopCodes) || asked(query.teamCodes) || asked(query.people) || query.placementOf !== undefined;
   const shifts = asked(query.shiftIds) || query.shiftsOf !== undefined; // shifts
-  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined && query.writeScope === undefined && !asked(query.defectReasonCodes)) return NO_FACTS;
+  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined && query.writeScope === undefined && !asked(query.defectReasonCodes) && !query.crewOf) return NO_FACTS;
+  const crew = query.crewOf;
   const ids = [...new Set(query.productIds ?? [])];
   const months = [...new Set(query.months ?? [])];
   const r = (
@@ -201,6 +233,13 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
       query.reportInScope ?? null,
       query.writeScope ? JSON.stringify(query.writeScope) : null,
       [...new Set(query.defectReasonCodes ?? [])],
+      crew?.from ?? null,
+      crew?.to ?? null,
+      [...new Set(crew?.crewProductIds ?? [])],
+      [...new Set(crew?.productIds ?? [])],
+      [...new Set(crew?.phones ?? [])],
+      crew?.date ?? null,
+      crew?.lookBackHours ?? null,
     ])
   ).rows[0];
   const placed = r.placement?.placement;
@@ -225,6 +264,7 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
     ...(query.defectReasonCodes ? { defectReasons: r.defect_reasons ?? [] } : {}),
     ...(query.shiftsOf ? { shiftDays: r.calendar?.days ?? [] } : {}),
     ...(heads ? { heads } : {}),
+    ...(r.crew ? { crew: { sessions: r.crew.sessions ?? [], coverage: (r.crew.coverage ?? []).map(coverageRow), names: r.crew.names ?? [] } } : {}),
   };
 }
 
@@ -275,6 +315,17 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
     checks.push(
       `(SELECT count(*) FROM defect_reasons d JOIN jsonb_to_recordset(${list}::jsonb) AS x(code text, category text) ON d.code = x.code AND d.category = x.category WHERE d.active) = ${reasons.length}`,
     );
+  }
+  // Crew work: the lines counting the phones for the products then are still those read (none added since).
+  if (query.crewOf && facts.crew) {
+    const c = query.crewOf;
+    const coverage = crewCoverageSql(
+      `${w.param(c.from)}::timestamptz`,
+      `${w.param(c.to)}::timestamptz`,
+      `${w.param([...new Set(c.productIds)])}::bigint[]`,
+      `${w.param([...new Set(c.phones)])}::text[]`,
+    );
+    checks.push(`(SELECT count(*) FROM (${coverage}) c) = ${facts.crew.coverage.length}`);
   }
   if (checks.length) w.guard('facts', checks.join(' AND '));
   const months = [...new Set(query.months ?? [])].sort();

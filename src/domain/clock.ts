@@ -7,6 +7,7 @@
  *
  * Instants are ISO 8601 strings or Dates; durations milliseconds (`ClockLimits`); break intervals whole minutes.
  */
+import type { CrewSplitMode } from './crew-split.ts';
 import { domainError, type ClockAttempt, type DomainError } from './errors.ts';
 import { LABELS, type ClockLabel } from './labels.ts';
 import type { PlausibilityBounds } from './plausibility.ts';
@@ -33,6 +34,8 @@ export interface ClockSettings extends ClockLimits {
   readonly plausibility: PlausibilityBounds;
   /** DEFECT_REASONS_REQUIRED: a line's defect reasons must cover every defective piece (commands/report-lines.ts). */
   readonly defectReasonsRequired?: boolean;
+  /** CREW_SPLIT: how a crew line is split among its members (domain/crew-split.ts); absent: presence. */
+  readonly crewSplit?: CrewSplitMode;
 }
 
 export type Instant = string | Date;

@@ -56,3 +56,41 @@ export function presenceOn(segments: readonly DeviceSegment[], deviceNo: string,
   }
   return { seconds: Math.floor(ms / 1000), firstAt: first === null ? null : new Date(first).toISOString() };
 }
+
+/** A worker's clocked session as the crew reads it (src/crew/sql.ts `crewPresenceSql`). */
+export interface CrewSession {
+  readonly phone: string;
+  readonly name: string | null;
+  /** The worker's coefficient on the report date, hundredths. */
+  readonly coefficient: number;
+  readonly steps: readonly ClockingStep[];
+}
+
+/** A person on a device inside a window, over all their sessions. */
+export interface OnDevice {
+  readonly phone: string;
+  readonly name: string | null;
+  readonly coefficient: number;
+  readonly seconds: number;
+  readonly firstAt: string;
+}
+
+/**
+ * Everyone of `sessions` on `deviceNo` inside `window` for at least a second, `first` (the submitter) first, the
+ * others by their first instant there, then phone. Open sessions run to `openUntil`.
+ */
+export function onDevice(sessions: readonly CrewSession[], deviceNo: string, window: { from: string; to: string }, openUntil: string, first: string): OnDevice[] {
+  const by = new Map<string, { phone: string; name: string | null; coefficient: number; seconds: number; firstAt: string | null }>();
+  for (const s of sessions) {
+    const p = presenceOn(deviceSegments(s.steps, openUntil), deviceNo, window);
+    const had = by.get(s.phone) ?? { phone: s.phone, name: s.name, coefficient: s.coefficient, seconds: 0, firstAt: null };
+    by.set(s.phone, {
+      ...had,
+      seconds: had.seconds + p.seconds,
+      firstAt: p.firstAt && (had.firstAt === null || p.firstAt < had.firstAt) ? p.firstAt : had.firstAt,
+    });
+  }
+  return [...by.values()]
+    .filter((m): m is OnDevice => m.seconds > 0 && m.firstAt !== null)
+    .sort((a, b) => (a.phone === first ? -1 : b.phone === first ? 1 : a.firstAt.localeCompare(b.firstAt) || a.phone.localeCompare(b.phone)));
+}

@@ -1,0 +1,127 @@
+/**
+ * Crew work (班组报工) worked out by hand through HTTP (never by the code under test):
+ *
+ *   product  焊接件 on 焊机 01, 操作人数 2, piece rate 0.37
+ *   A        焊机 01 08:00–16:00           in A's window: 8 h  = 28,800 s
+ *   B        焊机 01 10:00–16:00           in A's window: 6 h  = 21,600 s
+ *   C        焊机 02 08:00–09:00           never on 焊机 01
+ *   A submits 1,000 成品 with crew [A, B]:
+ *     pieces  A 1,000 × 28,800 / 50,400 = 571.43 → 571 (remainder 0.43)
+ *             B 1,000 × 21,600 / 50,400 = 428.57 → 428 (remainder 0.57), the one piece left → B 429
+ *     amount  1,000 × 0.37 = 370.00 = 37,000 fen; A 21,142.86 → 21,142 (0.86), B 15,857.14 → 15,857 (0.14);
+ *             the fen left → A: 211.43 + 158.57 = 370.00
+ *   adding C: refused (NOT_IN_CREW); B's own 焊接件 line that day: refused (CREW_LINE_REPORTED naming A's report).
+ *   CREW_SPLIT=coefficient, B's coefficient 1.20: weights 28,800 and 21,600 × 1.20 = 25,920.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { workerClient } from '../clock/helpers.ts';
+
+const A = '13900000001';
+const B = '13900000002';
+const C = '13900000003';
+
+/** A factory with 焊接件 (操作人数 2, 0.37) and the three workers' day on 2026-03-02, each until clock-out. */
+async function weldingDay(app: TestApp) {
+  const manager = await app.login('13800000002', 'manager', '李经理');
+  const admin = await app.login('13800000004', 'admin', '王管理');
+  const w = {
+    A: workerClient(app, await app.login(A, 'worker', '张三')),
+    B: workerClient(app, await app.login(B, 'worker', '李四')),
+    C: workerClient(app, await app.login(C, 'worker', '王五')),
+  };
+  const product = await app.request('POST', '/api/products', {
+    token: manager,
+    body: { projectNo: 'P-7', productName: '焊接件', deviceNo: '焊机 01', processName: '焊接', operatorCount: 2, standardCycleSeconds: 20, pieceRate: '0.37', effectiveFrom: '2026-03-01' },
+  });
+  expect(product.status).toBe(200);
+  const other = await app.request('POST', '/api/products', {
+    token: manager,
+    body: { projectNo: 'P-7', productName: '支架', deviceNo: '焊机 02', processName: '焊接', operatorCount: 1, standardCycleSeconds: 20 },
+  });
+  expect(other.status).toBe(200);
+  app.clock.set('2026-03-02T08:00:00+08:00');
+  const a = await w.A.start('焊机 01');
+  const c = await w.C.start('焊机 02');
+  app.clock.set('2026-03-02T09:00:00+08:00');
+  expect((await w.C.finish('焊机 02')).status).toBe(200);
+  app.clock.set('2026-03-02T10:00:00+08:00');
+  const b = await w.B.start('焊机 01');
+  app.clock.set('2026-03-02T16:00:00+08:00');
+  expect((await w.A.finish('焊机 01')).status).toBe(200);
+  expect((await w.B.finish('焊机 01')).status).toBe(200);
+  return { manager, admin, w, productId: product.body.product.id as number, sessions: { A: a.body.sessionId, B: b.body.sessionId, C: c.body.sessionId } };
+}
+
+describe('crew work: the done-when figures (CREW_SPLIT=presence)', () => {
+  let app: TestApp;
+  let day: Awaited<ReturnType<typeof weldingDay>>;
+  let reportId: string;
+  beforeAll(async () => {
+    app = await startTestApp({ LOG_LEVEL: 'error' }, '2026-03-01T08:00:00+08:00');
+    day = await weldingDay(app);
+  });
+  afterAll(() => app?.close());
+
+  it("A's draft proposes B with 21,600 s on 焊机 01 (C was never on it)", async () => {
+    const d = await day.w.A.draft(day.sessions.A);
+    expect(d.status).toBe(200);
+    const weld = d.body.candidates.find((x: any) => x.productId === day.productId);
+    expect(weld.crew).toEqual([
+      { phone: A, name: '张三', secondsOnDevice: 28_800, coefficient: 1 },
+      { phone: B, name: '李四', secondsOnDevice: 21_600, coefficient: 1 },
+    ]);
+  });
+
+  it('adding C is refused naming C and the times', async () => {
+    const r = await day.w.A.submit(day.sessions.A, [{ productId: day.productId, finishedQty: 1000, defectiveQty: 0, crew: [A, B, C] }]);
+    expect(r.status).toBe(422);
+    expect(r.body.error).toMatchObject({ code: 'NOT_IN_CREW', details: { line: 1, phone: C, name: '王五', deviceNo: '焊机 01' } });
+    expect(r.body.error.message).toBe('第 1 行：王五 在 08:00–16:00 没有在设备 焊机 01 上班，不能加入班组报工');
+  });
+
+  it('A submits 1,000 成品 with crew [A, B]: weights 28,800 and 21,600 s, A 571 and B 429 pieces', async () => {
+    const r = await day.w.A.submit(day.sessions.A, [{ productId: day.productId, finishedQty: 1000, defectiveQty: 0, crew: [A, B] }]);
+    expect(r.status).toBe(201);
+    reportId = r.body.reportId;
+    expect(r.body.crewLines).toHaveLength(1);
+    expect(r.body.crewLines[0].shares.map((s: any) => [s.phone, s.name, s.seconds, s.coefficient, s.weight, s.finishedQty, s.defectiveQty])).toEqual([
+      [A, '张三', 28_800, 1, 28_800, 571, 0],
+      [B, '李四', 21_600, 1, 21_600, 429, 0],
+    ]);
+  });
+
+  it("B's own report of 焊接件 on 焊机 01 that day is refused naming A's report; B's draft says so", async () => {
+    const d = await day.w.B.draft(day.sessions.B);
+    const weld = d.body.candidates.find((x: any) => x.productId === day.productId);
+    expect(weld.crewReportedBy).toEqual({ reportId, phone: A, name: '张三' });
+    const r = await day.w.B.submit(day.sessions.B, [{ productId: day.productId, finishedQty: 400, defectiveQty: 0 }]);
+    expect(r.status).toBe(422);
+    expect(r.body.error).toMatchObject({ code: 'CREW_LINE_REPORTED', details: { line: 1, productId: day.productId, reportId, submitter: A, submitterName: '张三' } });
+  });
+});
+
+describe('crew work: CREW_SPLIT=coefficient with B at 1.20', () => {
+  let app: TestApp;
+  afterAll(() => app?.close());
+
+  it('weights 28,800 and 25,920', async () => {
+    app = await startTestApp({ CREW_SPLIT: 'coefficient' }, '2026-03-01T08:00:00+08:00');
+    const manager = await app.login('13800000002', 'manager', '李经理');
+    await app.login('13800000011', 'worker', '赵班长');
+    expect((await app.request('POST', '/api/workshops', { token: manager, body: { code: 'H1', name: '焊接车间' } })).status).toBe(201);
+    expect((await app.request('POST', '/api/teams', { token: manager, body: { code: 'H1-A', name: '焊接一班', workshopCode: 'H1', leaders: ['13800000011'] } })).status).toBe(201);
+    const day = await weldingDay(app);
+    expect((await app.request('POST', '/api/memberships', { token: manager, body: { phone: B, teamCode: 'H1-A', validFrom: '2026-03-01', coefficient: 1.2 } })).status).toBe(200);
+    const d = await day.w.A.draft(day.sessions.A);
+    expect(d.body.candidates.find((x: any) => x.productId === day.productId).crew.map((m: any) => m.coefficient)).toEqual([1, 1.2]);
+    const r = await day.w.A.submit(day.sessions.A, [{ productId: day.productId, finishedQty: 1000, defectiveQty: 0, crew: [A, B] }]);
+    expect(r.status).toBe(201);
+    // 1,000 × 28,800 / 54,720 = 526.32 → 526; 1,000 × 25,920 / 54,720 = 473.68 → 473, the piece left (0.68 > 0.32) → 474
+    expect(r.body.crewLines[0].shares.map((s: any) => [s.phone, s.coefficient, s.weight, s.finishedQty])).toEqual([
+      [A, 1, 28_800, 526],
+      [B, 1.2, 25_920, 474],
+    ]);
+  });
+});
+
