@@ -9,3 +9,13 @@ ALTER TABLE team_memberships ADD COLUMN coefficient integer NOT NULL DEFAULT 100
 CREATE INDEX sessions_by_clock_in ON sessions (clock_in_at);
 -- (The lines already counting a person for a product in a window, crewCoverageSql, are found by report date through
 -- reports_by_date of migrations/011.)
+
+-- Wages (src/projections/wages.ts): a crew line's approval writes one row per member (member_no 1…; 0 for any other
+-- line) with the member's share, the whole line beside it (crew: its quantities, reasons, amount and shares).
+ALTER TABLE wage_lines ADD COLUMN member_no integer NOT NULL DEFAULT 0, ADD COLUMN crew jsonb;
+ALTER TABLE wage_lines DROP CONSTRAINT wage_lines_pkey;
+ALTER TABLE wage_lines ADD PRIMARY KEY (report_id, line_no, member_no);
+
+-- 我的报工 (src/queries/my-reports.ts): the reports whose crew line counts a worker, found by containment in their
+-- lines; only reports with a crew line are indexed.
+CREATE INDEX reports_by_crew ON reports USING gin (lines jsonb_path_ops) WHERE jsonb_path_exists(lines, '$[*].shares');

@@ -99,6 +99,35 @@ describe('crew work: the done-when figures (CREW_SPLIT=presence)', () => {
     expect(r.status).toBe(422);
     expect(r.body.error).toMatchObject({ code: 'CREW_LINE_REPORTED', details: { line: 1, productId: day.productId, reportId, submitter: A, submitterName: '张三' } });
   });
+
+  it('after one approval each one\'s wages show their share: A 571 pieces 211.43, B 429 pieces 158.57, the crew line 370.00 beside it', async () => {
+    expect((await app.request('POST', `/api/reviews/${reportId}/approve`, { token: day.admin, body: {} })).status).toBe(200);
+    await app.catchUpAll();
+    const wages = async (phone: string) => (await app.request('GET', `/api/wages/${phone}?month=2026-03`, { token: day.manager })).body;
+    const [a, b] = [await wages(A), await wages(B)];
+    expect([a.amount, a.reports[0].lines[0].finishedQty, a.reports[0].lines[0].amount]).toEqual(['211.43', 571, '211.43']);
+    expect([b.amount, b.reports[0].reportId, b.reports[0].lines[0].finishedQty, b.reports[0].lines[0].amount]).toEqual(['158.57', reportId, 429, '158.57']);
+    expect(b.reports[0].lines[0].crew).toEqual({
+      submitter: A,
+      finishedQty: 1000,
+      defectiveQty: 0,
+      amount: '370.00',
+      shares: [
+        { phone: A, name: '张三', weight: 28_800, finishedQty: 571, defectiveQty: 0, amount: '211.43' },
+        { phone: B, name: '李四', weight: 21_600, finishedQty: 429, defectiveQty: 0, amount: '158.57' },
+      ],
+    });
+    const mine = await day.w.B.mine();
+    expect(mine.body.items).toHaveLength(1);
+    expect(mine.body.items[0]).toMatchObject({ reportId, status: 'approved', submittedBy: { phone: A, name: '张三' } });
+    expect(mine.body.items[0].lines[0].shares.find((x: any) => x.phone === B)).toMatchObject({ finishedQty: 429, weight: 21_600 });
+    const summary = (await app.request('GET', '/api/wages?month=2026-03', { token: day.manager })).body;
+    expect(summary.totals).toMatchObject({ reports: 1, finishedQty: 1000, amount: '370.00' });
+    expect(summary.items.map((w: any) => [w.employeePhone, w.reports, w.finishedQty, w.amount])).toEqual([
+      [A, 1, 571, '211.43'],
+      [B, 1, 429, '158.57'],
+    ]);
+  });
 });
 
 describe('crew work: CREW_SPLIT=coefficient with B at 1.20', () => {

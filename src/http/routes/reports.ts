@@ -223,6 +223,10 @@ export const myReportsRoute = defineRoute({
       rejectReason: z.string().nullable(),
       // shifts
       ...breakSourceFields,
+      submittedBy: z
+        .object({ phone: z.string(), name: z.string().nullable() })
+        .optional()
+        .describe('班组报工：别人提交、其班组报工行把你算在内的报工单，这是提交人（明细行 shares 中有你的份额）；你自己的报工单省略'),
     }),
   ),
   errors: [{ status: 422, code: 'INVALID_DATE_RANGE', description: '开始日期晚于结束日期' }],
