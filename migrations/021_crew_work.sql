@@ -19,3 +19,7 @@ ALTER TABLE wage_lines ADD PRIMARY KEY (report_id, line_no, member_no);
 -- 我的报工 (src/queries/my-reports.ts): the reports whose crew line counts a worker, found by containment in their
 -- lines; only reports with a crew line are indexed.
 CREATE INDEX reports_by_crew ON reports USING gin (lines jsonb_path_ops) WHERE jsonb_path_exists(lines, '$[*].shares');
+
+-- The dashboard (src/projections/dashboard.ts): a pending report's crew lines, whose members' shares its approval
+-- adds to their days.
+ALTER TABLE dashboard_report_contributions ADD COLUMN crew_lines jsonb;

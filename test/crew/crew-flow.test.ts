@@ -6,12 +6,13 @@
  *   approval (the audit): 900 成品 on 28,800 : 21,600 → 514.29 → 514, 385.71 → 385 + the piece left = 386;
  * - a later rate reprices the crew line whole and splits it again: 900 × 0.40 = 360.00 = 36,000 fen →
  *   A 20,571.43 → 20,571, B 15,428.57 → 15,428 + the fen left = 15,429: 205.71 + 154.29 = 360.00;
- * - the close counts the crew line once and its member among the workers, and the wage projection rebuilt from the
- *   events equals the one built as they came.
+ * - the close counts the crew line once and its member among the workers, and the wage and dashboard projections
+ *   rebuilt from the events equal the ones built as they came.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayProjection } from '../../src/projections/replay.ts';
 import { wagesProjection } from '../../src/projections/wages.ts';
+import { dashboardProjection } from '../../src/projections/dashboard.ts';
 import { tablesOf } from '../helpers/test-projection.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { A, B, weldingDay } from './helpers.ts';
@@ -103,5 +104,10 @@ describe('a correction, a later rate, the close', () => {
     const incremental = await tablesOf(pool, wagesProjection);
     await replayProjection(pool, app.service.ctx.store, wagesProjection, 3);
     expect(await tablesOf(pool, wagesProjection)).toEqual(incremental);
+    // The dashboard too: B's day of 03-03 holds B's corrected share, 386.
+    const dashboard = await tablesOf(pool, dashboardProjection);
+    expect(dashboard.dashboard_daily.filter((r: any) => r.employee_phone === B).map((r: any) => Number(r.finished_qty)).sort((x: number, y: number) => x - y)).toEqual([386, 400]);
+    await replayProjection(pool, app.service.ctx.store, dashboardProjection, 3);
+    expect(await tablesOf(pool, dashboardProjection)).toEqual(dashboard);
   });
 });

@@ -85,6 +85,12 @@ describe('crew work: the done-when figures (CREW_SPLIT=presence)', () => {
     expect(mine.body.items).toHaveLength(1);
     expect(mine.body.items[0]).toMatchObject({ reportId, status: 'approved', submittedBy: { phone: A, name: '张三' } });
     expect(mine.body.items[0].lines[0].shares.find((x: any) => x.phone === B)).toMatchObject({ finishedQty: 429, weight: 21_600 });
+    const dash = (await app.request('GET', '/api/dashboard/reports?startDate=2026-03-02&endDate=2026-03-02', { token: day.manager })).body;
+    // B's day holds B's share (429) and no report of B's own yet: B's time is B's own report's.
+    expect(dash.items.map((r: any) => [r.employeePhone, r.reportCount, r.finishedQty, r.reportedQty])).toEqual([
+      [A, 1, 571, 571],
+      [B, 0, 429, 429],
+    ]);
     const summary = (await app.request('GET', '/api/wages?month=2026-03', { token: day.manager })).body;
     expect(summary.totals).toMatchObject({ reports: 1, finishedQty: 1000, amount: '370.00' });
     expect(summary.items.map((w: any) => [w.employeePhone, w.reports, w.finishedQty, w.amount])).toEqual([
