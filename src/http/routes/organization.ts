@@ -63,7 +63,7 @@ const NO_OPEN_MEMBERSHIP: ErrorDoc = { status: 409, code: 'NO_OPEN_MEMBERSHIP', 
 const coefficientAnswer = z.number().describe('系数（班组报工按系数分配时使用），0.1–9.99，默认 1');
 /** A coefficient in a request: a number or text of at most 2 decimals, 0.1–9.99 → hundredths. */
 const coefficientInput = z
-  .union([checkedRule(z.string(), { pattern: '^\\d{1,2}(\\.\\d{1,2})?$' }), checkedRule(z.number(), { minimum: 0.1, maximum: 9.99 })])
+  .union([checkedRule(z.string(), { pattern: '^(0\\.[1-9]\\d?|[1-9](\\.\\d{1,2})?)$' }), checkedRule(z.number(), { minimum: 0.1, maximum: 9.99 })])
   .transform((v, ctx) => {
     const hundredths = parseCoefficient(v);
     if (hundredths !== undefined) return hundredths;
