@@ -102,6 +102,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       plausibility: plausibilityBounds(config),
       defectReasonsRequired: config.defectReasonsRequired,
       workOrderFlow: { tolerance: config.workOrderFlowTolerance, overrunRatio: config.workOrderOverrunRatio },
+      crewSplit: config.crewSplit,
     },
     calendars,
     projections: allProjections,

@@ -12,6 +12,7 @@ import { isIP } from 'node:net';
 import jwt from 'jsonwebtoken';
 import { LOG_LEVELS } from './logger.ts';
 import { TEMPLATE_FIELDS, templateConfigs } from './notifications/templates.ts';
+import { CREW_SPLIT_MODES, type CrewSplitMode } from './domain/crew-split.ts';
 
 /** One wrong setting: the variable (with its value when not secret) and what is wrong, in Chinese and English. */
 export interface ConfigProblem {
@@ -99,6 +100,12 @@ export interface Config {
    * plannedQty × (1 + this) is flagged OVER_PLANNED (domain/work-order-flow.ts).
    */
   readonly workOrderOverrunRatio: number;
+  /**
+   * CREW_SPLIT (`presence` | `coefficient` | `equal`, default presence): how a crew line (班组报工) is split among its
+   * members (domain/crew-split.ts): by seconds on the device, by seconds × each member's coefficient (系数), or
+   * equally.
+   */
+  readonly crewSplit: CrewSplitMode;
   /** Platform credentials; undefined means the built-in simulator is used. */
   readonly platform?: { readonly appId: string; readonly secret: string; readonly apiBase: string };
   readonly wxEnvVersion: 'release' | 'trial' | 'develop';
@@ -332,6 +339,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     r.bad('DEFECT_REASONS_REQUIRED', '是否必须填写不良原因应为 true 或 false', 'must be true or false');
   }
 
+  const crewSplit = r.text('CREW_SPLIT') ?? 'presence';
+  if (!(CREW_SPLIT_MODES as readonly string[]).includes(crewSplit)) {
+    r.bad('CREW_SPLIT', '班组报工的分配方式应为 presence（按在机时间）、coefficient（在机时间 × 系数）或 equal（平均）', 'must be presence, coefficient or equal');
+  }
+
   const appId = r.text('WX_APPID');
   const secret = r.text('WX_SECRET');
   if (production && !appId) {
@@ -400,6 +412,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defectReasonsRequired: defectReasonsText === 'true',
     workOrderFlowTolerance,
     workOrderOverrunRatio,
+    crewSplit: crewSplit as CrewSplitMode,
     platform: appId && secret ? { appId, secret, apiBase: apiBase ?? WX_REAL_API_BASE } : undefined,
     wxEnvVersion: envVersion as Config['wxEnvVersion'],
     wxWebLoginPage,

@@ -22,6 +22,11 @@
  * in `team_memberships` and that team's workshop, queries/organization.ts rules): a submission records it. They are
  * read by the same one statement as the others (the worker's submission adds no round trip).
  *
+ * Crew work: who was on the crew lines' devices during the submitter's session, and which lines count the
+ * submitter or the members named already for the lines' products then (src/crew/sql.ts); read by the same one
+ * statement, never cached, and the guard checks that no such line was added since (two crew lines racing to name the
+ * same person: one of them decides again and leaves the person out, or is refused).
+ *
  * Shift facts: which of some shift ids exist (a team's assignment or override names them; shifts
  * are never deleted, so no guard), and the worker's shift calendar around a session's clock-in date (`shiftsOf`:
  * src/shifts/sql.ts, three ShiftDays), read by the same one statement and cached per worker by the caching
@@ -53,6 +58,8 @@ import { streamPrefixes } from '../events/catalog.ts';
 import type { DefectReason } from '../domain/defect-reasons.ts';
 import type { StoredStatus } from '../domain/work-orders.ts';
 import { headsParameters, streamHeadsHoldSql, streamHeadsSql, type StreamHeads } from '../events/heads.ts';
+import { coverageRow, crewCoverageSql, crewPresenceSql } from '../crew/sql.ts';
+import type { CrewFacts } from './crew-lines.ts';
 
 /** The facts a command needs (each optional). */
 export interface FactQuery {
@@ -98,6 +105,21 @@ export interface FactQuery {
   readonly workOrderProduct?: { readonly projectNo: string; readonly productName: string };
   /** An order whose reported 工序 a cancel or an operation's removal relies on. */
   readonly workOrderReported?: string;
+  /**
+   * Crew work (src/crew/sql.ts, commands/crew-lines.ts): the submitter's session window [from, to) (ISO instants),
+   * the products of its lines (`productIds`: which already count the phones; `crewProductIds`: the crew lines',
+   * whose devices' presence is read), the submitter and the members named (`phones`), the report date (the members'
+   * coefficients) and how far back a session overlapping the window may have begun (hours).
+   */
+  readonly crewOf?: {
+    readonly from: string;
+    readonly to: string;
+    readonly productIds: readonly number[];
+    readonly crewProductIds: readonly number[];
+    readonly phones: readonly string[];
+    readonly date: string;
+    readonly lookBackHours: number;
+  };
 }
 
 /** An order a report line names, as the facts read it (domain/work-orders.ts), with its other reports' pieces. */
@@ -162,6 +184,8 @@ export interface Facts {
   readonly workOrderCatalog?: readonly string[] | null;
   /** The 工序 some report names the asked order at (absent: not asked). */
   readonly workOrderReported?: readonly string[];
+  /** Crew work: the presence on the crew lines' devices, the lines counting the phones already, names (absent: not asked). */
+  readonly crew?: CrewFacts;
 }
 
 export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [], reportInScope: true };
@@ -213,6 +237,8 @@ const WORK_ORDERS_SQL = `(CASE WHEN cardinality($17::text[]) = 0 THEN NULL ELSE 
  * $15 the targets of a write whose scope is asked (jsonb, domain/scope.ts `outsideScopeSql`). $16 the defect reason
  * codes a report's lines name. $17 work order numbers and $18 the report left out of their pieces; $19 项目号 and
  * $20 产品名称 of the product whose 工序 are asked; $21 the order whose reported 工序 are asked.
+ * Crew work: $22 window from, $23 window to, $24 crew lines' product ids, $25 the lines'
+ * product ids, $26 phones, $27 report date, $28 look-back hours (src/crew/sql.ts).
  */
 const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role = $2) AS person_name,
        ($3::text IS NULL OR EXISTS (SELECT 1 FROM products WHERE device_no = $3)) AS device_in_use,
@@ -231,7 +257,13 @@ const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role 
        CASE WHEN $19::text IS NULL THEN NULL ELSE (SELECT CASE WHEN count(*) = 0 THEN NULL ELSE json_build_object('processes', array_agg(DISTINCT process_name ORDER BY process_name)) END
                                                      FROM products WHERE project_no = $19 AND product_name = $20) END AS work_order_catalog,
        CASE WHEN $21::text IS NULL THEN NULL ELSE (SELECT COALESCE(array_agg(DISTINCT l ->> 'processName'), '{}') FROM reports r CROSS JOIN LATERAL jsonb_array_elements(r.lines) l
-                                                    WHERE report_work_orders(r.lines) && ARRAY[$21::text] AND l ->> 'workOrderNo' = $21) END AS work_order_reported`;
+                                                    WHERE report_work_orders(r.lines) && ARRAY[$21::text] AND l ->> 'workOrderNo' = $21) END AS work_order_reported,
+       CASE WHEN $22::timestamptz IS NULL THEN NULL ELSE json_build_object(
+         'sessions', CASE WHEN cardinality($24::bigint[]) = 0 THEN '[]'::json
+                          ELSE ${crewPresenceSql('$22::timestamptz', '$23::timestamptz', '(SELECT array_agg(device_no) FROM products WHERE id = ANY($24::bigint[]))', '$27::date', '$28::int')} END,
+         'coverage', (SELECT COALESCE(json_agg(c), '[]'::json) FROM (${crewCoverageSql('$22::timestamptz', '$23::timestamptz', '$25::bigint[]', '$26::text[]')}) c),
+         'names', (SELECT COALESCE(json_agg(json_build_object('phone', x.phone, 'name', x.name)), '[]'::json)
+                     FROM (SELECT phone, min(name) AS name FROM personnel WHERE phone = ANY($26::text[]) GROUP BY phone) x)) END AS crew`;
 
 const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.length > 0;
 
@@ -239,7 +271,8 @@ const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.len
 export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> {
   const org = asked(query.workshopCodes) || asked(query.teamCodes) || asked(query.people) || query.placementOf !== undefined;
   const shifts = asked(query.shiftIds) || query.shiftsOf !== undefined; // shifts
-  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined && query.writeScope === undefined && !asked(query.defectReasonCodes) && !query.workOrders?.orderNos.length && !query.workOrderProduct && query.workOrderReported === undefined) return NO_FACTS;
+  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined && query.writeScope === undefined && !asked(query.defectReasonCodes) && !query.workOrders?.orderNos.length && !query.workOrderProduct && query.workOrderReported === undefined && !query.crewOf) return NO_FACTS;
+  const crew = query.crewOf;
   const ids = [...new Set(query.productIds ?? [])];
   const months = [...new Set(query.months ?? [])];
   const r = (
@@ -265,6 +298,13 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
       query.workOrderProduct?.projectNo ?? null,
       query.workOrderProduct?.productName ?? null,
       query.workOrderReported ?? null,
+      crew?.from ?? null,
+      crew?.to ?? null,
+      [...new Set(crew?.crewProductIds ?? [])],
+      [...new Set(crew?.productIds ?? [])],
+      [...new Set(crew?.phones ?? [])],
+      crew?.date ?? null,
+      crew?.lookBackHours ?? null,
     ])
   ).rows[0];
   const placed = r.placement?.placement;
@@ -301,6 +341,7 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
       : {}),
     ...(query.workOrderProduct ? { workOrderCatalog: r.work_order_catalog ? r.work_order_catalog.processes : null } : {}),
     ...(query.workOrderReported !== undefined ? { workOrderReported: r.work_order_reported ?? [] } : {}),
+    ...(r.crew ? { crew: { sessions: r.crew.sessions ?? [], coverage: (r.crew.coverage ?? []).map(coverageRow), names: r.crew.names ?? [] } } : {}),
   };
 }
 
@@ -360,6 +401,17 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
   }
   if (query.workOrderReported !== undefined && facts.workOrderReported) {
     checks.push(`work_order_reported_within(${w.param(query.workOrderReported)}, ${w.param([...facts.workOrderReported])}::text[])`);
+  }
+  // Crew work: the lines counting the phones for the products then are still those read (none added since).
+  if (query.crewOf && facts.crew) {
+    const c = query.crewOf;
+    const coverage = crewCoverageSql(
+      `${w.param(c.from)}::timestamptz`,
+      `${w.param(c.to)}::timestamptz`,
+      `${w.param([...new Set(c.productIds)])}::bigint[]`,
+      `${w.param([...new Set(c.phones)])}::text[]`,
+    );
+    checks.push(`(SELECT count(*) FROM (${coverage}) c) = ${facts.crew.coverage.length}`);
   }
   if (checks.length) w.guard('facts', checks.join(' AND '));
   const months = [...new Set(query.months ?? [])].sort();

@@ -8,6 +8,7 @@
  * Instants are ISO 8601 strings or Dates; durations milliseconds (`ClockLimits`); break intervals whole minutes.
  */
 import type { FlowBounds } from './work-order-flow.ts';
+import type { CrewSplitMode } from './crew-split.ts';
 import { domainError, type ClockAttempt, type DomainError } from './errors.ts';
 import { LABELS, type ClockLabel } from './labels.ts';
 import type { PlausibilityBounds } from './plausibility.ts';
@@ -36,6 +37,8 @@ export interface ClockSettings extends ClockLimits {
   readonly defectReasonsRequired?: boolean;
   /** WORK_ORDER_FLOW_TOLERANCE and WORK_ORDER_OVERRUN_RATIO: the flow flags of lines naming work orders (domain/work-order-flow.ts). */
   readonly workOrderFlow?: FlowBounds;
+  /** CREW_SPLIT: how a crew line is split among its members (domain/crew-split.ts); absent: presence. */
+  readonly crewSplit?: CrewSplitMode;
 }
 
 export type Instant = string | Date;

@@ -54,6 +54,16 @@ export interface DomainErrorCatalog {
   REPORT_ALREADY_SUBMITTED: { details: { sessionId: string; reportId?: string }; context: never };
   /** A submitted line names a product that is not on the session's devices. */
   PRODUCT_NOT_CANDIDATE: { details: Line; context: never };
+  /**
+   * Crew work: a crew line names someone who was not on the line's device during the submitter's session (the window
+   * as local instants; null in a correction, which names a member not recorded).
+   */
+  NOT_IN_CREW: {
+    details: { line: number; phone: string; name: string | null; deviceNo: string; windowFrom: string | null; windowTo: string | null };
+    context: { from: string | null; to: string | null };
+  };
+  /** Crew work: another's crew line counts the worker already for this product on this device then. */
+  CREW_LINE_REPORTED: { details: { line: number; productId: number; reportId: string; submitter: string; submitterName: string | null }; context: never };
   /** A corrected line names a product neither on the report nor on its devices. */
   PRODUCT_NOT_ALLOWED: { details: Line; context: never };
   NO_LINES: { details: never; context: never };

@@ -14,6 +14,8 @@ export interface Membership {
   readonly validFrom: string;
   /** Last day (inclusive), local date; null while open. */
   readonly validTo: string | null;
+  /** The member's coefficient (系数) during the membership, hundredths (domain/crew-split.ts); absent: 1.00. */
+  readonly coefficient?: number;
 }
 
 /** The membership covering local date `date`, or undefined (in no team that day). */

@@ -46,6 +46,26 @@ export const lineDefectSchema = z.object({
   category: defectCategorySchema.describe('记录时该原因的类别：operator 工废、material 料废、other 其他'),
 });
 
+/**
+ * A member's share of a crew line (班组报工; domain/crew-split.ts), recorded with the line when it is submitted (and
+ * when a reviewer corrects it), so a later change of coefficients never reprices the past: the member, their whole
+ * seconds on the line's device inside the submitter's session window and the first instant there (the tie-break),
+ * the coefficient (系数, e.g. 1.2) on the report date, the weight the split used (seconds, seconds × coefficient or 1
+ * by CREW_SPLIT; at most 2 decimals) and the pieces. The shares' pieces sum exactly to the line's.
+ */
+export const crewShareSchema = z.object({
+  phone: z.string().describe('组员手机号'),
+  name: z.string().nullable().describe('组员姓名（提交时）'),
+  clockInAt: z.string().describe('在提交人上班时段内最早上该设备的时刻（并列时先上机者优先）'),
+  seconds: z.number().int().min(0).describe('提交人上班时段内在该设备上的秒数'),
+  coefficient: z.number().describe('报工日期的系数（如 1.2）'),
+  weight: z.number().min(0).describe('分配权重：按 CREW_SPLIT 为在机秒数、秒数 × 系数或 1'),
+  finishedQty: z.number().int().min(0).describe('分得的成品数量'),
+  defectiveQty: z.number().int().min(0).describe('分得的不良数量'),
+});
+/** A recorded share of a crew line. */
+export type CrewShareRecord = z.infer<typeof crewShareSchema>;
+
 export const productSnapshotSchema = z.object(productSnapshotFields);
 export const reportLineSchema = z.object({
   ...productSnapshotFields,
@@ -53,6 +73,7 @@ export const reportLineSchema = z.object({
   defects: z.array(lineDefectSchema).optional().describe('不良原因（未填原因的不良为“未注明”）；没有时省略'),
   /** The work order the line counts toward (domain/work-orders.ts); absent: none (also every line written before orders). */
   workOrderNo: z.string().optional().describe('工单号；不属于任何工单时省略'),
+  shares: z.array(crewShareSchema).optional().describe('班组报工：各组员分得的份额（合计等于本行数量）；不是班组报工时省略'),
 });
 /** One reason of a line, as recorded. */
 export type LineDefect = z.infer<typeof lineDefectSchema>;
@@ -80,6 +101,11 @@ export interface LineInput {
    * line of that product names (kept); null: none.
    */
   workOrderNo?: string | null;
+  /**
+   * Crew work: the members' phones (the submitter included) of a crew line (domain/crew-split.ts); omitted: a line of
+   * the submitter alone (a correction keeps the recorded crew).
+   */
+  crew?: string[];
 }
 
 /** The pieces of a line by category: 工废, 料废, 其他 and 未注明 (defective pieces without a reason). */

@@ -265,15 +265,23 @@ export const TeamChanged = defineEvent({
     workshopFrom: localDate.nullable().optional(),
   }),
 });
+/**
+ * A team member's coefficient (系数, crew work: domain/crew-split.ts) in hundredths, 10 … 999; absent in events
+ * recorded before coefficients existed, and when none was given: 1.00 (100).
+ */
+const coefficient = z.number().int().min(10).max(999).optional();
 /** Stream `member-<phone>`: the worker belongs to the team from `validFrom` (local date) on, open-ended. */
 export const MembershipStarted = defineEvent({
   type: 'MembershipStarted',
-  schema: z.object({ phone, teamCode: orgCode, validFrom: localDate, at: instant }),
+  schema: z.object({ phone, teamCode: orgCode, validFrom: localDate, at: instant, coefficient }),
 });
-/** Stream `member-<phone>`: the membership that began on `validFrom` ends with `validTo` (its last day, inclusive). */
+/**
+ * Stream `member-<phone>`: the membership that began on `validFrom` ends with `validTo` (its last day, inclusive);
+ * `coefficient` repeats the membership's (absent: 1.00), so the ended row is written from the event alone.
+ */
 export const MembershipEnded = defineEvent({
   type: 'MembershipEnded',
-  schema: z.object({ phone, teamCode: orgCode, validFrom: localDate, validTo: localDate, at: instant }),
+  schema: z.object({ phone, teamCode: orgCode, validFrom: localDate, validTo: localDate, at: instant, coefficient }),
 });
 /** Stream `device-<deviceNo>`: the device's workshop set (null: in no workshop), with the one before. */
 export const DeviceWorkshopSet = defineEvent({

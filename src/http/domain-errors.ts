@@ -103,6 +103,17 @@ const ANSWERS: { readonly [C in DomainErrorCode]: Entry<C> } = {
     message: (_, c) => `这次上班已超过 ${amount(c.maxHours)} 小时未完成报工，已自动结束，不能再提交；请扫描设备码重新“${LABELS.start}”`,
   },
   REPORT_ALREADY_SUBMITTED: { status: 409, message: () => '这次上班的报工单已经提交过了，不能重复提交；可在“我的报工”中查看' },
+  NOT_IN_CREW: {
+    status: 422,
+    message: (d, c) =>
+      c.from && c.to
+        ? `第 ${d.line} 行：${d.name ?? d.phone} 在 ${c.from}–${c.to} 没有在设备 ${d.deviceNo} 上班，不能加入班组报工`
+        : `第 ${d.line} 行：${d.name ?? d.phone} 不在这行班组报工的组员中，审核修正只能去掉组员`,
+  },
+  CREW_LINE_REPORTED: {
+    status: 422,
+    message: (d) => `第 ${d.line} 行：${d.submitterName ?? d.submitter} 已经为你所在的班组报过这个产品（报工单 ${d.reportId.slice(0, 8)}），请删掉这一行`,
+  },
   PRODUCT_NOT_CANDIDATE: { status: 422, message: (d) => `第 ${d.line} 行：所选产品不是本次上班所用设备的产品，请刷新报工单后重新选择` },
   PRODUCT_NOT_ALLOWED: { status: 422, message: (d) => `第 ${d.line} 行的产品不是本报工单设备上的产品，不能填写` },
   NO_LINES: { status: 422, message: () => '请至少填写一个产品的数量' },

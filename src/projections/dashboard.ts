@@ -22,6 +22,11 @@
  * placement (catalog.ts), so each finds its rows from the event alone; events written before carry none: their
  * reports were in no team.
  *
+ * Crew work (班组报工, migrations/021): a report's contribution counts a crew line's share of its submitter only,
+ * and keeps its crew lines (`crew_lines`); the approval adds each other member's share (pieces, no report, no time:
+ * their effective time is their own report's) to the member's day under the report's placement, so each person's
+ * output is their share against their own effective time.
+ *
  * Plausibility flags (migrations/010): `dashboard_daily.flagged` lists the day's approved reports that
  * carry flags, `[{reportId, flags}]`, from the approval's flags, replaced by a later BreakChanged's, so the dashboard
  * says 异常 where a figure cannot be true.
@@ -34,18 +39,24 @@ export const CONTRIBUTIONS = 'dashboard_report_contributions';
 export const DAILY = 'dashboard_daily';
 export const DAYS = 'dashboard_days';
 
-/** Integer sums of a report's lines. */
-export function lineSums(lines: readonly ReportLine[]) {
+/**
+ * Integer sums of a report's lines, as `phone` counts them (default: the whole lines): a crew line (班组报工)
+ * counts only `phone`'s share of its pieces (nothing when `phone` is not among its members).
+ */
+export function lineSums(lines: readonly ReportLine[], phone?: string) {
   let finished = 0;
   let defective = 0;
   let output = 0;
   let cycleOutput = 0;
   let workload = 0;
   for (const l of lines) {
-    finished += l.finishedQty;
-    defective += l.defectiveQty;
-    output += l.outputQty;
-    cycleOutput += cycleMilli(l.standardCycleSeconds) * l.outputQty;
+    const share = l.shares && phone !== undefined ? l.shares.find((x) => x.phone === phone) : undefined;
+    if (l.shares && phone !== undefined && !share) continue;
+    const [f, d] = share ? [share.finishedQty, share.defectiveQty] : [l.finishedQty, l.defectiveQty];
+    finished += f;
+    defective += d;
+    output += f + d;
+    cycleOutput += cycleMilli(l.standardCycleSeconds) * (f + d);
     workload += l.standardWorkload;
   }
   return { finished_qty: finished, defective_qty: defective, output_qty: output, cycle_output_milli: cycleOutput, standard_workload: workload };
@@ -73,7 +84,25 @@ const placementKeys = (d: { workshopCode?: string | null; teamCode?: string | nu
 const dayKey = (d: { reportDate: string; employeePhone: string; workshopCode?: string | null; teamCode?: string | null }) => [d.reportDate, d.employeePhone, ...placementKeys(d)];
 const daysKey = (d: { reportDate: string; workshopCode?: string | null; teamCode?: string | null }) => [d.reportDate, ...placementKeys(d)];
 
-function addToDay(e: ProjectedEvent, view: RowView, c: Row, flags: readonly PlausibilityFlag[]): RowChange[] {
+/** The crew members of `lines` other than `submitter` (班组报工), each once. */
+const membersOf = (lines: readonly ReportLine[], submitter: string): string[] => [
+  ...new Set(lines.flatMap((l) => (l.shares ?? []).map((x) => x.phone)).filter((p) => p !== submitter)),
+];
+
+/** The lines an approval approves: the corrected ones, else those its contribution kept. */
+const approvedLines = (e: ProjectedEvent, c: Row | undefined): ReportLine[] =>
+  (e.data.correction?.after as ReportLine[] | undefined) ?? ((c?.crew_lines as ReportLine[] | null) ?? []);
+
+/**
+ * Crew work: a member's share of an approved crew report added to the member's day (same placement as the report):
+ * their pieces, no report and no time (their effective time is their own report's).
+ */
+function addShareToDay(e: ProjectedEvent, view: RowView, phone: string, lines: readonly ReportLine[]): RowChange[] {
+  const share: Row = { employee_name: null, span_ms: 0, break_minutes: 0, ...lineSums(lines, phone) };
+  return addToDay({ ...e, data: { ...e.data, employeePhone: phone } } as ProjectedEvent, view, share, [], 0);
+}
+
+function addToDay(e: ProjectedEvent, view: RowView, c: Row, flags: readonly PlausibilityFlag[], reports = 1): RowChange[] {
   const { reportDate, employeePhone } = e.data;
   const key = dayKey(e.data);
   const [workshopKey, teamKey] = placementKeys(e.data);
@@ -96,16 +125,33 @@ function addToDay(e: ProjectedEvent, view: RowView, c: Row, flags: readonly Plau
         flagged: [],
       };
   day.employee_name = c.employee_name ?? day.employee_name;
-  day.report_count = Number(day.report_count) + 1;
+  day.report_count = Number(day.report_count) + reports;
   day.effective_ms = Number(day.effective_ms) + effectiveOf(c);
   for (const col of SUM_COLUMNS) day[col] = Number(day[col]) + Number(c[col]);
-  day.flagged = withFlags(day.flagged, e.data.reportId, flags);
+  if (reports) day.flagged = withFlags(day.flagged, e.data.reportId, flags);
   const writes: RowChange[] = [{ table: DAILY, key, row: day }];
   if (!old) {
     const d = view.get(DAYS, daysKey(e.data));
     writes.push({ table: DAYS, key: daysKey(e.data), row: { report_date: reportDate, workshop_key: workshopKey, team_key: teamKey, row_count: Number(d?.row_count ?? 0) + 1 } });
   }
   return writes;
+}
+
+/** `view` as it stands after `writes` (rows written replace those read). */
+const overlay = (view: RowView, writes: readonly RowChange[]): RowView =>
+  ({
+    ...view,
+    get: (table: string, key: readonly unknown[]) => {
+      const w = [...writes].reverse().find((x) => x.table === table && JSON.stringify(x.key) === JSON.stringify(key));
+      return w ? (w.row ?? undefined) : view.get(table, key);
+    },
+  }) as RowView;
+
+/** `writes` with later writes of a row replacing earlier ones (a day count written for the report and a member). */
+function mergeWrites(writes: RowChange[]): RowChange[] {
+  const by = new Map<string, RowChange>();
+  for (const w of writes) by.set(`${w.table} ${JSON.stringify(w.key)}`, w);
+  return [...by.values()];
 }
 
 export const dashboardProjection: Projection = {
@@ -115,7 +161,7 @@ export const dashboardProjection: Projection = {
     {
       name: CONTRIBUTIONS,
       key: ['report_id'],
-      columns: ['report_id', 'report_date', 'employee_phone', 'employee_name', 'span_ms', 'break_minutes', ...SUM_COLUMNS, 'workshop_code', 'team_code'],
+      columns: ['report_id', 'report_date', 'employee_phone', 'employee_name', 'span_ms', 'break_minutes', ...SUM_COLUMNS, 'workshop_code', 'team_code', 'crew_lines'],
       internal: true,
     },
     {
@@ -134,6 +180,13 @@ export const dashboardProjection: Projection = {
     // BreakChanged after approval and ReportApproved touch the day (and its count).
     return [c, { table: DAILY, key: dayKey(e.data) }, { table: DAYS, key: daysKey(e.data) }];
   },
+  // Crew work: an approval adds each member's share to the member's day (its rows found through the contribution).
+  needs(e, view) {
+    if (e.type !== 'ReportApproved') return [];
+    const c = view.get(CONTRIBUTIONS, [e.data.reportId]);
+    if (!c) return [];
+    return membersOf(approvedLines(e, c), e.data.employeePhone).map((phone) => ({ table: DAILY, key: dayKey({ ...e.data, employeePhone: phone }) }));
+  },
   apply(e, view) {
     const key = [e.data.reportId];
     const c = view.get(CONTRIBUTIONS, key);
@@ -147,16 +200,22 @@ export const dashboardProjection: Projection = {
           employee_name: e.metadata.actorPhone === d.employeePhone ? (e.metadata.actorName ?? null) : null,
           span_ms: Date.parse(d.clockOutAt) - Date.parse(d.clockInAt),
           break_minutes: d.breakMinutes,
-          ...lineSums(d.lines),
+          ...lineSums(d.lines, d.employeePhone),
           workshop_code: d.workshopCode,
           team_code: d.teamCode,
+          // Crew work: the crew lines, whose members' shares the approval adds to their days.
+          crew_lines: (d.lines as ReportLine[]).some((l) => l.shares) ? (d.lines as ReportLine[]).filter((l) => l.shares) : null,
         };
         return [{ table: CONTRIBUTIONS, key, row }];
       }
       case 'ReportApproved': {
         if (!c) return [];
-        const approved: Row = { ...c, ...(e.data.correction ? lineSums(e.data.correction.after) : {}) };
-        return [{ table: CONTRIBUTIONS, key, row: null }, ...addToDay(e, view, approved, e.data.flags ?? [])];
+        const approved: Row = { ...c, ...(e.data.correction ? lineSums(e.data.correction.after, e.data.employeePhone) : {}) };
+        const lines = approvedLines(e, c);
+        const writes: RowChange[] = [{ table: CONTRIBUTIONS, key, row: null }, ...addToDay(e, view, approved, e.data.flags ?? [])];
+        // Each member's day read through the writes so far (the day count may be written again).
+        for (const phone of membersOf(lines, e.data.employeePhone)) writes.push(...addShareToDay(e, overlay(view, writes), phone, lines));
+        return mergeWrites(writes);
       }
       case 'ReportRejected':
         return c ? [{ table: CONTRIBUTIONS, key, row: null }] : [];

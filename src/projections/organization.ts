@@ -7,12 +7,14 @@
  *   the dated `team_workshops` (migrations/017): TeamDefined from the beginning ('-infinity'); a move from its
  *   `workshopFrom`; a TeamChanged without the field (recorded before moves were dated) from the beginning, as then.
  * - MembershipStarted (stream `member-<phone>`) → `team_memberships` row (phone, valid_from) open (valid_to null);
- *   MembershipEnded → the same row with its valid_to (the event carries the membership's team and first day).
+ *   MembershipEnded → the same row with its valid_to (the event carries the membership's team and first day);
+ *   both with the membership's coefficient (系数, hundredths; absent in the event: 100, migrations/021).
  * - DeviceWorkshopSet (stream `device-<deviceNo>`) → `device_workshops` row, deleted when the workshop is null.
  * Timestamps are ISO 8601 text (UTC), dates `YYYY-MM-DD`.
  */
 import type { EventData } from '../events/catalog.ts';
 import type { Projection, RowChange } from './projection.ts';
+import { COEFFICIENT_DEFAULT } from '../domain/crew-split.ts';
 
 const iso = (at: string) => new Date(at).toISOString();
 /** A team's first workshop row counts from the beginning of time. */
@@ -25,7 +27,7 @@ export const organizationProjection: Projection = {
     { name: 'workshops', key: ['code'], columns: ['code', 'name', 'updated_at'] },
     { name: 'teams', key: ['code'], columns: ['code', 'name', 'workshop_code', 'leaders', 'updated_at'] },
     { name: 'team_workshops', key: ['team_code', 'valid_from'], columns: ['team_code', 'valid_from', 'workshop_code'] },
-    { name: 'team_memberships', key: ['phone', 'valid_from'], columns: ['phone', 'valid_from', 'team_code', 'valid_to'] },
+    { name: 'team_memberships', key: ['phone', 'valid_from'], columns: ['phone', 'valid_from', 'team_code', 'valid_to', 'coefficient'] },
     { name: 'device_workshops', key: ['device_no'], columns: ['device_no', 'workshop_code', 'set_at'] },
   ],
   eventTypes: ['WorkshopDefined', 'WorkshopRenamed', 'TeamDefined', 'TeamChanged', 'MembershipStarted', 'MembershipEnded', 'DeviceWorkshopSet'],
@@ -51,13 +53,13 @@ export const organizationProjection: Projection = {
           {
             table: 'team_memberships',
             key: [d.phone, d.validFrom],
-            row: { phone: d.phone, valid_from: d.validFrom, team_code: d.teamCode, valid_to: null },
+            row: { phone: d.phone, valid_from: d.validFrom, team_code: d.teamCode, valid_to: null, coefficient: d.coefficient ?? COEFFICIENT_DEFAULT },
           },
         ];
       }
       case 'MembershipEnded': {
         const d = event.data as EventData<'MembershipEnded'>;
-        return [{ table: 'team_memberships', key: [d.phone, d.validFrom], row: { phone: d.phone, valid_from: d.validFrom, team_code: d.teamCode, valid_to: d.validTo } }];
+        return [{ table: 'team_memberships', key: [d.phone, d.validFrom], row: { phone: d.phone, valid_from: d.validFrom, team_code: d.teamCode, valid_to: d.validTo, coefficient: d.coefficient ?? COEFFICIENT_DEFAULT } }];
       }
       case 'DeviceWorkshopSet': {
         const d = event.data as EventData<'DeviceWorkshopSet'>;

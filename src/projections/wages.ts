@@ -25,10 +25,17 @@
  *   close's, the previous close's beside it.
  * - PeriodReopened: the month is priced at the current rates again (lines of products whose rates changed while
  *   it was closed are repriced).
+ * Crew work (班组报工): a crew line's approval writes one `wage_lines` row per member (`member_no` 1…, the
+ * member as `employee_phone`, their pieces), its amount the member's share of the line's amount, priced once for
+ * the whole line and split to the fen on the recorded weights (domain/crew-split.ts), the whole line kept beside it
+ * (`crew`); repricing prices the whole again and splits again. Other lines have `member_no` 0. Each member's sums
+ * count their share, and the crew's report among their reports; the month counts the report once and the line's
+ * pieces once (the shares sum to them).
  * Replay equals the incremental result (tested): every row is a function of the events in order.
  */
 import type { EventData } from '../events/catalog.ts';
-import { defectSplit, type LineDefect, type ReportLine } from '../domain/report-line.ts';
+import { defectSplit, type CrewShareRecord, type LineDefect, type ReportLine } from '../domain/report-line.ts';
+import { splitAmount } from '../domain/crew-split.ts';
 import { fenOf, lineAmountFen, materialRateOf } from '../domain/money.ts';
 import { monthOf } from '../domain/period.ts';
 import { entryOf, nextFrom, rateOn, sameSegments, segmentsIn, withEntry, type RateEntry } from '../domain/rates.ts';
@@ -44,7 +51,7 @@ export const WAGE_TABLES = {
 const T = WAGE_TABLES;
 
 /** The fields of a line the wages keep: the product's, as the report copied them, and the quantities. */
-const LINE_FIELDS = ['productId', 'projectNo', 'productName', 'deviceNo', 'processName', 'finishedQty', 'defectiveQty', 'defects'] as const;
+const LINE_FIELDS = ['productId', 'projectNo', 'productName', 'deviceNo', 'processName', 'finishedQty', 'defectiveQty', 'defects', 'shares'] as const;
 export type WageLineFields = Pick<ReportLine, (typeof LINE_FIELDS)[number]>;
 type PendingLine = WageLineFields;
 
@@ -72,6 +79,34 @@ type Price = Pick<Row, 'piece_rate' | 'defect_rate' | 'material_defect_rate' | '
 /** The 料废 pieces of a line's recorded reasons (stored as the `defects` column; null: none). */
 const materialQtyOf = (defectiveQty: number, defects: unknown): number => defectSplit(defectiveQty, (defects as LineDefect[] | null) ?? undefined).material;
 
+/**
+ * Crew work: a crew line as its members' rows keep it whole (`crew` column): the line's quantities and reasons, its
+ * submitter, and the shares (who, weight, tie-break, pieces), from which each member's amount is split again
+ * whenever the line is priced (domain/crew-split.ts `splitAmount`).
+ */
+interface CrewWhole {
+  submitter: string;
+  finishedQty: number;
+  defectiveQty: number;
+  defects: LineDefect[] | null;
+  /** Fen of the whole line; null: unpriced. */
+  amountFen: number | null;
+  /** Fen of each share, in the shares' order; null: unpriced. */
+  amounts: number[] | null;
+  shares: Pick<CrewShareRecord, 'phone' | 'name' | 'clockInAt' | 'weight' | 'finishedQty' | 'defectiveQty'>[];
+}
+
+/** A crew member's price: the whole line priced once, its amount split to the fen on the shares' weights. */
+function crewPriced(crew: CrewWhole, memberNo: number, history: readonly RateEntry[], date: string): Price & { crew: CrewWhole } {
+  const whole = priced(crew.finishedQty, crew.defectiveQty, crew.defects, history, date);
+  const split = whole.amount_fen === null ? null : splitAmount(BigInt(whole.amount_fen as number), crew.shares.map((x) => ({ ...x, weight: Math.round(x.weight * 100) })));
+  return {
+    ...whole,
+    amount_fen: split ? Number(split[memberNo - 1]) : null,
+    crew: { ...crew, amountFen: whole.amount_fen as number | null, amounts: split ? split.map(Number) : null },
+  };
+}
+
 /** The rates and amount of a line dated `date` under `history` (nulls: unpriced). */
 function priced(finishedQty: number, defectiveQty: number, defects: unknown, history: readonly RateEntry[], date: string): Price {
   const rate = rateOn(history, date);
@@ -80,8 +115,12 @@ function priced(finishedQty: number, defectiveQty: number, defects: unknown, his
   return { piece_rate: rate.pieceRate, defect_rate: rate.defectRate, material_defect_rate: materialRateOf(rate), amount_fen: Number(amount) };
 }
 
-const samePrice = (a: Row, b: Price) =>
-  a.piece_rate === b.piece_rate && a.defect_rate === b.defect_rate && a.material_defect_rate === b.material_defect_rate && a.amount_fen === b.amount_fen;
+const samePrice = (a: Row, b: Price & { crew?: CrewWhole }) =>
+  a.piece_rate === b.piece_rate &&
+  a.defect_rate === b.defect_rate &&
+  a.material_defect_rate === b.material_defect_rate &&
+  a.amount_fen === b.amount_fen &&
+  (b.crew === undefined || (a.crew as CrewWhole | null)?.amountFen === b.crew.amountFen);
 
 const amountOf = (line: Row | undefined) => (line && line.amount_fen !== null ? BigInt(line.amount_fen as number) : 0n);
 const unpricedOf = (line: Row | undefined) => (line && line.amount_fen === null ? 1 : 0);
@@ -154,11 +193,15 @@ class Sums {
 function reprice(lines: readonly Row[], historyOf: (productId: number) => readonly RateEntry[], sums: Sums): RowChange[] {
   const out: RowChange[] = [];
   for (const line of lines) {
-    const p = priced(Number(line.finished_qty), Number(line.defective_qty), line.defects, historyOf(Number(line.product_id)), line.report_date as string);
+    const history = historyOf(Number(line.product_id));
+    const crew = line.crew as CrewWhole | null;
+    const p = crew
+      ? crewPriced(crew, Number(line.member_no), history, line.report_date as string)
+      : priced(Number(line.finished_qty), Number(line.defective_qty), line.defects, history, line.report_date as string);
     if (samePrice(line, p)) continue;
     const after = { ...line, ...p };
     sums.line(line, after);
-    out.push({ table: T.lines, key: [line.report_id, line.line_no], row: after });
+    out.push({ table: T.lines, key: [line.report_id, line.line_no, line.member_no], row: after });
   }
   return out;
 }
@@ -187,10 +230,10 @@ export const wagesProjection: Projection = {
     { name: T.pending, key: ['report_id'], columns: ['report_id', 'month', 'report_date', 'employee_phone', 'lines'], internal: true },
     {
       name: T.lines,
-      key: ['report_id', 'line_no'],
+      key: ['report_id', 'line_no', 'member_no'],
       columns: [
         'report_id', 'line_no', 'month', 'report_date', 'employee_phone', 'product_id', 'project_no', 'product_name', 'device_no', 'process_name',
-        'finished_qty', 'defective_qty', 'piece_rate', 'defect_rate', 'amount_fen', 'material_defect_rate', 'defects',
+        'finished_qty', 'defective_qty', 'piece_rate', 'defect_rate', 'amount_fen', 'material_defect_rate', 'defects', 'member_no', 'crew',
       ],
     },
     {
@@ -300,10 +343,49 @@ export const wagesProjection: Projection = {
         const m = sums.month(month);
         if (pending) out.push({ table: T.pending, key: [d.reportId], row: null });
         const monthRow = view.get(T.months, [month]);
+        const members = new Set<string>();
         lines.forEach((l, i) => {
+          if (l.shares) {
+            // Crew work: one row per member, their share of the pieces and of the amount priced once for the line.
+            const history = pricingHistory(view, monthRow, l.productId);
+            const whole: CrewWhole = {
+              submitter: d.employeePhone,
+              finishedQty: l.finishedQty,
+              defectiveQty: l.defectiveQty,
+              defects: l.defects?.length ? l.defects : null,
+              amountFen: null,
+              amounts: null,
+              shares: l.shares.map((x) => ({ phone: x.phone, name: x.name, clockInAt: x.clockInAt, weight: x.weight, finishedQty: x.finishedQty, defectiveQty: x.defectiveQty })),
+            };
+            l.shares.forEach((x, k) => {
+              const row: Row = {
+                report_id: d.reportId,
+                line_no: i + 1,
+                member_no: k + 1,
+                month,
+                report_date: d.reportDate,
+                employee_phone: x.phone,
+                product_id: l.productId,
+                project_no: l.projectNo,
+                product_name: l.productName,
+                device_no: l.deviceNo,
+                process_name: l.processName,
+                finished_qty: x.finishedQty,
+                defective_qty: x.defectiveQty,
+                defects: null,
+                ...crewPriced(whole, k + 1, history, d.reportDate),
+              };
+              sums.line(undefined, row);
+              out.push({ table: T.lines, key: [d.reportId, i + 1, k + 1], row });
+              if (x.phone !== d.employeePhone) members.add(x.phone);
+            });
+            return;
+          }
           const row: Row = {
             report_id: d.reportId,
             line_no: i + 1,
+            member_no: 0,
+            crew: null,
             month,
             report_date: d.reportDate,
             employee_phone: d.employeePhone,
@@ -318,10 +400,15 @@ export const wagesProjection: Projection = {
             ...priced(l.finishedQty, l.defectiveQty, l.defects, pricingHistory(view, monthRow, l.productId), d.reportDate),
           };
           sums.line(undefined, row);
-          out.push({ table: T.lines, key: [d.reportId, i + 1], row });
+          out.push({ table: T.lines, key: [d.reportId, i + 1, 0], row });
         });
         const w = sums.worker(month, d.employeePhone);
         w.reports = Number(w.reports) + 1;
+        // A crew member counts the crew's report among theirs (the month counts it once).
+        for (const phone of members) {
+          const mw = sums.worker(month, phone);
+          mw.reports = Number(mw.reports) + 1;
+        }
         m.reports = Number(m.reports) + 1;
         break;
       }

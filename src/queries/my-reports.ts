@@ -4,7 +4,9 @@
  * after an approval with correction), status and reject reason; paginated `{items, page, pageSize, total}`.
  * Filters: `startDate`/`endDate` (inclusive local dates `YYYY-MM-DD` of report_date), `status`, `reportId` (that
  * report only, when it is the worker's: the page a review-result message opens).
- * Served by the index reports_by_worker_date.
+ * Served by the index reports_by_worker_date. Crew work (班组报工): another's report whose crew line counts the worker
+ * (the worker among a line's `shares`) is the worker's too, with `submittedBy` (found through reports_by_crew,
+ * migrations/021); its lines carry the shares, the crew total beside the worker's share.
  */
 import type { Queryable } from '../db/transaction.ts';
 import type { ReportLine } from '../domain/report-line.ts';
@@ -38,9 +40,14 @@ export interface MyReport {
   /** Where the break came from, and the shift's name when from a shift. */
   breakSource: 'shift' | 'default' | 'manager';
   shiftName: string | null;
+  /** Crew work: another's report whose crew line counts the worker (班组报工), its submitter; absent: the worker's own. */
+  submittedBy?: { phone: string; name: string | null };
 }
 
-const WHERE = `employee_phone = $1
+/** The predicate of the partial index reports_by_crew (migrations/021): the report has a crew line. */
+const HAS_CREW = `jsonb_path_exists(lines, '$[*].shares')`;
+
+const WHERE = `(employee_phone = $1 OR (${HAS_CREW} AND lines @> jsonb_build_array(jsonb_build_object('shares', jsonb_build_array(jsonb_build_object('phone', $1::text))))))
         AND ($2::date IS NULL OR report_date >= $2::date)
         AND ($3::date IS NULL OR report_date <= $3::date)
         AND ($4::text IS NULL OR status = $4::text)
@@ -57,7 +64,9 @@ export async function myReports(q: Queryable, phone: string, f: MyReportsFilter)
   const { limit, offset } = limitOffset(f);
   const r = await q.query(
     `SELECT report_id, session_id, report_date, status, clock_in_at, clock_out_at, break_minutes, devices, lines,
-            submitted_at, reviewed_at, reject_reason, break_source, shift_name, count(*) OVER () AS total
+            submitted_at, reviewed_at, reject_reason, break_source, shift_name, employee_phone,
+            CASE WHEN employee_phone <> $1 THEN (SELECT min(p.name) FROM personnel p WHERE p.phone = reports.employee_phone) END AS submitter_name,
+            count(*) OVER () AS total
        FROM reports
       WHERE ${WHERE}
       ORDER BY report_date DESC, submitted_at DESC, report_id
@@ -88,6 +97,7 @@ export async function myReports(q: Queryable, phone: string, f: MyReportsFilter)
     rejectReason: row.reject_reason,
     breakSource: row.break_source,
     shiftName: row.break_source === 'shift' ? (row.shift_name ?? null) : null,
+    ...(row.employee_phone !== phone ? { submittedBy: { phone: row.employee_phone, name: row.submitter_name ?? null } } : {}),
   }));
   return toPage(items, total, f);
 }

@@ -56,6 +56,8 @@ export interface MemberItem {
   name: string | null;
   validFrom: string;
   validTo: string | null;
+  /** The member's coefficient (系数) during the membership, e.g. 1.2 (hundredths / 100). */
+  coefficient: number;
 }
 
 /** The members of team `code` on `date`, by name then phone. Throws TEAM_NOT_FOUND. */
@@ -63,7 +65,7 @@ export async function teamMembers(q: Queryable, code: string, date: string): Pro
   const r = await q.query(
     `SELECT (SELECT json_build_object('code', code, 'name', name, 'workshopCode', workshop_code) FROM teams WHERE code = $1) AS team,
             (SELECT json_agg(x ORDER BY x.name NULLS LAST, x.phone) FROM (
-               SELECT m.phone, ${nameOf('m.phone')} AS name, m.valid_from::text AS valid_from, m.valid_to::text AS valid_to
+               SELECT m.phone, ${nameOf('m.phone')} AS name, m.valid_from::text AS valid_from, m.valid_to::text AS valid_to, m.coefficient
                  FROM team_memberships m
                 WHERE m.team_code = $1 AND ${membershipCoversSql('m', '$2::date')}) x) AS items`,
     [code, date],
@@ -72,7 +74,7 @@ export async function teamMembers(q: Queryable, code: string, date: string): Pro
   if (!row.team) throw domainError('TEAM_NOT_FOUND', { code });
   return {
     team: row.team,
-    items: ((row.items ?? []) as any[]).map((x) => ({ phone: x.phone, name: x.name, validFrom: x.valid_from, validTo: x.valid_to })),
+    items: ((row.items ?? []) as any[]).map((x) => ({ phone: x.phone, name: x.name, validFrom: x.valid_from, validTo: x.valid_to, coefficient: x.coefficient / 100 })),
   };
 }
 
@@ -83,6 +85,8 @@ export interface MembershipItem {
   workshopName: string | null;
   validFrom: string;
   validTo: string | null;
+  /** The coefficient (系数) during the membership, e.g. 1.2. */
+  coefficient: number;
 }
 
 /**
@@ -92,7 +96,7 @@ export interface MembershipItem {
  */
 export async function membershipHistory(q: Queryable, phone: string): Promise<MembershipItem[]> {
   const r = await q.query(
-    `SELECT m.team_code, t.name AS team_name, tw.workshop_code, w.name AS workshop_name, m.valid_from::text AS valid_from, m.valid_to::text AS valid_to
+    `SELECT m.team_code, t.name AS team_name, tw.workshop_code, w.name AS workshop_name, m.valid_from::text AS valid_from, m.valid_to::text AS valid_to, m.coefficient
        FROM team_memberships m LEFT JOIN teams t ON t.code = m.team_code
        LEFT JOIN LATERAL (SELECT x.workshop_code FROM team_workshops x
                            WHERE x.team_code = m.team_code AND x.valid_from <= COALESCE(m.valid_to, 'infinity'::date)
@@ -108,6 +112,7 @@ export async function membershipHistory(q: Queryable, phone: string): Promise<Me
     workshopName: x.workshop_name,
     validFrom: x.valid_from,
     validTo: x.valid_to,
+    coefficient: x.coefficient / 100,
   }));
 }
 

@@ -24,6 +24,28 @@ import { readCalendar } from '../shifts/sql.ts';
 import type { CalendarCache } from '../shifts/calendar-cache.ts';
 import { headsParameters, streamHeadsHoldSql } from '../events/heads.ts';
 import { localDate } from '../time.ts';
+import { coverageRow, crewCoverageSql, crewPresenceSql, type CoverageRow } from '../crew/sql.ts';
+import { onDevice, type CrewSession } from '../domain/crew-presence.ts';
+import type { Queryable } from '../db/transaction.ts';
+
+/** Crew work: a member a crew candidate proposes (src/crew/sql.ts; domain/crew-presence.ts `onDevice`). */
+export interface CrewProposal {
+  phone: string;
+  name: string | null;
+  /** Whole seconds on the candidate's device inside the session's window. */
+  secondsOnDevice: number;
+  /** The coefficient (系数) on the report date, e.g. 1.2. */
+  coefficient: number;
+}
+
+/** A candidate product of the draft, with its crew when its 操作人数 > 1 and who counts the worker already. */
+export type DraftCandidate = ProductSnapshot & {
+  crew?: CrewProposal[];
+  /** Members left out because their own or another crew's line counts them already for the product then. */
+  crewLeftOut?: { phone: string; name: string | null; reportId: string }[];
+  /** Another's crew line counts this worker already for the product then (a line of it would be refused). */
+  crewReportedBy?: { reportId: string; phone: string; name: string | null };
+};
 
 /**
  * An open work order a candidate may count toward (domain/work-orders.ts): of the candidate's product, with its 工序
@@ -43,7 +65,7 @@ export interface ReportDraft {
   breakMinutes: number;
   devices: string[];
   expiresAt: Date;
-  candidates: (ProductSnapshot & { workOrders: DraftWorkOrder[] })[];
+  candidates: (DraftCandidate & { workOrders: DraftWorkOrder[] })[];
   /** Where the starting break comes from, and the shift (domain/shift-breaks.ts sessionBreak). */
   breakSource: 'shift' | 'default';
   shift: { shiftId: string; name: string } | null;
@@ -76,6 +98,9 @@ const DRAFT_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND r
        (SELECT json_agg(${snapshotJson('p')} ORDER BY array_position(s.devices, p.device_no), p.project_no, p.product_name, p.process_name, p.id)
           FROM products p WHERE p.device_no = ANY(s.devices)) AS candidates,
        ${DRAFT_ORDERS_SQL} AS work_orders,
+       (SELECT array_agg(p.id) FROM products p WHERE p.device_no = ANY(s.devices) AND p.operator_count > 1) AS crew_product_ids,
+       CASE WHEN s.clock_out_at IS NULL THEN NULL
+            ELSE (SELECT json_agg(c) FROM (${crewCoverageSql('s.clock_in_at', 's.clock_out_at', 'ARRAY(SELECT p.id FROM products p WHERE p.device_no = ANY(s.devices))', 'ARRAY[$1::text]')}) c) END AS crew_coverage,
        COALESCE((s.clock_in_at AT TIME ZONE $4::text)::date = $5::date AND ${streamHeadsHoldSql('$6::text[]', '$7::bigint[]')}, false) AS calendar_kept
   FROM (SELECT 1) AS one LEFT JOIN sessions s ON s.session_id = $3 AND s.employee_phone = $1`;
 
@@ -109,6 +134,7 @@ export async function reportDraft(
     calendars?.set(worker.phone, calendar);
   }
   const started = sessionBreak(presence, clockInDate, calendar.days, settings.timeZone, initialBreakMinutes(s.clockInAt, s.clockOutAt, settings.defaultBreakMinutes));
+  const candidates = await crewCandidates(q, settings, now, worker.phone, s, r.candidates ?? [], (r.crew_product_ids ?? []).map(Number), (r.crew_coverage ?? []).map(coverageRow));
   return {
     sessionId: s.sessionId,
     clockInAt: new Date(s.clockInAt),
@@ -118,7 +144,7 @@ export async function reportDraft(
     shift: started.shift,
     devices: [...s.devices],
     expiresAt: new Date(s.expiresAt),
-    candidates: ((r.candidates ?? []) as ProductSnapshot[]).map((c) => ({ ...c, workOrders: ordersOf(c, r.work_orders ?? []) })),
+    candidates: candidates.map((c) => ({ ...c, workOrders: ordersOf(c, r.work_orders ?? []) })),
   };
 }
 
@@ -129,4 +155,55 @@ function ordersOf(c: ProductSnapshot, rows: readonly DraftOrderRow[]): DraftWork
   return rows
     .filter((o) => o.projectNo === c.projectNo && o.productName === c.productName && o.operations.includes(c.processName))
     .map((o) => ({ orderNo: o.orderNo, plannedQty: Number(o.plannedQty), reportedFinishedQty: Number(o.finished?.[c.processName] ?? 0), dueDate: o.dueDate }));
+}
+
+/**
+ * Crew work (decisions.md "Crew work"): the candidates with `crewReportedBy` where another's crew line counts the
+ * worker already, and for products whose 操作人数 > 1 the members proposed: everyone on the product's device during
+ * the session (the worker first), with their seconds there and coefficient on today's date, less those whom a line
+ * counts already (`crewLeftOut`). One more statement, only when some candidate is such a product.
+ */
+async function crewCandidates(
+  q: Queryable,
+  settings: ClockSettings,
+  now: Date,
+  phone: string,
+  s: { clockInAt: string | Date; clockOutAt: string | Date },
+  candidates: ProductSnapshot[],
+  crewProductIds: number[],
+  mine: CoverageRow[],
+): Promise<DraftCandidate[]> {
+  const reportedBy = (productId: number) => {
+    const c = mine.find((x) => x.productId === productId && x.submitter !== phone);
+    return c ? { crewReportedBy: { reportId: c.reportId, phone: c.submitter, name: c.submitterName } } : {};
+  };
+  if (!crewProductIds.length) return candidates.map((c) => ({ ...c, ...reportedBy(c.productId) }));
+  const window = { from: new Date(s.clockInAt).toISOString(), to: new Date(s.clockOutAt).toISOString() };
+  const date = localDate(now, settings.timeZone);
+  const lookBack = Math.ceil(settings.sessionMaxMs / 3_600_000) + 24;
+  const crewOf = candidates.filter((c) => crewProductIds.includes(c.productId));
+  const r = (
+    await q.query(
+      `SELECT ${crewPresenceSql('$1::timestamptz', '$2::timestamptz', '$3::text[]', '$4::date', '$5::int')} AS sessions`,
+      [window.from, window.to, [...new Set(crewOf.map((c) => c.deviceNo))], date, lookBack],
+    )
+  ).rows[0];
+  const sessions: CrewSession[] = r.sessions ?? [];
+  const present = new Map(crewOf.map((c) => [c.productId, onDevice(sessions, c.deviceNo, window, now.toISOString(), phone)]));
+  const others = [...new Set([...present.values()].flatMap((ms) => ms.map((m) => m.phone)))].filter((p) => p !== phone);
+  const covered = others.length
+    ? (
+        await q.query(`${crewCoverageSql('$1::timestamptz', '$2::timestamptz', '$3::bigint[]', '$4::text[]')}`, [window.from, window.to, crewProductIds, others])
+      ).rows.map(coverageRow)
+    : [];
+  return candidates.map((c) => {
+    const members = present.get(c.productId);
+    if (!members) return { ...c, ...reportedBy(c.productId) };
+    const left = members.filter((m) => m.phone !== phone && covered.some((x) => x.productId === c.productId && x.phone === m.phone));
+    const crew = members
+      .filter((m) => !left.includes(m))
+      .map((m) => ({ phone: m.phone, name: m.name, secondsOnDevice: m.seconds, coefficient: m.coefficient / 100 }));
+    const leftOut = left.map((m) => ({ phone: m.phone, name: m.name, reportId: covered.find((x) => x.productId === c.productId && x.phone === m.phone)!.reportId }));
+    return { ...c, crew, ...(leftOut.length ? { crewLeftOut: leftOut } : {}), ...reportedBy(c.productId) };
+  });
 }

@@ -74,6 +74,17 @@ export interface WageLine extends Omit<WageLineFields, 'defects'> {
   unexplainedDefectQty: number;
   /** Fen; null: unpriced. */
   amountFen: bigint | null;
+  /**
+   * Crew work: this row is the worker's share of a crew line (班组报工), and the line whole: its submitter,
+   * quantities, amount (fen, null: unpriced) and every member's share with its amount. Absent on other lines.
+   */
+  crew?: {
+    submitter: string;
+    finishedQty: number;
+    defectiveQty: number;
+    amountFen: bigint | null;
+    shares: { phone: string; name: string | null; weight: number; finishedQty: number; defectiveQty: number; amountFen: bigint | null }[];
+  };
 }
 
 export interface WageStatement extends MonthStatus {
@@ -270,11 +281,28 @@ const lineOf = (l: any): WageLine => {
   otherDefectQty: split.other,
   unexplainedDefectQty: split.unexplained,
   amountFen: l.amount_fen === null ? null : BigInt(l.amount_fen),
+  ...(l.crew ? { crew: crewOf(l.crew) } : {}),
   };
 };
 
+/** The `crew` column of a member's row (projections/wages.ts CrewWhole) as a WageLine's `crew`. */
+const crewOf = (c: any): NonNullable<WageLine['crew']> => ({
+  submitter: c.submitter,
+  finishedQty: Number(c.finishedQty),
+  defectiveQty: Number(c.defectiveQty),
+  amountFen: c.amountFen === null ? null : BigInt(c.amountFen),
+  shares: (c.shares as any[]).map((x, k) => ({
+    phone: x.phone,
+    name: x.name ?? null,
+    weight: Number(x.weight),
+    finishedQty: Number(x.finishedQty),
+    defectiveQty: Number(x.defectiveQty),
+    amountFen: c.amounts ? BigInt(c.amounts[k]) : null,
+  })),
+});
+
 const LINE_COLUMNS = `l.report_id, l.report_date, l.employee_phone, l.product_id, l.project_no, l.product_name, l.device_no, l.process_name,
-  l.finished_qty, l.defective_qty, l.piece_rate, l.defect_rate, l.amount_fen::text AS amount_fen, l.material_defect_rate,
+  l.finished_qty, l.defective_qty, l.piece_rate, l.defect_rate, l.amount_fen::text AS amount_fen, l.material_defect_rate, l.crew,
   (SELECT json_agg(json_build_object('reasonCode', x.e ->> 'reasonCode', 'reasonName', coalesce(d.name, x.e ->> 'reasonCode'),
                                      'category', x.e ->> 'category', 'qty', (x.e ->> 'qty')::int) ORDER BY x.o)
      FROM jsonb_array_elements(l.defects) WITH ORDINALITY AS x(e, o) LEFT JOIN defect_reasons d ON d.code = x.e ->> 'reasonCode') AS defects`;
@@ -302,7 +330,7 @@ export async function wageStatement(q: Queryable, month: string, phone: string, 
     readsEverything(reader)
       ? q.query(`SELECT ${WORKER_COLUMNS}, w.previous_amount_fen::text AS previous_amount_fen FROM wage_workers w WHERE w.month = $1 AND w.employee_phone = $2`, [month, phone])
       : Promise.resolve(undefined),
-    q.query(`SELECT ${LINE_COLUMNS} FROM wage_lines l WHERE l.month = $1 AND l.employee_phone = $2 AND ${seen} ORDER BY l.report_date, l.report_id, l.line_no`, lineArgs),
+    q.query(`SELECT ${LINE_COLUMNS} FROM wage_lines l WHERE l.month = $1 AND l.employee_phone = $2 AND ${seen} ORDER BY l.report_date, l.report_id, l.line_no, l.member_no`, lineArgs),
     q.query(`SELECT ${nameOf('$1')} AS name`, [phone]),
   ]);
   const reports = reportsOf(lines.rows);
@@ -338,7 +366,7 @@ export async function wageExport(
   const seen = scoped('l', reader, lineArgs);
   const [workers, lines] = await Promise.all([
     q.query(w.sql, w.args),
-    q.query(`SELECT ${LINE_COLUMNS} FROM wage_lines l WHERE l.month = $1 AND ${seen} ORDER BY l.employee_phone, l.report_date, l.report_id, l.line_no`, lineArgs),
+    q.query(`SELECT ${LINE_COLUMNS} FROM wage_lines l WHERE l.month = $1 AND ${seen} ORDER BY l.employee_phone, l.report_date, l.report_id, l.line_no, l.member_no`, lineArgs),
   ]);
   const all = workers.rows.map(workerOf);
   const names = new Map(all.map((w) => [w.employeePhone, w.employeeName]));

@@ -83,7 +83,7 @@ function withReal(v: unknown, useReal: boolean): unknown {
 /**
  * Rules across fields that the document cannot state, applied to a generated request so that it reaches the
  * rules it can: a line's outputQty, when given, is finished + defective (so within 0–10,000,000 itself); a date
- * range runs forward and spans at most 366 days.
+ * range runs forward and spans at most 366 days; rates and coefficients have their decimals (stated in words).
  */
 function acrossFields(v: any): any {
   if (!v || typeof v !== 'object') return v;
@@ -96,6 +96,8 @@ function acrossFields(v: any): any {
   for (const rate of ['pieceRate', 'defectRate', 'materialDefectRate']) {
     if (typeof out[rate] === 'number') out[rate] = Math.round(out[rate] * 10_000) / 10_000 || 0;
   }
+  // A coefficient (系数) has at most 2 decimals, stated in words as a rate's 4 are.
+  if (typeof out.coefficient === 'number') out.coefficient = Math.min(Math.max(Math.round(out.coefficient * 100) / 100, 0.1), 9.99);
   if (typeof out.startDate === 'string' && typeof out.endDate === 'string' && out.startDate && out.endDate) {
     const [a, b] = [out.startDate, out.endDate].sort();
     const days = (Date.parse(b) - Date.parse(a)) / 86_400_000;

@@ -90,13 +90,13 @@ describe('memberships', () => {
     expect(join.status).toBe(200);
     expect(join.body).toEqual({
       phone: WORKER,
-      items: [{ teamCode: 'C1-A', teamName: '冲压甲班', workshopCode: 'C1', workshopName: '冲压一车间', validFrom: '2026-03-02', validTo: null }],
+      items: [{ teamCode: 'C1-A', teamName: '冲压甲班', workshopCode: 'C1', workshopName: '冲压一车间', validFrom: '2026-03-02', validTo: null, coefficient: 1 }],
     });
     // Move from 03-16: the open membership ends on 03-15.
     const move = await app.request('POST', '/api/memberships', { token: manager, body: { phone: WORKER, teamCode: 'Z2-A', validFrom: '2026-03-16' } });
     expect(move.body.items).toEqual([
-      { teamCode: 'Z2-A', teamName: '装配一班', workshopCode: 'Z2', workshopName: '装配车间', validFrom: '2026-03-16', validTo: null },
-      { teamCode: 'C1-A', teamName: '冲压甲班', workshopCode: 'C1', workshopName: '冲压一车间', validFrom: '2026-03-02', validTo: '2026-03-15' },
+      { teamCode: 'Z2-A', teamName: '装配一班', workshopCode: 'Z2', workshopName: '装配车间', validFrom: '2026-03-16', validTo: null, coefficient: 1 },
+      { teamCode: 'C1-A', teamName: '冲压甲班', workshopCode: 'C1', workshopName: '冲压一车间', validFrom: '2026-03-02', validTo: '2026-03-15', coefficient: 1 },
     ]);
     expect(await events(`member-${WORKER}`)).toEqual([
       { type: 'MembershipStarted', data: { phone: WORKER, teamCode: 'C1-A', validFrom: '2026-03-02', at: expect.any(String) } },
@@ -112,7 +112,7 @@ describe('memberships', () => {
     expect(on10.body).toEqual({
       team: { code: 'C1-A', name: '冲压甲班', workshopCode: 'C1' },
       date: '2026-03-10',
-      items: [{ phone: WORKER, name: '张三', validFrom: '2026-03-02', validTo: '2026-03-15' }],
+      items: [{ phone: WORKER, name: '张三', validFrom: '2026-03-02', validTo: '2026-03-15', coefficient: 1 }],
     });
     expect((await app.request('GET', '/api/teams/C1-A/members?date=2026-03-16', { token: manager })).body.items).toEqual([]);
     expect((await app.request('GET', '/api/teams/Z2-A/members?date=2026-03-16', { token: manager })).body.items).toHaveLength(1);

@@ -94,8 +94,8 @@ describe('personnel list with 车间 and 班组', () => {
     expect(done.status).toBe(200);
     expect(done.body.counts).toEqual({ created: 4, updated: 2, unchanged: 0, errors: 6 });
     expect(await history('13900000001')).toEqual([
-      { teamCode: 'Z2-A', teamName: '一班', workshopCode: 'Z2', workshopName: '装配车间', validFrom: '2026-03-12', validTo: null },
-      { teamCode: 'C1-A', teamName: '一班', workshopCode: 'C1', workshopName: '冲压车间', validFrom: '2026-03-01', validTo: '2026-03-11' },
+      { teamCode: 'Z2-A', teamName: '一班', workshopCode: 'Z2', workshopName: '装配车间', validFrom: '2026-03-12', validTo: null, coefficient: 1 },
+      { teamCode: 'C1-A', teamName: '一班', workshopCode: 'C1', workshopName: '冲压车间', validFrom: '2026-03-01', validTo: '2026-03-11', coefficient: 1 },
     ]);
     expect((await history('13900000004'))[0]).toMatchObject({ teamCode: 'Z2-B', validFrom: '2026-03-12', validTo: null });
     expect((await history('13800000022'))[0]).toMatchObject({ teamCode: 'C1-A', validFrom: '2026-03-12' });

@@ -68,6 +68,7 @@ describe('dashboard sums', () => {
         standard_workload: 2880 + 2304,
         workshop_code: null,
         team_code: null,
+        crew_lines: null,
       },
     ]);
     expect(pending[DAILY]).toBeUndefined();

@@ -19,11 +19,14 @@
  *   The starting break (domain/shift-breaks.ts `sessionBreak`): from the unpaid windows of the
  *   worker's shift(s) overlapping the presence (`shiftDays`, a fact), source `shift` with the shift; else
  *   DEFAULT_BREAK_MINUTES (at most the minutes worked), source `default`.
+ *   Crew work (commands/crew-lines.ts): a line with `crew` records each member's share; CREW_LINE_REPORTED,
+ *   NOT_IN_CREW (`crew`, a fact: presence on the device in the session, the lines counting people already).
  * - Abandon {sessionId}: the job's command; an over-age open session → SessionAbandoned, else nothing.
  * Refusals are domain errors: CLOCK_STATE_CONFLICT with the label that fits, and those of domain/clock.ts
  * (REPORT_WINDOW_EXPIRED, SESSION_ABANDONED, REPORT_ALREADY_SUBMITTED, SESSION_NOT_FOUND) and report-lines.ts.
  */
 import type { Decider } from '../decider.ts';
+import { crewLines, type CrewFacts } from '../crew-lines.ts';
 import type { EventData, WorkerEvent } from '../../events/catalog.ts';
 import { localDate } from '../../time.ts';
 import { domainError } from '../../domain/errors.ts';
@@ -80,6 +83,8 @@ export type WorkerCommand =
       defectReasons?: readonly DefectReason[];
       /** The work orders the lines name (a fact: those that exist, with their other reports' pieces). */
       workOrders?: readonly WorkOrderFact[];
+      /** Crew work: presence, the lines counting people already, names (a fact; commands/crew-lines.ts). */
+      crew?: CrewFacts;
     })
   | (Base & { type: 'Abandon'; sessionId: string; reason: string });
 
@@ -210,7 +215,7 @@ function submit(cmd: Extract<WorkerCommand, { type: 'Submit' }>, state: WorkerSt
   const reportDate = localDate(now, settings.timeZone);
   if (cmd.closedMonths.includes(monthOf(reportDate))) throw domainError('PERIOD_CLOSED', { month: monthOf(reportDate) }, { write: 'submit' });
   const byId = new Map(cmd.products.map((p) => [p.productId, p]));
-  const lines = buildReportLines(
+  const built = buildReportLines(
     cmd.lines,
     (id) => {
       const p = byId.get(id);
@@ -223,6 +228,14 @@ function submit(cmd: Extract<WorkerCommand, { type: 'Submit' }>, state: WorkerSt
   const at = now.toISOString();
   const clockOutAt = new Date(s.clockOutAt).toISOString();
   const clockInAt = new Date(s.clockInAt).toISOString();
+  // Crew work: who each line counts (commands/crew-lines.ts).
+  const lines = crewLines(built, cmd.lines, cmd.crew, {
+    submitter: cmd.employeePhone,
+    window: { from: clockInAt, to: clockOutAt },
+    mode: settings.crewSplit ?? 'presence',
+    timeZone: settings.timeZone,
+    now: at,
+  });
   // The break from the worker's shift(s) when the calendar of the clock-in date is known.
   const clockInDate = localDate(new Date(s.clockInAt), settings.timeZone);
   const days = cmd.shiftDays?.some((d) => d.date === clockInDate) ? cmd.shiftDays : [];

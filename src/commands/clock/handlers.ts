@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { defectReasonFacts, workOrderFacts } from '../report-lines.ts';
 import { labelAt, openOrNone, sessionNotFound, type ClockLabel, type ClockSettings } from '../../domain/clock.ts';
-import type { LineInput } from '../../domain/report-line.ts';
+import type { CrewShareRecord, LineInput } from '../../domain/report-line.ts';
 import { scannedDeviceNo, type DeviceRef } from '../../devices/device.ts';
 import { streams } from '../../events/catalog.ts';
 import { monthOf } from '../../domain/period.ts';
@@ -53,6 +53,8 @@ export interface SubmitAnswer {
   reportId: string;
   reportDate: string;
   status: 'pending';
+  /** Crew work: the crew lines (1-based line numbers) with their members' shares; absent when none. */
+  crewLines?: { line: number; productId: number; shares: CrewShareRecord[] }[];
 }
 
 /** The worker stream of `phone`, read in sections from a session's ClockedIn on. */
@@ -145,8 +147,13 @@ export async function submitReport(deps: ClockDeps, actor: Actor, input: { sessi
       };
     },
     // The worker's shift calendar around the session's clock-in date (src/shifts/sql.ts).
-    factsOf: (state) =>
-      state.latest?.sessionId === input.sessionId ? { shiftsOf: { phone: actor.phone, date: localDate(new Date(state.latest.clockInAt), deps.clockSettings.timeZone) } } : {},
+    // And crew work: who was on the crew lines' devices during the session, who counts whom already (src/crew/sql.ts).
+    factsOf: (state, now) => {
+      const s = state.latest;
+      if (s?.sessionId !== input.sessionId) return {};
+      const crew = s.status === 'reporting' ? crewQuery(deps, actor.phone, s, input.lines, now) : {};
+      return { shiftsOf: { phone: actor.phone, date: localDate(new Date(s.clockInAt), deps.clockSettings.timeZone) }, ...crew };
+    },
     command: (facts, now): WorkerCommand => ({
       type: 'Submit',
       employeePhone: actor.phone,
@@ -160,14 +167,35 @@ export async function submitReport(deps: ClockDeps, actor: Actor, input: { sessi
       shiftDays: facts.shiftDays,
       defectReasons: facts.defectReasons,
       workOrders: facts.workOrders,
+      ...(facts.crew ? { crew: facts.crew } : {}),
     }),
     newStreamOf: (e) => (e.type === 'ReportSubmitted' ? streams.report(e.data.reportId) : undefined),
     answer: (_, events) => {
       const submitted = events.find((e): e is Extract<WorkerDecision, { type: 'ReportSubmitted' }> => e.type === 'ReportSubmitted');
       if (!submitted) throw new Error('a submission without ReportSubmitted');
-      return { reportId: submitted.data.reportId, reportDate: submitted.data.reportDate, status: 'pending' };
+      const crewLines = submitted.data.lines.flatMap((l, i) => (l.shares ? [{ line: i + 1, productId: l.productId, shares: l.shares }] : []));
+      return { reportId: submitted.data.reportId, reportDate: submitted.data.reportDate, status: 'pending', ...(crewLines.length ? { crewLines } : {}) };
     },
   });
+}
+
+/** Phones as a line's `crew` may give them (anything else names nobody and is refused by the decider). */
+const phonesOf = (crew: unknown): string[] => (Array.isArray(crew) ? crew.filter((p): p is string => typeof p === 'string') : []);
+
+/** The crew fact of a submission of `lines` for the reporting session `s` (commands/facts.ts `crewOf`). */
+function crewQuery(deps: ClockDeps, phone: string, s: { clockInAt: string | Date; clockOutAt: string | Date }, lines: readonly LineInput[], now: Date) {
+  const ids = (ls: readonly LineInput[]) => ls.map((l) => l.productId).filter((id) => Number.isSafeInteger(id));
+  return {
+    crewOf: {
+      from: new Date(s.clockInAt).toISOString(),
+      to: new Date(s.clockOutAt).toISOString(),
+      productIds: ids(lines),
+      crewProductIds: ids(lines.filter((l) => l.crew !== undefined)),
+      phones: [phone, ...lines.flatMap((l) => phonesOf(l.crew))],
+      date: localDate(now, deps.clockSettings.timeZone),
+      lookBackHours: Math.ceil(deps.clockSettings.sessionMaxMs / 3_600_000) + 24,
+    },
+  };
 }
 
 /**

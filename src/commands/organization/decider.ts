@@ -15,7 +15,10 @@
  *   of the open membership the day before `validFrom` when the worker is in another team. The member must be a
  *   person with the worker role (NOT_A_WORKER, a fact), the team must exist (TEAM_NOT_FOUND, a fact); `validFrom`
  *   before `earliestStart` (domain/membership.ts) would rewrite history (MEMBERSHIP_DATE_TOO_EARLY with the
- *   earliest date); the team the worker is in already (open membership) decides nothing. EndMembership →
+ *   earliest date); the team the worker is in already (open membership) decides nothing, unless the command gives
+ *   another coefficient (系数, crew work): then the membership of the same team starts again from `validFrom` with it,
+ *   the open one ending the day before (a coefficient is dated like a membership). A membership's coefficient is
+ *   recorded only when it is not 1.00, and MembershipEnded repeats it. EndMembership →
  *   MembershipEnded of the open membership (NO_OPEN_MEMBERSHIP; `validTo` before its first day:
  *   MEMBERSHIP_DATE_TOO_EARLY).
  * - `deviceDecider`, stream `device-<deviceNo>`: SetDeviceWorkshop → DeviceWorkshopSet (the device must be in use,
@@ -25,6 +28,7 @@ import type { Decider } from '../decider.ts';
 import type { DeviceEvent, MemberEvent, TeamEvent, WorkshopEvent } from '../../events/catalog.ts';
 import { domainError } from '../../domain/errors.ts';
 import { earliestEnd, earliestStart, openMembership, type Membership } from '../../domain/membership.ts';
+import { COEFFICIENT_DEFAULT } from '../../domain/crew-split.ts';
 import { addDays } from '../../time.ts';
 
 // ---- workshops --------------------------------------------------------------------------------------------
@@ -126,6 +130,8 @@ export type MemberCommand =
       readonly teamExists: boolean;
       /** Whether the phone is a person with the worker role (a fact). */
       readonly isWorker: boolean;
+      /** The member's coefficient (系数) from `validFrom` on, hundredths 10 … 999 (domain/crew-split.ts); absent: 1.00. */
+      readonly coefficient?: number;
     }
   | { readonly type: 'EndMembership'; readonly phone: string; /** Last day in the team (local date). */ readonly validTo: string; readonly at: string };
 
@@ -136,23 +142,37 @@ export const memberDecider: Decider<MemberCommand, MemberState, MemberEvent> = {
     if (c.type === 'EndMembership') {
       if (!open) throw domainError('NO_OPEN_MEMBERSHIP', { phone: c.phone });
       if (c.validTo < earliestEnd(open)) throw domainError('MEMBERSHIP_DATE_TOO_EARLY', { earliest: earliestEnd(open) }, { action: 'end' });
-      return [{ type: 'MembershipEnded', data: { phone: c.phone, teamCode: open.teamCode, validFrom: open.validFrom, validTo: c.validTo, at: c.at } }];
+      const coefficient = open.coefficient !== undefined ? { coefficient: open.coefficient } : {};
+      return [{ type: 'MembershipEnded', data: { phone: c.phone, teamCode: open.teamCode, validFrom: open.validFrom, validTo: c.validTo, at: c.at, ...coefficient } }];
     }
     if (!c.isWorker) throw domainError('NOT_A_WORKER', { phone: c.phone });
     if (!c.teamExists) throw domainError('TEAM_NOT_FOUND', { code: c.teamCode });
-    if (open?.teamCode === c.teamCode && c.validFrom >= open.validFrom) return [];
+    // In the team already: nothing, unless the coefficient changes (a new membership of the same team from validFrom).
+    const sameCoefficient = c.coefficient === undefined || c.coefficient === (open?.coefficient ?? COEFFICIENT_DEFAULT);
+    if (open?.teamCode === c.teamCode && sameCoefficient && c.validFrom >= open.validFrom) return [];
     const earliest = earliestStart(state.history);
     if (earliest !== undefined && c.validFrom < earliest) throw domainError('MEMBERSHIP_DATE_TOO_EARLY', { earliest }, { action: 'join' });
-    const started: MemberEvent = { type: 'MembershipStarted', data: { phone: c.phone, teamCode: c.teamCode, validFrom: c.validFrom, at: c.at } };
+    const coefficient = c.coefficient !== undefined && c.coefficient !== COEFFICIENT_DEFAULT ? { coefficient: c.coefficient } : {};
+    const started: MemberEvent = { type: 'MembershipStarted', data: { phone: c.phone, teamCode: c.teamCode, validFrom: c.validFrom, at: c.at, ...coefficient } };
     if (!open) return [started];
     const ended: MemberEvent = {
       type: 'MembershipEnded',
-      data: { phone: c.phone, teamCode: open.teamCode, validFrom: open.validFrom, validTo: addDays(c.validFrom, -1), at: c.at },
+      data: {
+        phone: c.phone,
+        teamCode: open.teamCode,
+        validFrom: open.validFrom,
+        validTo: addDays(c.validFrom, -1),
+        at: c.at,
+        ...(open.coefficient !== undefined ? { coefficient: open.coefficient } : {}),
+      },
     };
     return [ended, started];
   },
   evolve(state, e) {
-    if (e.type === 'MembershipStarted') return { history: [...state.history, { teamCode: e.data.teamCode, validFrom: e.data.validFrom, validTo: null }] };
+    if (e.type === 'MembershipStarted') {
+      const coefficient = e.data.coefficient !== undefined ? { coefficient: e.data.coefficient } : {};
+      return { history: [...state.history, { teamCode: e.data.teamCode, validFrom: e.data.validFrom, validTo: null, ...coefficient }] };
+    }
     return { history: state.history.map((m) => (m.validFrom === e.data.validFrom ? { ...m, validTo: e.data.validTo } : m)) };
   },
 };

@@ -89,13 +89,14 @@ export interface MembershipAnswer {
 
 /**
  * The worker `phone` joins team `teamCode` from `validFrom` (default: today), or moves there: the open membership
- * ends the day before. `timeZone`: APP_TIMEZONE (today's date). Facts: the team, the phone's roles. Throws NOT_A_WORKER, TEAM_NOT_FOUND,
+ * ends the day before; `coefficient` (系数, hundredths; absent: 1.00 for a new team, unchanged in the same team) from
+ * that day on. `timeZone`: APP_TIMEZONE (today's date). Facts: the team, the phone's roles. Throws NOT_A_WORKER, TEAM_NOT_FOUND,
  * MEMBERSHIP_DATE_TOO_EARLY (with the earliest date allowed), ROLE_REVOKED.
  */
 export function startMembership(
   deps: CommandDeps,
   actor: CommandActor,
-  input: { phone: string; teamCode: string; validFrom?: string },
+  input: { phone: string; teamCode: string; validFrom?: string; coefficient?: number },
   timeZone: string,
 ): Promise<MembershipAnswer> {
   return runCommand(deps, actor, {
@@ -110,6 +111,7 @@ export function startMembership(
       at: now.toISOString(),
       teamExists: (facts.teams ?? []).includes(input.teamCode),
       isWorker: (facts.people ?? []).some((p) => p.phone === input.phone && p.roles.includes('worker')),
+      ...(input.coefficient !== undefined ? { coefficient: input.coefficient } : {}),
     }),
     answer: (state) => ({ phone: input.phone, history: [...state.history] }),
   });

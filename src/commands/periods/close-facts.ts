@@ -7,7 +7,8 @@
  * From the inline read models (`reports`, `product_rates`), which commit with their events:
  * - the pending reports dated in the month (at most CLOSE_LIST_MAX listed, and their number);
  * - the approved lines, each priced at the rates in force on its report date (domain/money.ts, domain/rates.ts:
- *   the very rules of the wage projection): the month's amount (fen), reports, quantities and workers;
+ *   the very rules of the wage projection): the month's amount (fen), reports, quantities and workers (a crew
+ *   line priced once, whole, as the wages price it before splitting it; its members counted among the workers);
  * - the lines with no rate in force on their date (unpriced, at most CLOSE_LIST_MAX listed, and their number);
  * - per priced product, the entries that price dates of the month: the rates the closed month keeps.
  */
@@ -44,9 +45,9 @@ export async function closeFacts(q: Queryable, month: string): Promise<CloseFact
   );
   const lines = await q.query(
     `SELECT r.report_id, r.report_date, r.employee_phone, ${NAME_SQL('r')} AS employee_name, l."productId" AS product_id, l."finishedQty" AS finished, l."defectiveQty" AS defective,
-            l.defects, l."projectNo" AS project_no, l."productName" AS product_name, l."deviceNo" AS device_no, l."processName" AS process_name
+            l.defects, l.shares, l."projectNo" AS project_no, l."productName" AS product_name, l."deviceNo" AS device_no, l."processName" AS process_name
        FROM reports r
-      CROSS JOIN LATERAL jsonb_to_recordset(r.lines) AS l("productId" bigint, "finishedQty" bigint, "defectiveQty" bigint, defects jsonb,
+      CROSS JOIN LATERAL jsonb_to_recordset(r.lines) AS l("productId" bigint, "finishedQty" bigint, "defectiveQty" bigint, defects jsonb, shares jsonb,
                                                           "projectNo" text, "productName" text, "deviceNo" text, "processName" text)
       WHERE r.status = 'approved' AND r.report_date BETWEEN $1::date AND $2::date
       ORDER BY r.report_date, r.report_id`,
@@ -64,6 +65,8 @@ export async function closeFacts(q: Queryable, month: string): Promise<CloseFact
   for (const l of lines.rows) {
     reports.add(l.report_id);
     workers.add(l.employee_phone);
+    // Crew work: each member of a crew line is a worker of the month (their share is on their statement).
+    for (const m of (l.shares as { phone: string }[] | null) ?? []) workers.add(m.phone);
     finishedQty += Number(l.finished);
     defectiveQty += Number(l.defective);
     const rate = rateOn(histories.get(Number(l.product_id)) ?? [], l.report_date);

@@ -6,11 +6,16 @@
  * report's devices (as the draft offered it), taken with its current standard values. Anything else: domain
  * error PRODUCT_NOT_ALLOWED.
  *
+ * A crew line (班组报工) keeps its recorded members, or those of them the corrected line's `crew` names, and its
+ * shares are computed again for the corrected quantities from the recorded weights (commands/crew-lines.ts); the
+ * approval's correction records them before → after (the audit).
+ *
  * Pure: `resolveCorrectedLines(input, report, products)` → ReportLine[] or throws a domain error.
  */
 import { domainError } from '../../domain/errors.ts';
 import type { LineInput, ProductSnapshot, ReportLine } from '../../domain/report-line.ts';
 import { buildReportLines, NO_DEFECT_RULES, NO_WORK_ORDER_RULES, type DefectRules, type WorkOrderRules } from '../report-lines.ts';
+import { correctedShares } from '../crew-lines.ts';
 
 /**
  * Validates the corrected lines of an approval and returns them as report lines (module docstring): a product
@@ -29,20 +34,26 @@ export function resolveCorrectedLines(
 ): ReportLine[] {
   const onReport = new Map(report.lines.map((l) => [l.productId, l]));
   const offered = new Map(products.filter((p) => report.devices.includes(p.deviceNo)).map((p) => [p.productId, p]));
-  return buildReportLines(
+  const built = buildReportLines(
     input,
     (id) => onReport.get(id) ?? offered.get(id),
     (line, productId) => domainError('PRODUCT_NOT_ALLOWED', { line, productId }),
     { ...defectRules, keptDefects: (id) => onReport.get(id)?.defects },
     { ...orderRules, keptOrder: (id) => onReport.get(id)?.workOrderNo },
   );
+  // Crew work: a crew line's shares computed again from the recorded members and weights (commands/crew-lines.ts).
+  return built.map((l, i) => {
+    const shares = correctedShares(onReport.get(l.productId)?.shares, input[i].crew, l, i + 1);
+    return shares ? { ...l, shares } : l;
+  });
 }
 
 /** True when two line lists say the same (same products with the same quantities, defect reasons and work order, in any order). */
 export function sameLines(a: readonly ReportLine[], b: readonly ReportLine[]): boolean {
   if (a.length !== b.length) return false;
   const reasons = (l: ReportLine) => (l.defects ?? []).map((d) => `${d.reasonCode}=${d.qty}/${d.category}`).sort().join(',');
-  const key = (l: ReportLine) => `${l.productId}:${l.finishedQty}:${l.defectiveQty}:${l.outputQty}:${reasons(l)}:${l.workOrderNo ?? ''}`;
+  const crew = (l: ReportLine) => (l.shares ?? []).map((s) => `${s.phone}=${s.finishedQty}/${s.defectiveQty}`).join(',');
+  const key = (l: ReportLine) => `${l.productId}:${l.finishedQty}:${l.defectiveQty}:${l.outputQty}:${reasons(l)}:${l.workOrderNo ?? ''}:${crew(l)}`;
   const left = new Set(a.map(key));
   return b.every((l) => left.has(key(l)));
 }

@@ -172,3 +172,26 @@ export const WHOLE_FACTORY_ONLY: ErrorDoc = {
   code: 'WHOLE_FACTORY_ONLY',
   description: '新建车间、新建或修改班次、设置审核范围、新建或修改不良原因须由负责全厂（没有设置审核范围）的管理员或经理操作',
 };
+
+/** Crew work (班组报工): a member who was not on the line's device during the submitter's session. */
+export const NOT_IN_CREW: ErrorDoc = {
+  status: 422,
+  code: 'NOT_IN_CREW',
+  description: '班组报工：组员在提交人这次上班时段内没有在该行产品的设备上班（details 给出行号、手机号、姓名、设备和时段）；审核修正时：组员不在原组员中',
+  details: z.object({
+    line: z.number().int(),
+    phone: z.string(),
+    name: z.string().nullable(),
+    deviceNo: z.string(),
+    windowFrom: z.string().nullable(),
+    windowTo: z.string().nullable(),
+  }),
+};
+
+/** Crew work: another's crew line already counts the worker for this product on this device then. */
+export const CREW_LINE_REPORTED: ErrorDoc = {
+  status: 422,
+  code: 'CREW_LINE_REPORTED',
+  description: '已有别人的班组报工行把你算在内（同一产品、同一设备、时段重叠）：details 给出那张报工单和提交人',
+  details: z.object({ line: z.number().int(), productId: z.number().int(), reportId: z.string(), submitter: z.string(), submitterName: z.string().nullable() }),
+};

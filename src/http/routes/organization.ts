@@ -18,6 +18,7 @@ import { localDate as todayIn } from '../../time.ts';
 import type { AppContext } from '../../context.ts';
 import { localDate, optionalLocalDate } from '../dates.ts';
 import { checkedRule } from '../json-schema.ts';
+import { parseCoefficient } from '../../domain/crew-split.ts';
 import { actorOf, defineRoute, type ErrorDoc } from '../route.ts';
 import { CONCURRENT_MODIFICATION, DEVICE_NOT_FOUND, NOT_IN_SCOPE, WHOLE_FACTORY_ONLY } from './error-docs.ts';
 
@@ -58,6 +59,19 @@ const TEAM_MOVE_DATE: ErrorDoc = {
 const NO_OPEN_MEMBERSHIP: ErrorDoc = { status: 409, code: 'NO_OPEN_MEMBERSHIP', description: '此人当前不在任何班组（details.phone）', details: phoneDetails };
 
 // ---- schemas ------------------------------------------------------------------------------------------------
+/** A coefficient (系数) in an answer: hundredths / 100, e.g. 1.2 (domain/crew-split.ts). */
+const coefficientAnswer = z.number().describe('系数（班组报工按系数分配时使用），0.1–9.99，默认 1');
+/** A coefficient in a request: a number or text of at most 2 decimals, 0.1–9.99 → hundredths. */
+const coefficientInput = z
+  .union([checkedRule(z.string(), { pattern: '^(0\\.[1-9]\\d?|[1-9](\\.\\d{1,2})?)$' }), checkedRule(z.number(), { minimum: 0.1, maximum: 9.99 })])
+  .transform((v, ctx) => {
+    const hundredths = parseCoefficient(v);
+    if (hundredths !== undefined) return hundredths;
+    ctx.addIssue({ code: 'custom', message: '系数应为 0.1 到 9.99 之间、最多 2 位小数的数字，例如 1.2' });
+    return z.NEVER;
+  })
+  .meta({ title: '系数', description: '0.1–9.99，最多 2 位小数（数字或文本，如 1.2、"1.20"）；不填：新班组为 1，同一班组不变' });
+
 const personRef = z.object({ phone: z.string(), name: z.string().nullable().describe('人员清单中的姓名；已不在清单中时为 null') });
 const teamItem = z.object({
   code: z.string(),
@@ -75,6 +89,7 @@ const membershipItem = z.object({
   workshopName: z.string().nullable(),
   validFrom: localDate.describe('加入日期（含当天）'),
   validTo: localDate.nullable().describe('最后一天（含当天）；null：仍在该班组'),
+  coefficient: coefficientAnswer,
 });
 const historyAnswer = z.object({ phone: z.string(), items: z.array(membershipItem).describe('全部班组记录，新的在前') });
 
@@ -82,8 +97,8 @@ const EXAMPLE_TEAM = { code: 'C1-A', name: '冲压一班', workshopCode: 'C1', l
 const EXAMPLE_HISTORY = {
   phone: '13800138000',
   items: [
-    { teamCode: 'C1-B', teamName: '冲压二班', workshopCode: 'C1', workshopName: '冲压车间', validFrom: '2026-03-16', validTo: null },
-    { teamCode: 'C1-A', teamName: '冲压一班', workshopCode: 'C1', workshopName: '冲压车间', validFrom: '2026-03-01', validTo: '2026-03-15' },
+    { teamCode: 'C1-B', teamName: '冲压二班', workshopCode: 'C1', workshopName: '冲压车间', validFrom: '2026-03-16', validTo: null, coefficient: 1.2 },
+    { teamCode: 'C1-A', teamName: '冲压一班', workshopCode: 'C1', workshopName: '冲压车间', validFrom: '2026-03-01', validTo: '2026-03-15', coefficient: 1 },
   ],
 };
 
@@ -202,6 +217,7 @@ export const teamMembersRoute = defineRoute({
         name: z.string().nullable(),
         validFrom: localDate.describe('加入日期'),
         validTo: localDate.nullable().describe('最后一天；null：未定'),
+        coefficient: coefficientAnswer,
       }),
     ),
   }),
@@ -212,7 +228,7 @@ export const teamMembersRoute = defineRoute({
     response: {
       team: { code: 'C1-A', name: '冲压一班', workshopCode: 'C1' },
       date: '2026-03-16',
-      items: [{ phone: '13800138000', name: '张三', validFrom: '2026-03-01', validTo: null }],
+      items: [{ phone: '13800138000', name: '张三', validFrom: '2026-03-01', validTo: null, coefficient: 1.2 }],
     },
   },
   async handler({ params, query }, ctx) {
@@ -241,16 +257,19 @@ export const membershipStartRoute = defineRoute({
   path: '/api/memberships',
   tag: 'organization',
   summary: '员工加入班组或调动到另一个班组（从生效日期起；调动时原班组记录在前一天结束）',
-  description: '生效日期默认今天（工厂时区），可以是将来的日期；不能早于已有记录（历史不能改写）。已在该班组时不做任何改变。',
+  description:
+    '生效日期默认今天（工厂时区），可以是将来的日期；不能早于已有记录（历史不能改写）。已在该班组时不做任何改变；' +
+    '已在该班组但给出不同的系数时，从生效日期起按新系数记一条新的班组记录（原记录在前一天结束）。系数用于班组报工的分配（CREW_SPLIT=coefficient）。',
   access: access.organization,
   body: z.object({
     phone: phone('员工手机号'),
     teamCode: code('班组编号'),
     validFrom: localDate.optional().meta({ title: '生效日期', description: 'YYYY-MM-DD（工厂时区）；默认今天' }),
+    coefficient: coefficientInput.optional(),
   }),
   response: historyAnswer,
   errors: [NOT_A_WORKER, TEAM_NOT_FOUND, MEMBERSHIP_DATE_TOO_EARLY, NOT_IN_SCOPE, CONCURRENT_MODIFICATION],
-  example: { body: { phone: '13800138000', teamCode: 'C1-B', validFrom: '2026-03-16' }, response: EXAMPLE_HISTORY },
+  example: { body: { phone: '13800138000', teamCode: 'C1-B', validFrom: '2026-03-16', coefficient: 1.2 }, response: EXAMPLE_HISTORY },
   async handler({ body, user, req }, ctx) {
     await startMembership(ctx.commands, actorOf(user, req), body, ctx.config.timeZone);
     return { phone: body.phone, items: await membershipHistory(ctx.db.pool, body.phone) };

@@ -19,7 +19,8 @@ import { instant, localDate, optionalLocalDate, zonedIso as iso } from '../dates
 import { checkedRule } from '../json-schema.ts';
 import { pageOf, pageQuery } from '../pagination.ts';
 import { actorOf, defineRoute } from '../route.ts';
-import { CONCURRENT_MODIFICATION, LINE_ERRORS, PERIOD_CLOSED, WINDOW_ERRORS } from './error-docs.ts';
+import { CONCURRENT_MODIFICATION, CREW_LINE_REPORTED, LINE_ERRORS, NOT_IN_CREW, PERIOD_CLOSED, WINDOW_ERRORS } from './error-docs.ts';
+import { crewShareSchema } from '../../domain/report-line.ts';
 import { breakSourceFields, PRODUCT_SNAPSHOT_EXAMPLE, productSnapshotSchema, reportLineSchema, reportStatus } from './review-schemas.ts';
 
 const sessionId = z.uuid().meta({ title: '上班记录编号', description: '打卡接口返回的 sessionId' });
@@ -64,11 +65,54 @@ export const linesInput = (title: string) =>
                 '该行计入的工单（草稿 candidates[].workOrders 中的 orderNo）；省略或 null 表示不指定工单。工单须未完工、未关闭、未作废，是该行产品的工单且工序路线含该行工序，' +
                 '否则 422 WORK_ORDER_NOT_FOUND、WORK_ORDER_NOT_OPEN、WORK_ORDER_WRONG_PRODUCT、WORK_ORDER_WRONG_OPERATION。审核修正时省略表示保留该行原有的工单，null 表示清除。',
             }),
+          crew: z
+            .array(z.string().regex(/^1\d{10}$/, { error: '组员应为 11 位手机号' }).meta({ title: '组员手机号' }))
+            .max(20)
+            .meta({
+              title: '班组报工组员',
+              description:
+                '班组报工（多人作业）：组员手机号（含提交人自己），取自草稿 candidates[].crew；只能去掉草稿提议的组员，' +
+                '不能加入这次上班时段内没在该设备上班的人（422 NOT_IN_CREW）。省略：本人单独报工（审核修正时省略表示保留原组员）。',
+            })
+            .optional(),
         }),
       )
       .meta({ title }),
     { minItems: 1, maxItems: MAX_LINES },
   );
+
+/** A draft's candidate: the product, its open work orders, and crew work's proposals (decisions.md "Crew work"). */
+const draftCandidateSchema = productSnapshotSchema.extend({
+  workOrders: z
+    .array(
+      z.object({
+        orderNo: z.string().describe('工单号'),
+        plannedQty: z.number().int().describe('计划数量'),
+        reportedFinishedQty: z.number().int().describe('该工单这道工序已报的成品（已通过与待审核）'),
+        dueDate: z.string().nullable().describe('交期 YYYY-MM-DD；没有时为 null'),
+      }),
+    )
+    .describe('该产品未完工、未关闭的工单中工序路线含这道工序的，交期早的在前（没有交期的最后）；报工时可在 lines[].workOrderNo 中选择，也可不指定'),
+  crew: z
+    .array(
+      z.object({
+        phone: z.string(),
+        name: z.string().nullable(),
+        secondsOnDevice: z.number().int().describe('本次上班时段内在该设备上的秒数'),
+        coefficient: z.number().describe('系数（报工当天），如 1.2'),
+      }),
+    )
+    .optional()
+    .describe('班组报工（操作人数大于 1 的产品）：提议的组员，本人在前，其余按上机先后；提交时放入 lines[].crew（可去掉，不能加）'),
+  crewLeftOut: z
+    .array(z.object({ phone: z.string(), name: z.string().nullable(), reportId: z.string().describe('已把此人算在内的报工单') }))
+    .optional()
+    .describe('不再提议的组员：已自己报过或已在别人的班组报工里'),
+  crewReportedBy: z
+    .object({ reportId: z.string(), phone: z.string(), name: z.string().nullable() })
+    .optional()
+    .describe('已由此人的班组报工把你算在内（显示“已由 张三 班组报工”）：这一行不能再报'),
+});
 
 const SESSION_ID = '0b6f1f0e-3c1a-4d6e-9a57-2f1d2c3b4a59';
 const LINE_EXAMPLE = PRODUCT_SNAPSHOT_EXAMPLE;
@@ -92,22 +136,7 @@ export const reportDraftRoute = defineRoute({
       .describe('休息时长（分钟）：员工当天有班次时为班次不带薪休息时段与上下班时间重叠的分钟数，否则为 DEFAULT_BREAK_MINUTES；不超过上班总分钟数'),
     devices: z.array(z.string()).describe('本次上班用过的设备，按出现顺序'),
     expiresAt: instant.describe('填写截止时间'),
-    candidates: z
-      .array(
-        productSnapshotSchema.extend({
-          workOrders: z
-            .array(
-              z.object({
-                orderNo: z.string().describe('工单号'),
-                plannedQty: z.number().int().describe('计划数量'),
-                reportedFinishedQty: z.number().int().describe('该工单这道工序已报的成品（已通过与待审核）'),
-                dueDate: z.string().nullable().describe('交期 YYYY-MM-DD；没有时为 null'),
-              }),
-            )
-            .describe('该产品未完工、未关闭的工单中工序路线含这道工序的，交期早的在前（没有交期的最后）；报工时可在 lines[].workOrderNo 中选择，也可不指定'),
-        }),
-      )
-      .describe('使用本次上班设备的产品'),
+    candidates: z.array(draftCandidateSchema).describe('使用本次上班设备的产品'),
     // shifts
     breakSource: z.enum(['shift', 'default']).describe('休息时间的来源：shift 按班次计算；default 默认休息时间'),
     shift: z.object({ shiftId: z.string(), name: z.string() }).nullable().describe('计算休息时间所依据的班次；default 时为 null'),
@@ -151,10 +180,20 @@ export const submitReportRoute = defineRoute({
   lean: true,
   body: submitReportBody,
   status: 201,
-  response: z.object({ reportId: z.string(), reportDate: localDate.describe('报工日期：确认提交当天'), status: z.literal('pending') }),
+  response: z.object({
+    reportId: z.string(),
+    reportDate: localDate.describe('报工日期：确认提交当天'),
+    status: z.literal('pending'),
+    crewLines: z
+      .array(z.object({ line: z.number().int().describe('行号（从 1 起）'), productId: z.number().int(), shares: z.array(crewShareSchema) }))
+      .optional()
+      .describe('班组报工行及各组员的份额；没有班组报工行时省略'),
+  }),
   errors: [
     ...WINDOW_ERRORS,
     ...LINE_ERRORS,
+    NOT_IN_CREW,
+    CREW_LINE_REPORTED,
     {
       status: 422,
       code: 'PRODUCT_NOT_CANDIDATE',
@@ -205,6 +244,10 @@ export const myReportsRoute = defineRoute({
       rejectReason: z.string().nullable(),
       // shifts
       ...breakSourceFields,
+      submittedBy: z
+        .object({ phone: z.string(), name: z.string().nullable() })
+        .optional()
+        .describe('班组报工：别人提交、其班组报工行把你算在内的报工单，这是提交人（明细行 shares 中有你的份额）；你自己的报工单省略'),
     }),
   ),
   errors: [{ status: 422, code: 'INVALID_DATE_RANGE', description: '开始日期晚于结束日期' }],

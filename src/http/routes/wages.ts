@@ -150,7 +150,26 @@ const statementSchema = z.object({
           unexplainedDefectQty: z.number().int().describe('未注明原因的不良数量'),
           amount: amountText
             .nullable()
-            .describe('成品 × 计件单价 +（工废 + 其他 + 未注明）× 不良单价 + 料废 × 料废单价，每行四舍五入到分一次；null：没有单价'),
+            .describe('成品 × 计件单价 +（工废 + 其他 + 未注明）× 不良单价 + 料废 × 料废单价，每行四舍五入到分一次；null：没有单价。班组报工行：本人分得的金额'),
+          crew: z
+            .object({
+              submitter: z.string().describe('提交人手机号'),
+              finishedQty: z.number().int().describe('整行成品数量'),
+              defectiveQty: z.number().int().describe('整行不良数量'),
+              amount: amountText.nullable().describe('整行金额（按整行数量计算、四舍五入到分一次）'),
+              shares: z.array(
+                z.object({
+                  phone: z.string(),
+                  name: z.string().nullable(),
+                  weight: z.number().describe('分配权重'),
+                  finishedQty: z.number().int(),
+                  defectiveQty: z.number().int(),
+                  amount: amountText.nullable().describe('分得的金额：整行金额按权重用最大余额法分到分，合计等于整行金额'),
+                }),
+              ),
+            })
+            .optional()
+            .describe('班组报工：本行是本人的份额，这里是整行及每位组员的份额；其他行省略'),
         }),
       ),
     }),
@@ -210,8 +229,19 @@ function statementOf(ctx: AppContext, s: WageStatement) {
       reportId: r.reportId,
       reportDate: r.reportDate,
       amount: formatFen(r.amountFen),
-      lines: r.lines.map(({ amountFen, pieceRate, defectRate, materialDefectRate, ...l }) => ({
+      lines: r.lines.map(({ amountFen, pieceRate, defectRate, materialDefectRate, crew, ...l }) => ({
         ...l,
+        ...(crew
+          ? {
+              crew: {
+                submitter: crew.submitter,
+                finishedQty: crew.finishedQty,
+                defectiveQty: crew.defectiveQty,
+                amount: crew.amountFen === null ? null : formatFen(crew.amountFen),
+                shares: crew.shares.map(({ amountFen: a, ...x }) => ({ ...x, amount: a === null ? null : formatFen(a) })),
+              },
+            }
+          : {}),
         pieceRate: pieceRate === null ? null : formatRate(pieceRate),
         defectRate: defectRate === null ? null : formatRate(defectRate),
         materialDefectRate: materialDefectRate === null ? null : formatRate(materialDefectRate),
