@@ -2,7 +2,7 @@
  * Defect reasons (不良原因) as the console shows them: the categories' Chinese names (工废 the worker's doing, 料废 the
  * material's, 其他 machine / setup / unknown; the service's rule in domain/defect-reasons.ts), the factory's reasons
  * read once per page from GET /api/defect-reasons (codes → current names, inactive ones too, since old lines name
- * them), and a report line's reasons as parts: each reason with its category and pieces, then 未注明 for the
+ * them; pages show reasons once `settled`, so that a line never flashes the codes first), and a report line's reasons as parts: each reason with its category and pieces, then 未注明 for the
  * defective pieces without a reason (defectiveQty − the reasons' sum; never negative, the service checks the sum).
  */
 import { reactive } from 'vue';
@@ -31,8 +31,8 @@ export const GROUP_LABELS: Record<QualityGroup, string> = {
   worker: '员工',
 };
 
-/** The factory's reasons (all, inactive too); `loaded` once read. */
-export const reasons = reactive<{ items: DefectReason[]; loaded: boolean }>({ items: [], loaded: false });
+/** The factory's reasons (all, inactive too); `loaded` once read; `settled` once the first read answered (or failed). */
+export const reasons = reactive<{ items: DefectReason[]; loaded: boolean; settled: boolean }>({ items: [], loaded: false, settled: false });
 
 /** Reads the reasons (again when `force`); a failure leaves the list as it was (lines then show the codes). */
 export async function loadReasons(force = false): Promise<void> {
@@ -42,6 +42,8 @@ export async function loadReasons(force = false): Promise<void> {
     reasons.loaded = true;
   } catch {
     // kept as it was
+  } finally {
+    reasons.settled = true;
   }
 }
 
