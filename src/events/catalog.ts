@@ -18,6 +18,7 @@
  *   (domain/scope.ts). The review events carry the report's placement (workshopCode, teamCode) besides.
  * - `defect-reason-<code>`: a defect reason (不良原因, domain/defect-reasons.ts). DefectReasonDefined,
  *   DefectReasonChanged (the whole new state: rename, recategorise, deactivate, reactivate).
+ * - `stop-reason-<code>`, `stops-<deviceNo>`: downtime (停机), declared in stop-events.ts.
  *
  * Instants are ISO 8601 strings in UTC; local dates `YYYY-MM-DD` in APP_TIMEZONE; quantities whole pieces;
  * standard cycle times seconds (up to 3 decimals); standard workload pieces per 8-hour day; rates integers of
@@ -37,6 +38,7 @@ import { defineEvent, type EventOf } from './define.ts';
 import { reportLineSchema } from '../domain/report-line.ts';
 import { plausibilityFlagSchema } from '../domain/plausibility.ts';
 import { DEFECT_REASON_CODE_RE, DEFECT_REASON_NAME_MAX, defectCategorySchema } from '../domain/defect-reasons.ts';
+import { stopEventDefinitions } from './stop-events.ts';
 
 const instant = z.string().datetime({ offset: true });
 const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
@@ -381,6 +383,8 @@ export const eventDefinitions = [
   ScopeSet,
   DefectReasonDefined,
   DefectReasonChanged,
+  // downtime (停机): stop-events.ts
+  ...stopEventDefinitions,
 ] as const;
 
 /** Any domain event as `{type, data}`, discriminated by `type`. */
@@ -400,3 +404,5 @@ export type ShiftEvent = Extract<DomainEvent, { type: 'ShiftDefined' | 'ShiftCha
 export type TeamShiftEvent = Extract<DomainEvent, { type: 'ShiftAssigned' | 'ShiftOverridden' | 'ShiftOverrideRemoved' }>;
 export type ScopeEvent = Extract<DomainEvent, { type: 'ScopeSet' }>;
 export type DefectReasonEvent = Extract<DomainEvent, { type: 'DefectReasonDefined' | 'DefectReasonChanged' }>;
+export type StopReasonEvent = Extract<DomainEvent, { type: 'StopReasonDefined' | 'StopReasonChanged' }>;
+export type StopEvent = Extract<DomainEvent, { type: 'StopStarted' | 'StopEnded' | 'StopCorrected' }>;

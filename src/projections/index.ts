@@ -15,6 +15,7 @@ import { organizationProjection } from './organization.ts';
 import { shiftsProjection } from './shifts.ts';
 import { scopesProjection } from './scopes.ts';
 import { defectReasonsProjection } from './defect-reasons.ts';
+import { stopReasonsProjection } from './stop-reasons.ts';
 
 export const projections: Projection[] = [
   sessionsProjection,
@@ -31,4 +32,5 @@ export const projections: Projection[] = [
   // scopes
   scopesProjection,
   defectReasonsProjection,
+  stopReasonsProjection,
 ];

@@ -22,6 +22,7 @@ import { organizationRoutes } from './organization.ts';
 // shifts: shifts
 import { shiftRoutes } from './shifts.ts';
 import { defectReasonRoutes } from './defect-reasons.ts';
+import { stopReasonRoutes } from './stop-reasons.ts';
 import { qualityRoutes } from './quality.ts';
 
 export const routes: AnyRoute[] = [
@@ -47,5 +48,6 @@ export const routes: AnyRoute[] = [
   // shifts: shifts
   ...shiftRoutes,
   ...defectReasonRoutes,
+  ...stopReasonRoutes,
   ...qualityRoutes,
 ];
