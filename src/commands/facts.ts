@@ -43,6 +43,9 @@ import { calendarSql } from '../shifts/sql.ts';
 import { outsideScopeSql, storedScopeSql, type ScopeTarget, type WholeFactoryWrite } from '../domain/scope.ts';
 import { streamPrefixes } from '../events/catalog.ts';
 import type { DefectReason } from '../domain/defect-reasons.ts';
+import type { StopReason } from '../domain/stop-reasons.ts';
+import type { AttendanceSegment } from '../domain/stops.ts';
+import { attendanceSql, onDeviceSql } from './stops/facts-sql.ts';
 import { headsParameters, streamHeadsHoldSql, streamHeadsSql, type StreamHeads } from '../events/heads.ts';
 
 /** The facts a command needs (each optional). */
@@ -82,6 +85,13 @@ export interface FactQuery {
   readonly writeScope?: readonly ScopeTarget[];
   /** Defect reason codes a report's lines name (domain/defect-reasons.ts): which exist, their category, active. */
   readonly defectReasonCodes?: readonly string[];
+  // ---- downtime (停机) ----
+  /** Is `phone` clocked in on `deviceNo` now (its session's open segment, migrations/020 device_presence)? */
+  readonly onDevice?: { readonly phone: string; readonly deviceNo: string };
+  /** Stop reason codes a stop names (domain/stop-reasons.ts): which exist, their category, active. */
+  readonly stopReasonCodes?: readonly string[];
+  /** The presence segments on `deviceNo` lasting at or after instant `from` (ISO): the device's attendance since. */
+  readonly deviceAttendance?: { readonly deviceNo: string; readonly from: string };
 }
 
 /** The facts as read (or cached). */
@@ -125,6 +135,13 @@ export interface Facts {
   readonly outsideScope?: ScopeTarget;
   /** The asked defect reasons that exist (absent: none asked). */
   readonly defectReasons?: readonly DefectReason[];
+  // ---- downtime (停机) ----
+  /** Whether the asked person is clocked in on the asked device (absent: not asked). */
+  readonly onDevice?: boolean;
+  /** The asked stop reasons that exist (absent: none asked). */
+  readonly stopReasons?: readonly StopReason[];
+  /** The asked device's presence segments (absent: not asked), in the order the guard compares them. */
+  readonly deviceAttendance?: readonly AttendanceSegment[];
 }
 
 export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [], reportInScope: true };
@@ -158,7 +175,8 @@ const placementSql = (phone: string, date: string) =>
  * $6 workshop codes, $7 team codes, $8 phones, $9 placement phone, $10 placement date. $11 shift
  * ids, $12 phone and $13 clock-in date of the shift calendar  (src/shifts/sql.ts). $14 a report id whose scope is asked.
  * $15 the targets of a write whose scope is asked (jsonb, domain/scope.ts `outsideScopeSql`). $16 the defect reason
- * codes a report's lines name.
+ * codes a report's lines name. $17 the device whose presence of $1 is asked, $18 stop reason codes, $19 a device and
+ * $20 an instant from which its attendance is asked.
  */
 const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role = $2) AS person_name,
        ($3::text IS NULL OR EXISTS (SELECT 1 FROM products WHERE device_no = $3)) AS device_in_use,
@@ -172,7 +190,10 @@ const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role 
        CASE WHEN $12::text IS NULL THEN NULL ELSE ${calendarSql('$12::text', '$13::date')} END AS calendar,
        ($14::uuid IS NULL OR ${IN_SCOPE_SQL('$14', '$1', '$2')}) AS report_in_scope,
        CASE WHEN $15::jsonb IS NULL THEN NULL ELSE ${outsideScopeSql('$15', '$1', '$2')} END AS outside_scope,
-       (SELECT json_agg(json_build_object('code', code, 'name', name, 'category', category, 'active', active)) FROM defect_reasons WHERE code = ANY($16::text[])) AS defect_reasons`;
+       (SELECT json_agg(json_build_object('code', code, 'name', name, 'category', category, 'active', active)) FROM defect_reasons WHERE code = ANY($16::text[])) AS defect_reasons,
+       CASE WHEN $17::text IS NULL THEN NULL ELSE ${onDeviceSql('$1::text', '$17::text')} END AS on_device,
+       (SELECT json_agg(json_build_object('code', code, 'name', name, 'category', category, 'active', active)) FROM stop_reasons WHERE code = ANY($18::text[])) AS stop_reasons,
+       CASE WHEN $19::text IS NULL THEN NULL ELSE ${attendanceSql('$19::text', '$20::text')} END AS device_attendance`;
 
 const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.length > 0;
 
@@ -180,7 +201,7 @@ const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.len
 export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> {
   const org = asked(query.workshopCodes) || asked(query.teamCodes) || asked(query.people) || query.placementOf !== undefined;
   const shifts = asked(query.shiftIds) || query.shiftsOf !== undefined; // shifts
-  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined && query.writeScope === undefined && !asked(query.defectReasonCodes)) return NO_FACTS;
+  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined && query.writeScope === undefined && !asked(query.defectReasonCodes) && !query.onDevice && !asked(query.stopReasonCodes) && !query.deviceAttendance) return NO_FACTS;
   const ids = [...new Set(query.productIds ?? [])];
   const months = [...new Set(query.months ?? [])];
   const r = (
@@ -201,6 +222,10 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
       query.reportInScope ?? null,
       query.writeScope ? JSON.stringify(query.writeScope) : null,
       [...new Set(query.defectReasonCodes ?? [])],
+      query.onDevice?.deviceNo ?? null,
+      [...new Set(query.stopReasonCodes ?? [])],
+      query.deviceAttendance?.deviceNo ?? null,
+      query.deviceAttendance?.from ?? null,
     ])
   ).rows[0];
   const placed = r.placement?.placement;
@@ -223,6 +248,9 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
       : {}),
     ...(query.shiftIds ? { knownShiftIds: r.known_shift_ids ?? [] } : {}),
     ...(query.defectReasonCodes ? { defectReasons: r.defect_reasons ?? [] } : {}),
+    ...(query.onDevice ? { onDevice: r.on_device === true } : {}),
+    ...(query.stopReasonCodes ? { stopReasons: r.stop_reasons ?? [] } : {}),
+    ...(query.deviceAttendance ? { deviceAttendance: r.device_attendance ?? [] } : {}),
     ...(query.shiftsOf ? { shiftDays: r.calendar?.days ?? [] } : {}),
     ...(heads ? { heads } : {}),
   };
@@ -275,6 +303,14 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
     checks.push(
       `(SELECT count(*) FROM defect_reasons d JOIN jsonb_to_recordset(${list}::jsonb) AS x(code text, category text) ON d.code = x.code AND d.category = x.category WHERE d.active) = ${reasons.length}`,
     );
+  }
+  // Downtime: still on the device, the stop reasons used still active, the device's attendance still as read.
+  if (query.onDevice && query.person && facts.onDevice) checks.push(onDeviceSql(w.param(query.person.phone), w.param(query.onDevice.deviceNo)));
+  const stopReasons = (facts.stopReasons ?? []).filter((r) => r.active && query.stopReasonCodes?.includes(r.code));
+  if (stopReasons.length) checks.push(`(SELECT count(*) FROM stop_reasons WHERE active AND code = ANY(${w.param(stopReasons.map((r) => r.code))}::text[])) = ${stopReasons.length}`);
+  if (query.deviceAttendance && facts.deviceAttendance) {
+    const sql = attendanceSql(`${w.param(query.deviceAttendance.deviceNo)}::text`, `${w.param(query.deviceAttendance.from)}::text`);
+    checks.push(`coalesce(${sql}::jsonb, '[]'::jsonb) = ${w.param(JSON.stringify(facts.deviceAttendance))}::jsonb`);
   }
   if (checks.length) w.guard('facts', checks.join(' AND '));
   const months = [...new Set(query.months ?? [])].sort();

@@ -221,6 +221,7 @@ export class CachingRepository implements Repository {
     if (query.shiftIds?.length) return undefined; // shifts: never cached (the shift commands are rare)
     if (query.reportInScope !== undefined || query.writeScope !== undefined) return undefined; // a scope is read fresh
     if (query.defectReasonCodes?.length) return undefined; // defect reasons are read with the facts (one statement)
+    if (query.onDevice || query.stopReasonCodes?.length || query.deviceAttendance) return undefined; // downtime: read fresh
     const personName = query.person ? this.people.get(personKey(query.person)) : undefined;
     if (query.person && personName === undefined) return undefined;
     const products: ProductSnapshot[] = [];
