@@ -45,7 +45,7 @@ import { streamPrefixes } from '../events/catalog.ts';
 import type { DefectReason } from '../domain/defect-reasons.ts';
 import type { StopReason } from '../domain/stop-reasons.ts';
 import type { AttendanceSegment } from '../domain/stops.ts';
-import { attendanceSql, onDeviceSql } from './stops/facts-sql.ts';
+import { attendanceSql, onDeviceSql } from '../domain/presence-sql.ts';
 import { headsParameters, streamHeadsHoldSql, streamHeadsSql, type StreamHeads } from '../events/heads.ts';
 
 /** The facts a command needs (each optional). */

@@ -23,6 +23,7 @@ import { organizationRoutes } from './organization.ts';
 import { shiftRoutes } from './shifts.ts';
 import { defectReasonRoutes } from './defect-reasons.ts';
 import { stopReasonRoutes } from './stop-reasons.ts';
+import { stopRoutes } from './stops.ts';
 import { qualityRoutes } from './quality.ts';
 
 export const routes: AnyRoute[] = [
@@ -49,5 +50,6 @@ export const routes: AnyRoute[] = [
   ...shiftRoutes,
   ...defectReasonRoutes,
   ...stopReasonRoutes,
+  ...stopRoutes,
   ...qualityRoutes,
 ];

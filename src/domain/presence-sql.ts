@@ -1,6 +1,7 @@
 /**
- * The SQL of the downtime facts (commands/facts.ts reads them in its one statement and checks them again in the
- * append's guard), over the `device_presence` read model (migrations/020, projections/device-presence.ts):
+ * The SQL of the devices' presence, over the `device_presence` read model (migrations/020,
+ * projections/device-presence.ts): the downtime facts (commands/facts.ts reads them in its one statement and checks
+ * them again in the append's guard) and the stop reads (queries/stops.ts).
  * - `onDeviceSql(phone, deviceNo)`: the person is clocked in on the device now (the open segment of a session);
  * - `attendanceSql(deviceNo, from)`: the segments of every session on the device lasting at or after instant `from`
  *   (ISO text), as a JSON array `[{from, to, clockInAt, abandoned}]` (domain/stops.ts AttendanceSegment) in a fixed
