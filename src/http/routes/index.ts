@@ -24,6 +24,7 @@ import { shiftRoutes } from './shifts.ts';
 import { defectReasonRoutes } from './defect-reasons.ts';
 import { stopReasonRoutes } from './stop-reasons.ts';
 import { stopRoutes } from './stops.ts';
+import { oeeRoutes } from './oee.ts';
 import { qualityRoutes } from './quality.ts';
 
 export const routes: AnyRoute[] = [
@@ -51,5 +52,6 @@ export const routes: AnyRoute[] = [
   ...defectReasonRoutes,
   ...stopReasonRoutes,
   ...stopRoutes,
+  ...oeeRoutes,
   ...qualityRoutes,
 ];
