@@ -108,7 +108,7 @@ export const stopCorrectRoute = defineRoute({
   description: '不填的字段不变；endAt 为 null 表示改为仍在停机。不能与同一设备的其他停机重叠；改动前后的月份都必须未结账。',
   access: access.masterData,
   params: stopIdParams,
-  body: z.object({ reasonCode: stopReasonCode.optional(), startAt: atInput('开始时间').optional(), endAt: atInput('结束时间').nullable().optional(), note }),
+  body: z.object({ reasonCode: stopReasonCode.optional(), startAt: atInput('开始时间').optional(), endAt: z.iso.datetime({ offset: true }).nullable().optional().meta({ title: '结束时间', description: 'ISO 8601，带时区偏移；null：改为仍在停机' }), note }),
   response: stopSchema,
   errors: [STOP_NOT_FOUND, INVALID_STOP, UNKNOWN_STOP_REASON, STOP_OVERLAPS, PERIOD_CLOSED, NOT_IN_SCOPE, CONCURRENT_MODIFICATION],
   example: { params: { stopId: STOP_EXAMPLE.stopId }, body: { startAt: '2026-03-02T09:55:00+08:00', note: '按设备记录更正' }, response: { ...STOP_EXAMPLE, startAt: '2026-03-02T09:55:00+08:00', endAt: '2026-03-02T10:20:00+08:00' } },
@@ -154,7 +154,10 @@ export const stopListRoute = defineRoute({
     response: {
       items: [
         {
-          ...STOP_EXAMPLE,
+          stopId: STOP_EXAMPLE.stopId,
+          deviceNo: 'D1',
+          reasonCode: 'BRK',
+          startAt: STOP_EXAMPLE.startAt,
           workshopCode: 'W1',
           reasonName: '设备故障',
           category: 'unplanned',
