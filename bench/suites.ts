@@ -15,6 +15,7 @@ import { consoleBench } from './console.ts';
 import { wagesBench } from './wages.ts';
 import { scopeBench } from './scope.ts';
 import { freshReadsBench } from './fresh-reads.ts';
+import { oeeBench } from './oee.ts';
 
 export const suites: BenchSuite[] = [
   eventStoreBench,
@@ -29,4 +30,5 @@ export const suites: BenchSuite[] = [
   // scopes
   scopeBench,
   freshReadsBench,
+  oeeBench,
 ];

@@ -72,12 +72,44 @@ export function runEnd(set: readonly Interval[], t: number): number | null {
 }
 
 /**
- * `set` (normalised) cut at the instants `bounds` (ascending: e.g. local midnights), as pieces keyed by the index of
- * the bound range they fall in: piece k lies in [bounds[k], bounds[k + 1]). Parts before the first or after the last
- * bound are dropped.
+ * The lengths of `set` (normalised) within each range [bounds[k], bounds[k + 1]) of the ascending instants `bounds`
+ * (e.g. local midnights): one pass over both. Parts before the first or after the last bound count nowhere.
  */
-export function splitAt(set: readonly Interval[], bounds: readonly number[]): Interval[][] {
-  const out: Interval[][] = bounds.slice(1).map(() => []);
-  for (let k = 0; k + 1 < bounds.length; k++) out[k] = intersect(set, [{ from: bounds[k], to: bounds[k + 1] }]);
+export function lengthsBetween(set: readonly Interval[], bounds: readonly number[]): number[] {
+  const out = bounds.slice(1).map(() => 0);
+  let k = 0;
+  for (const x of set) {
+    let from = x.from;
+    while (k + 1 < bounds.length && bounds[k + 1] <= from) k++;
+    for (let j = k; j + 1 < bounds.length && bounds[j] < x.to; j++) {
+      const a = Math.max(from, bounds[j]);
+      const b = Math.min(x.to, bounds[j + 1]);
+      if (b > a) out[j] += b - a;
+      from = Math.max(from, b);
+    }
+  }
   return out;
+}
+
+/** The part of the normalised `set` inside `x` (normalised), found by binary search: for many small `x` over one set. */
+export function within(set: readonly Interval[], x: Interval): Interval[] {
+  let lo = 0;
+  let hi = set.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (set[mid].to <= x.from) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: Interval[] = [];
+  for (let i = lo; i < set.length && set[i].from < x.to; i++) {
+    const from = Math.max(set[i].from, x.from);
+    const to = Math.min(set[i].to, x.to);
+    if (to > from) out.push({ from, to });
+  }
+  return out;
+}
+
+/** `set` (normalised) cut at the ascending instants `bounds`: piece k lies in [bounds[k], bounds[k + 1]). */
+export function splitAt(set: readonly Interval[], bounds: readonly number[]): Interval[][] {
+  return bounds.slice(1).map((to, k) => within(set, { from: bounds[k], to }));
 }

@@ -18,7 +18,7 @@
  * denominators (`addSums`), never averages of ratios. Percentages to 1 decimal from exact integer arithmetic, rounded
  * half away from zero (`pct1`), null where the denominator is 0; above 100 shown as it is.
  */
-import { intersect, lengthOf, splitAt, subtract, union, type Interval } from './intervals.ts';
+import { intersect, lengthsBetween, subtract, union, within, type Interval } from './intervals.ts';
 
 /** The sums of one cell (a device on a day) or of several: milliseconds and pieces. */
 export interface OeeSums {
@@ -103,14 +103,14 @@ export function deviceTimes(sessions: readonly SessionOnDevice[], stops: readonl
   const unplannedStops = stops.filter((s) => s.category === 'unplanned').map((s) => s.interval);
   const planned = subtract(working, plannedStops);
   const run = subtract(planned, unplannedStops);
-  const perDay = (set: readonly Interval[]) => splitAt(set, bounds).map(lengthOf);
+  const perDay = (set: readonly Interval[]) => lengthsBetween(set, bounds);
   const [a, p, ps, us, r] = [perDay(attended), perDay(planned), perDay(intersect(working, plannedStops)), perDay(intersect(planned, unplannedStops)), perDay(run)];
   const days = a.map((_, k) => ({ ...ZERO_SUMS, attendedMs: a[k], plannedMs: p[k], plannedStopMs: ps[k], unplannedStopMs: us[k], runMs: r[k] }));
   const losses = new Map<string, number[]>();
   for (const s of stops) {
-    const within = perDay(intersect(s.category === 'planned' ? working : planned, [s.interval]));
+    const inside = perDay(within(s.category === 'planned' ? working : planned, s.interval));
     const kept = losses.get(s.reasonCode);
-    losses.set(s.reasonCode, kept ? kept.map((x, k) => x + within[k]) : within);
+    losses.set(s.reasonCode, kept ? kept.map((x, k) => x + inside[k]) : inside);
   }
   return { days, losses };
 }

@@ -146,11 +146,18 @@ export async function oeeCells(q: Queryable, range: DateRange, filter: OeeFilter
       const from = Date.parse(s.from);
       const to = Math.min(s.to === null ? nowMs : Date.parse(s.to), cap);
       last = Math.max(last, to);
-      if (to > from) byDevice.set(s.deviceNo, [...(byDevice.get(s.deviceNo) ?? []), { from, to }]);
+      if (to <= from) continue;
+      const kept = byDevice.get(s.deviceNo);
+      if (kept) kept.push({ from, to });
+      else byDevice.set(s.deviceNo, [{ from, to }]);
     }
     const days: ShiftDay[] = p.days ?? [];
     const breaks = days.length ? unpaidWindowsOf({ clockInAt: new Date(clockIn), clockOutAt: new Date(last) }, localDate(new Date(clockIn), tz), days, tz) : [];
-    for (const [device, intervals] of byDevice) sessionsOf.set(device, [...(sessionsOf.get(device) ?? []), { intervals, breaks }]);
+    for (const [device, intervals] of byDevice) {
+      const kept = sessionsOf.get(device);
+      if (kept) kept.push({ intervals, breaks });
+      else sessionsOf.set(device, [{ intervals, breaks }]);
+    }
   }
 
   // Stops with their effective intervals (a lasting one where the attendance ended, or now).
@@ -162,7 +169,9 @@ export async function oeeCells(q: Queryable, range: DateRange, filter: OeeFilter
     const sys = ends.get(f.stopId);
     const to = f.recordedEnd ? f.recordedEnd.getTime() : typeof sys === 'number' ? sys : nowMs;
     const stop = { reasonCode: f.s.reason_code as string, category, interval: { from: f.startAt.getTime(), to: Math.min(to, Math.max(nowMs, f.startAt.getTime())) } };
-    stopsOf.set(f.deviceNo, [...(stopsOf.get(f.deviceNo) ?? []), stop]);
+    const kept = stopsOf.get(f.deviceNo);
+    if (kept) kept.push(stop);
+    else stopsOf.set(f.deviceNo, [stop]);
   }
 
   const linesOf = new Map<string, any>((lines.rows as any[]).map((l) => [`${l.device_no}\u0000${l.date}`, l]));

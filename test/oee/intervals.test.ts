@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { intersect, lengthOf, runEnd, splitAt, subtract, union, type Interval } from '../../src/domain/intervals.ts';
+import { intersect, lengthOf, lengthsBetween, runEnd, splitAt, subtract, union, within, type Interval } from '../../src/domain/intervals.ts';
 
 const interval = fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 })).map(([a, b]) => ({ from: a, to: b }));
 const set = fc.array(interval, { maxLength: 8 });
@@ -39,6 +39,15 @@ describe('interval arithmetic', () => {
         const bounds = [...bs].sort((p, q) => p - q);
         const pieces = splitAt(union(xs), bounds);
         expect(pieces.reduce((a, p) => a + lengthOf(p), 0)).toBe(count((t) => covered(xs, t) && t >= bounds[0] && t < bounds[bounds.length - 1]));
+        expect(lengthsBetween(union(xs), bounds)).toEqual(bounds.slice(1).map((to, k) => count((t) => covered(xs, t) && t >= bounds[k] && t < to)));
+      }),
+    );
+  });
+
+  it('within one interval of a set is its intersection with it', () => {
+    fc.assert(
+      fc.property(set, interval, (xs, x) => {
+        expect(within(union(xs), x)).toEqual(intersect(xs, [x]));
       }),
     );
   });
