@@ -17,6 +17,7 @@ import { scopeBench } from './scope.ts';
 import { freshReadsBench } from './fresh-reads.ts';
 import { qualityBench } from './quality.ts';
 import { workOrdersBench } from './work-orders.ts';
+import { oeeBench } from './oee.ts';
 
 export const suites: BenchSuite[] = [
   eventStoreBench,
@@ -33,4 +34,5 @@ export const suites: BenchSuite[] = [
   freshReadsBench,
   qualityBench,
   workOrdersBench,
+  oeeBench,
 ];

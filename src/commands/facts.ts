@@ -57,6 +57,9 @@ import { outsideScopeSql, storedScopeSql, type ScopeTarget, type WholeFactoryWri
 import { streamPrefixes } from '../events/catalog.ts';
 import type { DefectReason } from '../domain/defect-reasons.ts';
 import type { StoredStatus } from '../domain/work-orders.ts';
+import type { StopReason } from '../domain/stop-reasons.ts';
+import type { AttendanceSegment } from '../domain/stops.ts';
+import { attendanceSql, onDeviceSql } from '../domain/presence-sql.ts';
 import { headsParameters, streamHeadsHoldSql, streamHeadsSql, type StreamHeads } from '../events/heads.ts';
 import { coverageRow, crewCoverageSql, crewPresenceSql } from '../crew/sql.ts';
 import type { CrewFacts } from './crew-lines.ts';
@@ -120,6 +123,13 @@ export interface FactQuery {
     readonly date: string;
     readonly lookBackHours: number;
   };
+  // ---- downtime (停机) ----
+  /** Is `phone` clocked in on `deviceNo` now (its session's open segment, migrations/020 device_presence)? */
+  readonly onDevice?: { readonly phone: string; readonly deviceNo: string };
+  /** Stop reason codes a stop names (domain/stop-reasons.ts): which exist, their category, active. */
+  readonly stopReasonCodes?: readonly string[];
+  /** The presence segments on `deviceNo` lasting at or after instant `from` (ISO): the device's attendance since. */
+  readonly deviceAttendance?: { readonly deviceNo: string; readonly from: string };
 }
 
 /** An order a report line names, as the facts read it (domain/work-orders.ts), with its other reports' pieces. */
@@ -186,6 +196,13 @@ export interface Facts {
   readonly workOrderReported?: readonly string[];
   /** Crew work: the presence on the crew lines' devices, the lines counting the phones already, names (absent: not asked). */
   readonly crew?: CrewFacts;
+  // ---- downtime (停机) ----
+  /** Whether the asked person is clocked in on the asked device (absent: not asked). */
+  readonly onDevice?: boolean;
+  /** The asked stop reasons that exist (absent: none asked). */
+  readonly stopReasons?: readonly StopReason[];
+  /** The asked device's presence segments (absent: not asked), in the order the guard compares them. */
+  readonly deviceAttendance?: readonly AttendanceSegment[];
 }
 
 export const NO_FACTS: Facts = { deviceInUse: true, products: [], closedMonths: [], reportInScope: true };
@@ -239,6 +256,8 @@ const WORK_ORDERS_SQL = `(CASE WHEN cardinality($17::text[]) = 0 THEN NULL ELSE 
  * $20 产品名称 of the product whose 工序 are asked; $21 the order whose reported 工序 are asked.
  * Crew work: $22 window from, $23 window to, $24 crew lines' product ids, $25 the lines'
  * product ids, $26 phones, $27 report date, $28 look-back hours (src/crew/sql.ts).
+ * Downtime: $29 the device whose presence of $1 is asked, $30 stop reason codes, $31 a device and
+ * $32 an instant from which its attendance is asked.
  */
 const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role = $2) AS person_name,
        ($3::text IS NULL OR EXISTS (SELECT 1 FROM products WHERE device_no = $3)) AS device_in_use,
@@ -263,7 +282,10 @@ const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role 
                           ELSE ${crewPresenceSql('$22::timestamptz', '$23::timestamptz', '(SELECT array_agg(device_no) FROM products WHERE id = ANY($24::bigint[]))', '$27::date', '$28::int')} END,
          'coverage', (SELECT COALESCE(json_agg(c), '[]'::json) FROM (${crewCoverageSql('$22::timestamptz', '$23::timestamptz', '$25::bigint[]', '$26::text[]')}) c),
          'names', (SELECT COALESCE(json_agg(json_build_object('phone', x.phone, 'name', x.name)), '[]'::json)
-                     FROM (SELECT phone, min(name) AS name FROM personnel WHERE phone = ANY($26::text[]) GROUP BY phone) x)) END AS crew`;
+                     FROM (SELECT phone, min(name) AS name FROM personnel WHERE phone = ANY($26::text[]) GROUP BY phone) x)) END AS crew,
+       CASE WHEN $29::text IS NULL THEN NULL ELSE ${onDeviceSql('$1::text', '$29::text')} END AS on_device,
+       (SELECT json_agg(json_build_object('code', code, 'name', name, 'category', category, 'active', active)) FROM stop_reasons WHERE code = ANY($30::text[])) AS stop_reasons,
+       CASE WHEN $31::text IS NULL THEN NULL ELSE ${attendanceSql('$31::text', '$32::text')} END AS device_attendance`;
 
 const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.length > 0;
 
@@ -271,7 +293,7 @@ const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.len
 export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> {
   const org = asked(query.workshopCodes) || asked(query.teamCodes) || asked(query.people) || query.placementOf !== undefined;
   const shifts = asked(query.shiftIds) || query.shiftsOf !== undefined; // shifts
-  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined && query.writeScope === undefined && !asked(query.defectReasonCodes) && !query.workOrders?.orderNos.length && !query.workOrderProduct && query.workOrderReported === undefined && !query.crewOf) return NO_FACTS;
+  if (!query.person && query.deviceNo === undefined && !query.productIds?.length && !query.months?.length && !org && !shifts && query.reportInScope === undefined && query.writeScope === undefined && !asked(query.defectReasonCodes) && !query.workOrders?.orderNos.length && !query.workOrderProduct && query.workOrderReported === undefined && !query.crewOf && !query.onDevice && !asked(query.stopReasonCodes) && !query.deviceAttendance) return NO_FACTS;
   const crew = query.crewOf;
   const ids = [...new Set(query.productIds ?? [])];
   const months = [...new Set(query.months ?? [])];
@@ -305,6 +327,10 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
       [...new Set(crew?.phones ?? [])],
       crew?.date ?? null,
       crew?.lookBackHours ?? null,
+      query.onDevice?.deviceNo ?? null,
+      [...new Set(query.stopReasonCodes ?? [])],
+      query.deviceAttendance?.deviceNo ?? null,
+      query.deviceAttendance?.from ?? null,
     ])
   ).rows[0];
   const placed = r.placement?.placement;
@@ -327,6 +353,9 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
       : {}),
     ...(query.shiftIds ? { knownShiftIds: r.known_shift_ids ?? [] } : {}),
     ...(query.defectReasonCodes ? { defectReasons: r.defect_reasons ?? [] } : {}),
+    ...(query.onDevice ? { onDevice: r.on_device === true } : {}),
+    ...(query.stopReasonCodes ? { stopReasons: r.stop_reasons ?? [] } : {}),
+    ...(query.deviceAttendance ? { deviceAttendance: r.device_attendance ?? [] } : {}),
     ...(query.shiftsOf ? { shiftDays: r.calendar?.days ?? [] } : {}),
     ...(heads ? { heads } : {}),
     ...(query.workOrders?.orderNos.length
@@ -412,6 +441,14 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
       `${w.param([...new Set(c.phones)])}::text[]`,
     );
     checks.push(`(SELECT count(*) FROM (${coverage}) c) = ${facts.crew.coverage.length}`);
+  }
+  // Downtime: still on the device, the stop reasons used still active, the device's attendance still as read.
+  if (query.onDevice && query.person && facts.onDevice) checks.push(onDeviceSql(w.param(query.person.phone), w.param(query.onDevice.deviceNo)));
+  const stopReasons = (facts.stopReasons ?? []).filter((r) => r.active && query.stopReasonCodes?.includes(r.code));
+  if (stopReasons.length) checks.push(`(SELECT count(*) FROM stop_reasons WHERE active AND code = ANY(${w.param(stopReasons.map((r) => r.code))}::text[])) = ${stopReasons.length}`);
+  if (query.deviceAttendance && facts.deviceAttendance) {
+    const sql = attendanceSql(`${w.param(query.deviceAttendance.deviceNo)}::text`, `${w.param(query.deviceAttendance.from)}::text`);
+    checks.push(`coalesce(${sql}::jsonb, '[]'::jsonb) = ${w.param(JSON.stringify(facts.deviceAttendance))}::jsonb`);
   }
   if (checks.length) w.guard('facts', checks.join(' AND '));
   const months = [...new Set(query.months ?? [])].sort();

@@ -223,6 +223,7 @@ export class CachingRepository implements Repository {
     if (query.defectReasonCodes?.length) return undefined; // defect reasons are read with the facts (one statement)
     if (query.workOrders || query.workOrderProduct || query.workOrderReported !== undefined) return undefined; // work orders: read fresh
     if (query.crewOf) return undefined; // crew work: who counts whom is read fresh (and guarded)
+    if (query.onDevice || query.stopReasonCodes?.length || query.deviceAttendance) return undefined; // downtime: read fresh
     const personName = query.person ? this.people.get(personKey(query.person)) : undefined;
     if (query.person && personName === undefined) return undefined;
     const products: ProductSnapshot[] = [];

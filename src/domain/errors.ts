@@ -16,7 +16,7 @@ export type QuantityField = 'finishedQty' | 'defectiveQty' | 'outputQty';
 type ReportStatus = 'pending' | 'approved' | 'rejected';
 type Line = { line: number; productId: number };
 /** What a write into a closed month tried (the sentence says what to do). */
-export type PeriodWrite = 'review' | 'breakChange' | 'rate' | 'submit';
+export type PeriodWrite = 'review' | 'breakChange' | 'rate' | 'submit' | 'stop';
 /** A reason's use: a reject's (required), a break change's, a rate's (optional) or a reopen's (required). */
 export type ReasonPurpose = 'reject' | 'breakChange' | 'rate' | 'reopen';
 /** A rate field. */
@@ -34,7 +34,7 @@ export interface CloseBlockers {
 }
 
 /** The writes only a person of the whole factory makes (domain/scope.ts, the rule of writes). */
-export type WholeFactoryWrite = 'createWorkshop' | 'shift' | 'scope' | 'defectReason';
+export type WholeFactoryWrite = 'createWorkshop' | 'shift' | 'scope' | 'defectReason' | 'stopReason';
 
 /** Every domain error code → its public details and its context (for the sentence only); `never`: none. */
 export interface DomainErrorCatalog {
@@ -125,6 +125,21 @@ export interface DomainErrorCatalog {
   DEFECT_REASON_NOT_FOUND: { details: { code: string }; context: never };
   /** A defect reason's code or name out of its rules (domain/defect-reasons.ts). */
   INVALID_DEFECT_REASON: { details: { field: 'code' | 'name' }; context: { max: number } };
+  // ---- downtime (停机): domain/stop-reasons.ts, domain/stops.ts ----
+  /** A stop reason's code is taken (also by a deactivated reason: reactivate it). */
+  STOP_REASON_EXISTS: { details: { code: string; name: string; active: boolean }; context: never };
+  STOP_REASON_NOT_FOUND: { details: { code: string }; context: never };
+  /** A stop reason's code or name out of its rules (domain/stop-reasons.ts). */
+  INVALID_STOP_REASON: { details: { field: 'code' | 'name' }; context: { max: number } };
+  /** A stop names a reason that does not exist or is deactivated. */
+  UNKNOWN_STOP_REASON: { details: { reasonCode: string }; context: { inactive: boolean } };
+  /** A stop's interval overlaps another stop of the same device (that one named; `span` its local times). */
+  STOP_OVERLAPS: { details: { stopId: string; reasonCode: string; startAt: string; endAt: string | null }; context: { span: string } };
+  /** Starting or ending a stop from the phone needs the person clocked in on that device. */
+  NOT_ON_DEVICE: { details: { deviceNo: string }; context: never };
+  STOP_NOT_FOUND: { details: { stopId: string }; context: never };
+  /** A stop's times or note out of their rules: end not after start, a time in the future, no note. */
+  INVALID_STOP: { details: { problem: 'order' | 'future' | 'note' | 'endNeeded' }; context: never };
   /** A shift's name or times out of their rules (domain/shift-breaks.ts validateShiftTimes). */
   INVALID_SHIFT: { details: ShiftProblem | { problem: 'name'; max: number }; context: never };
   /** An assignment or override names a shift that does not exist. */

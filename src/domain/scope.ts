@@ -169,3 +169,15 @@ export const WHOLE_READER: Reader = Object.freeze({ scope: WHOLE_FACTORY, filter
 /** True when `reader` sees everything (the whole factory, no filter): readings may use whole-factory sums. */
 export const readsEverything = (reader: Reader): boolean =>
   isWholeFactory(reader.scope) && reader.filter.workshop === undefined && reader.filter.team === undefined;
+
+/**
+ * The scope rule of device readings (the stops, the OEE): a device is seen by a reader of the whole factory, or when
+ * its workshop (`device_workshops`) is one of the scope's workshops or the workshop of one of the scope's teams. A
+ * device in no workshop is the whole factory's business only (as a report in no workshop). `deviceCol` the device
+ * number column; `workshops`, `teams` text[] placeholders. Never NULL.
+ */
+export const deviceScopeSql = (deviceCol: string, workshops: string, teams: string): string =>
+  `(cardinality(${workshops}::text[]) + cardinality(${teams}::text[]) = 0
+    OR EXISTS (SELECT 1 FROM device_workshops dw WHERE dw.device_no = ${deviceCol}
+                AND (dw.workshop_code = ANY(${workshops}::text[])
+                     OR dw.workshop_code IN (SELECT t.workshop_code FROM teams t WHERE t.code = ANY(${teams}::text[])))))`;

@@ -283,3 +283,14 @@ function placedDays(days: readonly ShiftDay[], timeZone: string): ReadonlyMap<st
 }
 
 const placedByDays = new WeakMap<readonly ShiftDay[], { readonly timeZone: string; readonly byDate: ReadonlyMap<string, Placed<NamedShift>> }>();
+
+/**
+ * The unpaid break windows (instants) of the occurrences of `days` that apply to a session clocked in on local date
+ * `clockInDate` with presence `presence` (occurrencesApplying's rule): what the OEE read takes out of the device's
+ * attended time (domain/oee.ts). None when no shift applies (a flat default break has no place in time).
+ */
+export function unpaidWindowsOf(presence: Presence, clockInDate: string, days: readonly ShiftDay[], timeZone: string): Span[] {
+  const placed = placedDays(days, timeZone);
+  const on = (offset: number) => placed.get(addDays(clockInDate, offset));
+  return applyingWithin(presenceSpan(presence), on(-1), on(0), on(1)).flatMap((o) => o.unpaid);
+}

@@ -22,6 +22,7 @@
  *   (planned quantity, due date, notes: before and after), WorkOrderOperationsChanged, WorkOrderCompleted,
  *   WorkOrderClosed, WorkOrderReopened, WorkOrderCancelled. A report line names its order (`workOrderNo`, absent in
  *   lines written before orders existed: no order).
+ * - `stop-reason-<code>`, `stops-<deviceNo>`: downtime (停机), declared in stop-events.ts.
  *
  * Instants are ISO 8601 strings in UTC; local dates `YYYY-MM-DD` in APP_TIMEZONE; quantities whole pieces;
  * standard cycle times seconds (up to 3 decimals); standard workload pieces per 8-hour day; rates integers of
@@ -41,6 +42,7 @@ import { defineEvent, type EventOf } from './define.ts';
 import { reportLineSchema } from '../domain/report-line.ts';
 import { plausibilityFlagSchema } from '../domain/plausibility.ts';
 import { DEFECT_REASON_CODE_RE, DEFECT_REASON_NAME_MAX, defectCategorySchema } from '../domain/defect-reasons.ts';
+import { stopEventDefinitions } from './stop-events.ts';
 
 const instant = z.string().datetime({ offset: true });
 const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
@@ -437,6 +439,8 @@ export const eventDefinitions = [
   WorkOrderClosed,
   WorkOrderReopened,
   WorkOrderCancelled,
+  // downtime (停机): stop-events.ts
+  ...stopEventDefinitions,
 ] as const;
 
 /** Any domain event as `{type, data}`, discriminated by `type`. */
@@ -460,3 +464,5 @@ export type WorkOrderEvent = Extract<
   DomainEvent,
   { type: 'WorkOrderReleased' | 'WorkOrderChanged' | 'WorkOrderOperationsChanged' | 'WorkOrderCompleted' | 'WorkOrderClosed' | 'WorkOrderReopened' | 'WorkOrderCancelled' }
 >;
+export type StopReasonEvent = Extract<DomainEvent, { type: 'StopReasonDefined' | 'StopReasonChanged' }>;
+export type StopEvent = Extract<DomainEvent, { type: 'StopStarted' | 'StopEnded' | 'StopCorrected' }>;

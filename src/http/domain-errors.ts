@@ -41,6 +41,7 @@ const AFTER_CLOSED: Record<PeriodWrite, string> = {
   breakChange: '不能再修改休息时间；如需修改，请经理先在“月结”中反结账',
   rate: '不能设置从该月生效的单价；请改为从未结账的月份生效，或请经理先反结账',
   submit: '请稍后重新提交报工单',
+  stop: '不能再记录或修改该月的停机；如需修改，请经理先在“月结”中反结账',
 };
 
 const REASONS: Record<ReasonPurpose, (max: number) => string> = {
@@ -191,6 +192,33 @@ const ANSWERS: { readonly [C in DomainErrorCode]: Entry<C> } = {
     status: 422,
     message: (d, c) => (d.field === 'code' ? `不良原因编码请填写 1–${c.max} 个英文字母、数字、- 或 _` : `不良原因名称请填写 1–${c.max} 个字`),
   },
+  // ---- downtime (停机) ----
+  STOP_REASON_EXISTS: {
+    status: 409,
+    message: (d) => (d.active ? `停机原因编码 ${d.code} 已被「${d.name}」使用，请换一个编码` : `停机原因编码 ${d.code} 已被「${d.name}」使用（已停用），如需使用请重新启用它`),
+  },
+  STOP_REASON_NOT_FOUND: { status: 404, message: (d) => `没有找到停机原因 ${d.code}，请刷新停机原因列表` },
+  INVALID_STOP_REASON: {
+    status: 422,
+    message: (d, c) => (d.field === 'code' ? `停机原因编码请填写 1–${c.max} 个英文字母、数字、- 或 _` : `停机原因名称请填写 1–${c.max} 个字`),
+  },
+  UNKNOWN_STOP_REASON: {
+    status: 422,
+    message: (d, c) => (c.inactive ? `停机原因 ${d.reasonCode} 已停用，请刷新后重新选择` : `停机原因 ${d.reasonCode} 不存在，请刷新后重新选择`),
+  },
+  STOP_OVERLAPS: { status: 422, message: (_, c) => `与这台设备的另一条停机记录（${c.span}）时间重叠：同一台设备同一时间只能有一条停机记录，请先结束或修改那一条` },
+  NOT_ON_DEVICE: { status: 409, message: (d) => `您现在没有在设备 ${d.deviceNo} 上班，不能记录它的停机或恢复生产；请先扫码开始上班或换到这台设备` },
+  STOP_NOT_FOUND: { status: 404, message: () => '没有找到这条停机记录，请刷新停机列表' },
+  INVALID_STOP: {
+    status: 422,
+    message: (d) =>
+      ({
+        order: '停机的结束时间必须晚于开始时间',
+        future: '停机的时间不能晚于现在',
+        note: '补录或修改停机请填写说明',
+        endNeeded: '补录过去的停机请同时填写开始和结束时间',
+      })[d.problem],
+  },
   SHIFT_NOT_FOUND: { status: 404, message: () => '没有找到这个班次，请刷新班次列表' },
   INVALID_SHIFT: { status: 422, message: shiftProblem },
   UNKNOWN_SHIFT: { status: 422, message: () => '所选班次不存在，请刷新班次列表后重新选择' },
@@ -281,7 +309,7 @@ const WORK_ORDER_FIELDS: Record<WorkOrderField, (max: number) => string> = {
 /** What a write outside the scope touched (NOT_IN_SCOPE). */
 const SCOPE_KINDS = { workshop: '车间', team: '班组', device: '设备' } as const;
 /** What only the whole factory does (WHOLE_FACTORY_ONLY). */
-const WHOLE_FACTORY_WRITES: Record<WholeFactoryWrite, string> = { createWorkshop: '新建车间', shift: '新建或修改班次', scope: '设置审核范围', defectReason: '新建或修改不良原因' };
+const WHOLE_FACTORY_WRITES: Record<WholeFactoryWrite, string> = { createWorkshop: '新建车间', shift: '新建或修改班次', scope: '设置审核范围', defectReason: '新建或修改不良原因', stopReason: '新建或修改停机原因' };
 
 /** The status and sentence of domain error `err` (module docstring). */
 export function domainAnswer<C extends DomainErrorCode>(err: DomainError<C>): { status: number; message: string } {

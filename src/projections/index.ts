@@ -16,6 +16,9 @@ import { shiftsProjection } from './shifts.ts';
 import { scopesProjection } from './scopes.ts';
 import { defectReasonsProjection } from './defect-reasons.ts';
 import { workOrdersProjection } from './work-orders.ts';
+import { stopReasonsProjection } from './stop-reasons.ts';
+import { devicePresenceProjection } from './device-presence.ts';
+import { stopsProjection } from './stops.ts';
 
 export const projections: Projection[] = [
   sessionsProjection,
@@ -33,4 +36,7 @@ export const projections: Projection[] = [
   scopesProjection,
   defectReasonsProjection,
   workOrdersProjection,
+  stopReasonsProjection,
+  devicePresenceProjection,
+  stopsProjection,
 ];

@@ -301,6 +301,28 @@ async function tour(): Promise<void> {
   expect(preview.status).toBe(200);
   await expectStatus(call('POST', `/api/work-orders/import/${((await preview.json()) as { importId: string }).importId}/confirm`, manager), 200);
   await expectStatus(call('GET', '/api/work-orders/WO-T4/ticket.png', admin), 200);
+  // Stops (停机) and OEE.
+  await expectStatus(call('POST', '/api/stop-reasons', manager, { code: 'CHG', name: '换模', category: 'planned' }), 201);
+  await expectStatus(call('POST', '/api/stop-reasons', admin, { code: 'CHG', name: '换模', category: 'planned' }), 409, 'STOP_REASON_EXISTS');
+  await expectStatus(call('PUT', '/api/stop-reasons/CHG', admin, { name: '换模具' }), 200);
+  await expectStatus(call('PUT', '/api/stop-reasons/NOPE', admin, { active: false }), 404, 'STOP_REASON_NOT_FOUND');
+  await expectStatus(call('GET', '/api/stop-reasons?active=true', worker), 200);
+  const before = (minutes: number) => new Date(app.clock.now().getTime() - minutes * 60_000).toISOString();
+  const device = encodeURIComponent('2号 压机');
+  const stop = await expectStatus(call('POST', `/api/devices/${device}/stops`, manager, { reasonCode: 'CHG', startAt: before(20), endAt: before(10), note: '补录' }), 201);
+  await expectStatus(call('POST', `/api/devices/${device}/stops`, manager, { reasonCode: 'CHG', startAt: before(15), endAt: before(5), note: '补录' }), 422, 'STOP_OVERLAPS');
+  await expectStatus(call('POST', `/api/devices/${device}/stops`, manager, { reasonCode: 'CHG', startAt: '2026-03-10T08:00:00+08:00', endAt: '2026-03-10T09:00:00+08:00', note: '补录' }), 409, 'PERIOD_CLOSED');
+  await expectStatus(call('POST', `/api/devices/${device}/stops`, worker, { reasonCode: 'CHG' }), 409, 'NOT_ON_DEVICE');
+  await expectStatus(call('POST', `/api/stops/${stop.body.stopId}/end`, manager), 200);
+  await expectStatus(call('PUT', `/api/stops/${stop.body.stopId}`, admin, { startAt: before(25), note: '更正' }), 200);
+  await expectStatus(call('PUT', `/api/stops/${stop.body.stopId}`, admin, { endAt: before(30), note: '更正' }), 422, 'INVALID_STOP');
+  await expectStatus(call('PUT', '/api/stops/8a6e0804-2bd0-4672-b79d-d97358571dd8', admin, { note: '更正' }), 404, 'STOP_NOT_FOUND');
+  await expectStatus(call('GET', '/api/stops?page=1&pageSize=5', manager), 200);
+  const today = before(0).slice(0, 10);
+  await expectStatus(call('GET', `/api/oee?startDate=2026-03-01&endDate=${today}&groupBy=day`, manager), 200);
+  await expectStatus(call('GET', `/api/oee/losses?startDate=2026-03-01&endDate=${today}`, admin), 200);
+  await expectStatus(call('GET', `/api/oee.xlsx?startDate=2026-03-01&endDate=${today}`, admin), 200);
+  await expectStatus(call('GET', `/api/oee/losses.xlsx?startDate=2026-03-01&endDate=${today}`, admin), 200);
 }
 
 /** The team of the shift calendar's calls. */

@@ -52,6 +52,16 @@ export const clockStateRoute = defineRoute({
     sessionId: z.string().optional().describe('进行中的上班记录（有时给出）'),
     clockInAt: instant.optional().describe('进行中的上班记录的上班时间（与 sessionId 一同给出；小程序在确认下班报工、重新报工时显示）'),
     expiresAt: instant.optional().describe('继续报工、重新报工：报工单填写截止时间'),
+    stop: z
+      .object({
+        stopId: z.string(),
+        reasonCode: z.string(),
+        reasonName: z.string(),
+        category: z.enum(['planned', 'unplanned']).nullable(),
+        startAt: instant,
+      })
+      .optional()
+      .describe('设备正在停机时给出：停机原因和开始时间（小程序显示停机分钟数和“恢复生产”）'),
   }),
   errors: [DEVICE_NOT_FOUND],
   example: {
@@ -66,6 +76,7 @@ export const clockStateRoute = defineRoute({
       ...(s.sessionId ? { sessionId: s.sessionId } : {}),
       ...(s.clockInAt ? { clockInAt: iso(ctx, s.clockInAt) } : {}),
       ...(s.expiresAt ? { expiresAt: iso(ctx, s.expiresAt) } : {}),
+      ...(s.stopped ? { stop: { ...s.stopped, startAt: iso(ctx, s.stopped.startAt) } } : {}),
     };
   },
 });

@@ -170,7 +170,7 @@ export const NOT_IN_SCOPE: ErrorDoc = {
 export const WHOLE_FACTORY_ONLY: ErrorDoc = {
   status: 403,
   code: 'WHOLE_FACTORY_ONLY',
-  description: '新建车间、新建或修改班次、设置审核范围、新建或修改不良原因须由负责全厂（没有设置审核范围）的管理员或经理操作',
+  description: '新建车间、新建或修改班次、设置审核范围、新建或修改不良原因、新建或修改停机原因须由负责全厂（没有设置审核范围）的管理员或经理操作',
 };
 
 /** Crew work (班组报工): a member who was not on the line's device during the submitter's session. */

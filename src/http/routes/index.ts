@@ -22,6 +22,9 @@ import { organizationRoutes } from './organization.ts';
 // shifts: shifts
 import { shiftRoutes } from './shifts.ts';
 import { defectReasonRoutes } from './defect-reasons.ts';
+import { stopReasonRoutes } from './stop-reasons.ts';
+import { stopRoutes } from './stops.ts';
+import { oeeRoutes } from './oee.ts';
 import { qualityRoutes } from './quality.ts';
 import { workOrderRoutes } from './work-orders.ts';
 
@@ -48,6 +51,9 @@ export const routes: AnyRoute[] = [
   // shifts: shifts
   ...shiftRoutes,
   ...defectReasonRoutes,
+  ...stopReasonRoutes,
+  ...stopRoutes,
+  ...oeeRoutes,
   ...qualityRoutes,
   ...workOrderRoutes,
 ];
