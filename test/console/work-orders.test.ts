@@ -61,7 +61,7 @@ describe.skipIf(skipBrowserTests('work-orders.test.ts'))('工单 in the console'
     expect(await shown(first.getByTestId('due'))).toBe('2026-03-05');
     expect(await first.getByTestId('late').isVisible()).toBe(true);
     expect(await shown(first.getByTestId('late'))).toBe('逾期');
-    const color = await first.getByTestId('due').evaluate((e) => getComputedStyle(e).color);
+    const color = await first.getByTestId('due').evaluate((e) => (globalThis as any).getComputedStyle(e).color);
     const [r, g, b] = color.match(/\d+/g)!.map(Number);
     expect(r > 2 * g && r > 2 * b, `${color} is red`).toBe(true);
     expect(await shown(first.getByTestId('status'))).toBe('生产中');
