@@ -13,6 +13,7 @@
 import type { Queryable } from '../db/transaction.ts';
 import { completionPct, isLate, shownStatus, type ShownStatus, type StoredStatus } from '../domain/work-orders.ts';
 import { storedScopeSql } from '../domain/scope.ts';
+import type { ReportLine } from '../domain/report-line.ts';
 import type { EventStore } from '../events/store.ts';
 import { streams } from '../events/catalog.ts';
 import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
@@ -217,7 +218,8 @@ export interface WorkOrderReport {
   status: 'pending' | 'approved' | 'rejected';
   workshopCode: string | null;
   teamCode: string | null;
-  lines: unknown[];
+  /** The report's lines for the order (as stored: domain/report-line.ts). */
+  lines: ReportLine[];
 }
 
 /**

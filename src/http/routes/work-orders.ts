@@ -258,7 +258,7 @@ export const workOrderReportsRoute = defineRoute({
   async handler({ params: p, query, user }, ctx) {
     await current(ctx, p.orderNo);
     const { page, pageSize, processName } = query;
-    return (await workOrderReports(ctx.db.pool, p.orderNo, { phone: user.phone, role: user.role }, { page, pageSize }, processName)) as never;
+    return workOrderReports(ctx.db.pool, p.orderNo, { phone: user.phone, role: user.role }, { page, pageSize }, processName);
   },
 });
 
@@ -280,28 +280,43 @@ export const workOrderPatchRoute = defineRoute({
   },
 });
 
-const action = (path: string, summary: string, run: (ctx: AppContext, actor: ReturnType<typeof actorOf>, no: string, reason: string) => Promise<unknown>, withReason: boolean, errors: ErrorDoc[]) =>
+type Actor = ReturnType<typeof actorOf>;
+const actionBase = (path: string, summary: string, errors: ErrorDoc[]) => ({
+  method: 'post' as const,
+  path: `/api/work-orders/:orderNo/${path}`,
+  tag: 'work-orders',
+  summary,
+  access: access.workOrders,
+  params,
+  response: orderSchema,
+  errors: [NOT_FOUND, STATUS, ...errors, CONCURRENT_MODIFICATION],
+});
+/** A status action without a body (complete, cancel) → the order as it stands. */
+const action = (path: string, summary: string, run: (ctx: AppContext, actor: Actor, no: string) => Promise<unknown>, errors: ErrorDoc[]) =>
   defineRoute({
-    method: 'post',
-    path: `/api/work-orders/:orderNo/${path}`,
-    tag: 'work-orders',
-    summary,
-    access: access.workOrders,
-    params,
-    ...(withReason ? { body: z.object({ reason }) } : {}),
-    response: orderSchema,
-    errors: [NOT_FOUND, STATUS, ...errors, CONCURRENT_MODIFICATION],
-    example: { params: { orderNo: 'WO-2611-07' }, ...(withReason ? { body: { reason: '材料不足，短缺关闭' } } : {}), response: EXAMPLE },
-    async handler({ params: p, body, user, req }: any, ctx: AppContext) {
-      await run(ctx, actorOf(user, req), p.orderNo, body?.reason ?? '');
+    ...actionBase(path, summary, errors),
+    example: { params: { orderNo: 'WO-2611-07' }, response: EXAMPLE },
+    async handler({ params: p, user, req }, ctx) {
+      await run(ctx, actorOf(user, req), p.orderNo);
       return current(ctx, p.orderNo);
     },
-  } as any);
+  });
+/** A status action with a reason (close, reopen) → the order as it stands. */
+const reasonAction = (path: string, summary: string, run: (ctx: AppContext, actor: Actor, no: string, reason: string) => Promise<unknown>) =>
+  defineRoute({
+    ...actionBase(path, summary, [INVALID]),
+    body: z.object({ reason }),
+    example: { params: { orderNo: 'WO-2611-07' }, body: { reason: '材料不足，短缺关闭' }, response: EXAMPLE },
+    async handler({ params: p, body, user, req }, ctx) {
+      await run(ctx, actorOf(user, req), p.orderNo, body.reason);
+      return current(ctx, p.orderNo);
+    },
+  });
 
-export const workOrderCompleteRoute = action('complete', '完工（管理员、经理）：已下达或生产中的工单', (ctx, a, no) => completeWorkOrder(ctx.commands, a, no), false, []);
-export const workOrderCloseRoute = action('close', '关闭工单（管理员、经理），须填原因，例如短缺关闭', (ctx, a, no, r) => closeWorkOrder(ctx.commands, a, no, r), true, [INVALID]);
-export const workOrderReopenRoute = action('reopen', '重新打开已完工或已关闭的工单（管理员、经理），须填原因', (ctx, a, no, r) => reopenWorkOrder(ctx.commands, a, no, r), true, [INVALID]);
-export const workOrderCancelRoute = action('cancel', '作废工单（管理员、经理）：只有还没有报工的工单可以作废', (ctx, a, no) => cancelWorkOrder(ctx.commands, a, no), false, [REPORTED]);
+export const workOrderCompleteRoute = action('complete', '完工（管理员、经理）：已下达或生产中的工单', (ctx, a, no) => completeWorkOrder(ctx.commands, a, no), []);
+export const workOrderCloseRoute = reasonAction('close', '关闭工单（管理员、经理），须填原因，例如短缺关闭', (ctx, a, no, r) => closeWorkOrder(ctx.commands, a, no, r));
+export const workOrderReopenRoute = reasonAction('reopen', '重新打开已完工或已关闭的工单（管理员、经理），须填原因', (ctx, a, no, r) => reopenWorkOrder(ctx.commands, a, no, r));
+export const workOrderCancelRoute = action('cancel', '作废工单（管理员、经理）：只有还没有报工的工单可以作废', (ctx, a, no) => cancelWorkOrder(ctx.commands, a, no), [REPORTED]);
 
 const importRow = z.object({
   row: z.number().int().describe('表格中的行号'),
