@@ -15,6 +15,7 @@ import { organizationProjection } from './organization.ts';
 import { shiftsProjection } from './shifts.ts';
 import { scopesProjection } from './scopes.ts';
 import { defectReasonsProjection } from './defect-reasons.ts';
+import { qualityProjection } from './quality.ts';
 
 export const projections: Projection[] = [
   sessionsProjection,
@@ -31,4 +32,6 @@ export const projections: Projection[] = [
   // scopes
   scopesProjection,
   defectReasonsProjection,
+  // quality: the defects' daily sums
+  qualityProjection,
 ];
