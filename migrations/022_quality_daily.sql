@@ -41,3 +41,15 @@ CREATE TABLE quality_daily_dims (
   output_qty    bigint NOT NULL,
   PRIMARY KEY (dimension, report_date, workshop_key, team_key, key, label)
 );
+
+-- The 'worker' sums again per calendar month (month: its first day), so a range's whole months read one row per
+-- worker and placement rather than one per day (queries/quality.ts: the days outside whole months from the daily rows).
+CREATE TABLE quality_monthly_workers (
+  month          date   NOT NULL,
+  workshop_key   text   NOT NULL,
+  team_key       text   NOT NULL,
+  employee_phone text   NOT NULL,
+  defective_qty  bigint NOT NULL,
+  output_qty     bigint NOT NULL,
+  PRIMARY KEY (month, workshop_key, team_key, employee_phone)
+);

@@ -11,6 +11,8 @@
  * - `quality_daily_dims` (per dimension + report_date + workshop_key + team_key + key + label): defective and output
  *   pieces by `worker` (phone), `product` (product id, labelled 产品名称（工序） as recorded: one row per label) and
  *   `device` (device no); label '' for workers and devices. A day's product rows sum to its totals.
+ * - `quality_monthly_workers` (per month + workshop_key + team_key + employee_phone; month: its first day): the
+ *   `worker` sums per calendar month, so the whole months of a range read one row per worker (queries/quality.ts).
  *
  * ReportSubmitted records the contribution; ReportApproved adds it (with the corrected lines when the approval
  * carries a correction) to the day and forgets it; ReportRejected forgets it. No other event changes an approved
@@ -28,6 +30,7 @@ import type { ProjectedEvent, Projection, Row, RowChange, RowRef, RowView } from
 export const CONTRIBUTIONS = 'quality_report_contributions';
 export const REASONS = 'quality_daily_reasons';
 export const DIMS = 'quality_daily_dims';
+export const MONTHLY_WORKERS = 'quality_monthly_workers';
 
 /** The dimensions of `quality_daily_dims`. */
 export type QualityDimension = 'worker' | 'product' | 'device';
@@ -47,6 +50,7 @@ function daySums(d: Placed, lines: readonly ReportLine[]) {
   const place = [d.reportDate, d.workshopCode ?? '', d.teamCode ?? ''];
   const reasons = new Map<string, { key: unknown[]; qty: number }>();
   const dims = new Map<string, { key: unknown[]; defective: number; output: number }>();
+  const month = { key: [`${d.reportDate.slice(0, 7)}-01`, place[1], place[2], d.employeePhone], defective: 0, output: 0 };
   const addReason = (reason: string, category: string, qty: number) => {
     if (qty === 0) return;
     const key = [...place, reason, category];
@@ -71,8 +75,10 @@ function daySums(d: Placed, lines: readonly ReportLine[]) {
     addDim('worker', d.employeePhone, '', l);
     addDim('product', String(l.productId), productLabel(l), l);
     addDim('device', l.deviceNo, '', l);
+    month.defective += l.defectiveQty;
+    month.output += l.outputQty;
   }
-  return { reasons: [...reasons.values()], dims: [...dims.values()] };
+  return { reasons: [...reasons.values()], dims: [...dims.values()], month };
 }
 
 /** The lines an approval adds: the corrected ones, else the contribution's. */
@@ -91,12 +97,19 @@ const placedOf = (c: Row): Placed => ({
 function dayRefs(e: ProjectedEvent, c: Row | undefined): RowRef[] {
   const lines = approvedLines(e, c);
   if (!c || !lines) return [];
-  const s = daySums(placedOf(c), lines);
-  return [...s.reasons.map((r) => ({ table: REASONS, key: r.key })), ...s.dims.map((r) => ({ table: DIMS, key: r.key }))];
+  return refsOf(daySums(placedOf(c), lines));
 }
+
+/** The rows of `s` (daySums). */
+const refsOf = (s: ReturnType<typeof daySums>): RowRef[] => [
+  ...s.reasons.map((r) => ({ table: REASONS, key: r.key })),
+  ...s.dims.map((r) => ({ table: DIMS, key: r.key })),
+  { table: MONTHLY_WORKERS, key: s.month.key },
+];
 
 const REASON_KEY = ['report_date', 'workshop_key', 'team_key', 'reason_key', 'category'] as const;
 const DIM_KEY = ['dimension', 'report_date', 'workshop_key', 'team_key', 'key', 'label'] as const;
+const MONTH_KEY = ['month', 'workshop_key', 'team_key', 'employee_phone'] as const;
 const rowOf = (cols: readonly string[], key: readonly unknown[]): Row => Object.fromEntries(cols.map((c, i) => [c, key[i]]));
 
 /** The approval's additions to its day's rows (module docstring). */
@@ -112,6 +125,10 @@ function addToDay(c: Row, view: RowView, lines: readonly ReportLine[]): RowChang
     const row = { ...rowOf(DIM_KEY, r.key), defective_qty: Number(old?.defective_qty ?? 0) + r.defective, output_qty: Number(old?.output_qty ?? 0) + r.output };
     writes.push({ table: DIMS, key: r.key, row });
   }
+  const m = s.month;
+  const old = view.get(MONTHLY_WORKERS, m.key);
+  const row = { ...rowOf(MONTH_KEY, m.key), defective_qty: Number(old?.defective_qty ?? 0) + m.defective, output_qty: Number(old?.output_qty ?? 0) + m.output };
+  writes.push({ table: MONTHLY_WORKERS, key: m.key, row });
   return writes;
 }
 
@@ -122,12 +139,20 @@ export const qualityProjection: Projection = {
     { name: CONTRIBUTIONS, key: ['report_id'], columns: ['report_id', 'report_date', 'employee_phone', 'workshop_code', 'team_code', 'lines'], internal: true },
     { name: REASONS, key: [...REASON_KEY], columns: [...REASON_KEY, 'qty'] },
     { name: DIMS, key: [...DIM_KEY], columns: [...DIM_KEY, 'defective_qty', 'output_qty'] },
+    { name: MONTHLY_WORKERS, key: [...MONTH_KEY], columns: [...MONTH_KEY, 'defective_qty', 'output_qty'] },
   ],
   eventTypes: ['ReportSubmitted', 'ReportApproved', 'ReportRejected'],
   // A submission's and a rejection's rows are the pending report's contribution only: no reader sees it.
   shownBy: ['ReportApproved'],
   touches(e) {
-    return [{ table: CONTRIBUTIONS, key: [e.data.reportId] }];
+    const c = { table: CONTRIBUTIONS, key: [e.data.reportId] };
+    // The day rows an approval will add to, named ahead so that a batch loads them in one query per table (runner.ts)
+    // rather than one approval at a time through `needs` when its submission is in the same batch: a submission names
+    // those of its lines, a corrected approval those of its corrected lines (the placement on the review events is
+    // the submission's). A row named and not changed is not written.
+    if (e.type === 'ReportSubmitted') return [c, ...refsOf(daySums(e.data, e.data.lines))];
+    if (e.type === 'ReportApproved' && e.data.correction) return [c, ...refsOf(daySums(e.data, e.data.correction.after))];
+    return [c];
   },
   // An approval's day rows follow from its contribution (the date, worker and placement as submitted).
   needs(e, view) {

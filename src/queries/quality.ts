@@ -16,7 +16,7 @@ import { DEFECT_CATEGORY_LABELS, UNEXPLAINED_LABEL, type DefectCategory } from '
 import { pareto, percent1, type ParetoItem } from '../domain/pareto.ts';
 import type { Reader } from '../domain/scope.ts';
 import { readerSql, type DateRange } from './dashboard.ts';
-import { DIMS, REASONS, type QualityDimension } from '../projections/quality.ts';
+import { DIMS, MONTHLY_WORKERS, REASONS, type QualityDimension } from '../projections/quality.ts';
 
 export const QUALITY_GROUPS = ['reason', 'category', 'product', 'device', 'team', 'worker'] as const;
 export type QualityGroup = (typeof QUALITY_GROUPS)[number];
@@ -33,8 +33,34 @@ export interface DefectPareto {
 const inRange = (table: string, where: string, dimension?: QualityDimension) =>
   `${table} a WHERE ${dimension ? `a.dimension = '${dimension}' AND ` : ''}a.report_date BETWEEN $1::date AND $2::date AND ${where}`;
 
-/** Per group: key, label and pieces (SQL over the daily sums of migrations/022; `w` the reader's condition). */
-const GROUPS: Record<QualityGroup, (w: string) => string> = {
+/**
+ * The whole calendar months of `range` as [from, to) of first days (from ≥ to: none): a worker's sums of those
+ * months are read from the monthly rows, the other days of the range from the daily rows.
+ */
+export function wholeMonths(range: DateRange): { from: string; to: string } {
+  const first = (y: number, m: number) => new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
+  const [sy, sm, sd] = range.startDate.split('-').map(Number);
+  const [ey, em, ed] = range.endDate.split('-').map(Number);
+  const from = sd === 1 ? range.startDate : first(sy, sm); // months are 0-based in Date.UTC: sm is the next month
+  const lastDay = new Date(Date.UTC(ey, em, 0)).getUTCDate();
+  const to = ed === lastDay ? first(ey, em) : first(ey, em - 1);
+  return { from, to };
+}
+
+/** The pieces by worker phone (`k`, `q`) in the range: whole months from the monthly rows ($m from, to), the rest by day. */
+const WORKER_PIECES = (w: string, m: [string, string]) => `
+  SELECT a.employee_phone AS k, a.defective_qty AS q FROM ${MONTHLY_WORKERS} a WHERE a.month >= ${m[0]}::date AND a.month < ${m[1]}::date AND ${w}
+  UNION ALL
+  SELECT a.key, a.defective_qty FROM ${inRange(DIMS, w, 'worker')} AND NOT (a.report_date >= ${m[0]}::date AND a.report_date < ${m[1]}::date)`;
+
+/** A person's name by phone: the worker's, else the first of the other roles (as the review pages name people). */
+const NAMES = `(SELECT DISTINCT ON (phone) phone, name FROM personnel ORDER BY phone, role <> 'worker', role)`;
+
+/**
+ * Per group: key, label and pieces (SQL over the sums of migrations/022; `w` the reader's condition, `m` the
+ * placeholders of the whole months, wholeMonths).
+ */
+const GROUPS: Record<QualityGroup, (w: string, m: [string, string]) => string> = {
   reason: (w) => `SELECT g.key, coalesce(d.name, g.key) AS label, g.qty FROM (
              SELECT a.reason_key AS key, sum(a.qty) AS qty FROM ${inRange(REASONS, w)} AND a.reason_key <> '' GROUP BY 1
            ) g LEFT JOIN defect_reasons d ON d.code = g.key`,
@@ -44,9 +70,8 @@ const GROUPS: Record<QualityGroup, (w: string) => string> = {
   team: (w) => `SELECT g.team_code AS key, coalesce(t.name, g.team_code, '未分班组') AS label, g.qty FROM (
            SELECT NULLIF(a.team_key, '') AS team_code, sum(a.defective_qty) AS qty FROM ${inRange(DIMS, w, 'product')} GROUP BY 1
          ) g LEFT JOIN teams t ON t.code = g.team_code`,
-  worker: (w) => `SELECT g.key,
-                  coalesce((SELECT p.name FROM personnel p WHERE p.phone = g.key ORDER BY p.role <> 'worker', p.role LIMIT 1), g.key) AS label, g.qty
-             FROM (SELECT a.key, sum(a.defective_qty) AS qty FROM ${inRange(DIMS, w, 'worker')} GROUP BY 1) g`,
+  worker: (w, m) => `SELECT g.key, coalesce(p.name, g.key) AS label, g.qty
+             FROM (SELECT x.k AS key, sum(x.q) AS qty FROM (${WORKER_PIECES(w, m)}) x GROUP BY 1) g LEFT JOIN ${NAMES} p ON p.phone = g.key`,
 };
 
 /**
@@ -62,7 +87,10 @@ const TOTALS = (w: string) => `SELECT
 export async function defectPareto(q: Queryable, range: DateRange, groupBy: QualityGroup, reader: Reader): Promise<DefectPareto> {
   const args: unknown[] = [range.startDate, range.endDate];
   const where = readerSql('a', reader, args);
-  const [groups, totals] = await Promise.all([q.query(GROUPS[groupBy](where), args), q.query(TOTALS(where), args)]);
+  const months = wholeMonths(range);
+  const groupArgs = groupBy === 'worker' ? [...args, months.from, months.to] : args;
+  const m: [string, string] = [`$${args.length + 1}`, `$${args.length + 2}`];
+  const [groups, totals] = await Promise.all([q.query(GROUPS[groupBy](where, m), groupArgs), q.query(TOTALS(where), args)]);
   const counted = groups.rows.map((g: any) => ({
     key: g.key as string | null,
     label: groupBy === 'category' ? DEFECT_CATEGORY_LABELS[g.key as DefectCategory] ?? String(g.key) : String(g.label),

@@ -90,6 +90,9 @@ describe('the quality sums count the approved lines', () => {
       [null, '未注明', 2, 33.3, 100],
     ]);
     expect(shown(await pareto('worker'))).toEqual([[WORKER, '张三', 6, 100, 100]]);
+    // Not a whole month (read by day, not from the month's row): 03-03 to 04-30 holds only 03-04's 2 pieces.
+    const part = await call('GET', `/api/quality/defects?startDate=2026-03-03&endDate=2026-04-30&groupBy=worker`, manager);
+    expect([shown(part.body), part.body.totalOutputQty]).toEqual([[[WORKER, '张三', 2, 100, 100]], 22]);
     expect(shown(await pareto('device'))).toEqual([['D1', 'D1', 6, 100, 100]]);
     expect(shown(await pareto('team'))).toEqual([[null, '未分班组', 6, 100, 100]]);
     const p = await pareto('product');
@@ -109,8 +112,12 @@ describe('the quality sums count the approved lines', () => {
       ['2026-03-04', '', '', 2],
     ]);
     expect(incremental.quality_daily_dims).toHaveLength(6);
+    expect(incremental.quality_monthly_workers.map((r: any) => [r.month, r.employee_phone, Number(r.defective_qty), Number(r.output_qty)])).toEqual([
+      ['2026-03-01', WORKER, 6, 126],
+    ]);
     await pool.query(`UPDATE quality_daily_dims SET defective_qty = 0, output_qty = 0`);
     await pool.query(`DELETE FROM quality_daily_reasons`);
+    await pool.query(`DELETE FROM quality_monthly_workers`);
     await replayProjection(pool, app.service.ctx.store, qualityProjection, 3);
     expect(await tables()).toEqual(incremental);
   });
