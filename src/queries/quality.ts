@@ -37,7 +37,7 @@ const inRange = (table: string, where: string, dimension?: QualityDimension) =>
  * The whole calendar months of `range` as [from, to) of first days (from ≥ to: none): a worker's sums of those
  * months are read from the monthly rows, the other days of the range from the daily rows.
  */
-export function wholeMonths(range: DateRange): { from: string; to: string } {
+function wholeMonths(range: DateRange): { from: string; to: string } {
   const first = (y: number, m: number) => new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
   const [sy, sm, sd] = range.startDate.split('-').map(Number);
   const [ey, em, ed] = range.endDate.split('-').map(Number);
@@ -47,20 +47,39 @@ export function wholeMonths(range: DateRange): { from: string; to: string } {
   return { from, to };
 }
 
-/** The pieces by worker phone (`k`, `q`) in the range: whole months from the monthly rows ($m from, to), the rest by day. */
-const WORKER_PIECES = (w: string, m: [string, string]) => `
+/**
+ * How a worker's pieces of `range` are read, as half-open [from, to) date ranges: `months` of the monthly rows
+ * (whole months), `head` and `tail` of the daily rows (the days before and after them; the whole range when it holds
+ * no whole month), each one index range.
+ */
+export function workerRanges(range: DateRange): Record<'months' | 'head' | 'tail', [string, string]> {
+  const [y, m, d] = range.endDate.split('-').map(Number);
+  const afterEnd = new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+  const whole = wholeMonths(range);
+  if (whole.from >= whole.to) return { months: [afterEnd, afterEnd], head: [range.startDate, afterEnd], tail: [afterEnd, afterEnd] };
+  return { months: [whole.from, whole.to], head: [range.startDate, whole.from], tail: [whole.to, afterEnd] };
+}
+/**
+ * The pieces by worker phone (`k`, `q`) in the range (workerRanges, bound as `m`: months, head, tail, each from
+ * and to): whole months from the monthly rows, the days before and after them from the daily rows.
+ */
+const WORKER_PIECES = (w: string, m: string[]) => {
+  const daily = (from: string, to: string) =>
+    `SELECT a.key, a.defective_qty FROM ${inRange(DIMS, w, 'worker')} AND a.report_date >= ${from}::date AND a.report_date < ${to}::date`;
+  return `
   SELECT a.employee_phone AS k, a.defective_qty AS q FROM ${MONTHLY_WORKERS} a WHERE a.month >= ${m[0]}::date AND a.month < ${m[1]}::date AND ${w}
-  UNION ALL
-  SELECT a.key, a.defective_qty FROM ${inRange(DIMS, w, 'worker')} AND NOT (a.report_date >= ${m[0]}::date AND a.report_date < ${m[1]}::date)`;
+  UNION ALL ${daily(m[2], m[3])}
+  UNION ALL ${daily(m[4], m[5])}`;
+};
 
 /** A person's name by phone: the worker's, else the first of the other roles (as the review pages name people). */
 const NAMES = `(SELECT DISTINCT ON (phone) phone, name FROM personnel ORDER BY phone, role <> 'worker', role)`;
 
 /**
  * Per group: key, label and pieces (SQL over the sums of migrations/022; `w` the reader's condition, `m` the
- * placeholders of the whole months, wholeMonths).
+ * placeholders of workerRanges).
  */
-const GROUPS: Record<QualityGroup, (w: string, m: [string, string]) => string> = {
+const GROUPS: Record<QualityGroup, (w: string, m: string[]) => string> = {
   reason: (w) => `SELECT g.key, coalesce(d.name, g.key) AS label, g.qty FROM (
              SELECT a.reason_key AS key, sum(a.qty) AS qty FROM ${inRange(REASONS, w)} AND a.reason_key <> '' GROUP BY 1
            ) g LEFT JOIN defect_reasons d ON d.code = g.key`,
@@ -87,9 +106,10 @@ const TOTALS = (w: string) => `SELECT
 export async function defectPareto(q: Queryable, range: DateRange, groupBy: QualityGroup, reader: Reader): Promise<DefectPareto> {
   const args: unknown[] = [range.startDate, range.endDate];
   const where = readerSql('a', reader, args);
-  const months = wholeMonths(range);
-  const groupArgs = groupBy === 'worker' ? [...args, months.from, months.to] : args;
-  const m: [string, string] = [`$${args.length + 1}`, `$${args.length + 2}`];
+  const r = workerRanges(range);
+  const bounds = [...r.months, ...r.head, ...r.tail];
+  const groupArgs = groupBy === 'worker' ? [...args, ...bounds] : args;
+  const m = bounds.map((_, i) => `$${args.length + 1 + i}`);
   const [groups, totals] = await Promise.all([q.query(GROUPS[groupBy](where, m), groupArgs), q.query(TOTALS(where), args)]);
   const counted = groups.rows.map((g: any) => ({
     key: g.key as string | null,
