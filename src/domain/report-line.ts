@@ -132,3 +132,14 @@ export const snapshotOf = (line: ProductSnapshot): ProductSnapshot => {
   for (const f of Object.keys(productSnapshotFields) as SnapshotField[]) out[f] = line[f];
   return out as ProductSnapshot;
 };
+
+/**
+ * What a correction may change of a line, as one comparable text: its quantities, its defect reasons (in any order,
+ * with their recorded categories), its work order and its crew's shares. Two lines of a product say the same when
+ * their keys are equal (the review's "no correction", the audit trail's changed lines).
+ */
+export function lineContentKey(l: ReportLine): string {
+  const reasons = (l.defects ?? []).map((d) => `${d.reasonCode}=${d.qty}/${d.category}`).sort().join(',');
+  const shares = (l.shares ?? []).map((x) => `${x.phone}=${x.finishedQty}/${x.defectiveQty}`).join(',');
+  return `${l.finishedQty}:${l.defectiveQty}:${l.outputQty}:${reasons}:${l.workOrderNo ?? ''}:${shares}`;
+}

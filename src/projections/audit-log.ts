@@ -7,14 +7,15 @@
  * which the append assigns after the projection has computed its rows), and carry only what the event and its
  * metadata say, so rebuilding from the events gives the same rows:
  * - ReportSubmitted → `submitted` (after: break minutes and lines).
- * - ReportApproved with a correction → one `corrected` row per changed line (quantities or work order; before/after: the line, null when
- *   added/removed; in the order of the corrected lines, removed lines last), then `approved`.
+ * - ReportApproved with a correction → one `corrected` row per changed line (quantities, defect reasons, work order or
+ *   crew; before/after: the line with its reasons and crew shares where it has them, null when added/removed; in the
+ *   order of the corrected lines, removed lines last), then `approved`.
  * - ReportRejected → `rejected` with the reason. BreakChanged → `break_changed`, before/after `{breakMinutes}`.
  * - Plausibility flags, where the event carries any: `flags` beside the submitted lines, `{flags}` as
  *   the approval's `after` (approved knowing them: 已知异常), and beside the new break minutes.
  * Actor phone, name and role come from the event metadata; the time is the event's `at`.
  */
-import type { ReportLine } from '../domain/report-line.ts';
+import { lineContentKey, type ReportLine } from '../domain/report-line.ts';
 import type { PlausibilityFlag } from '../domain/plausibility.ts';
 import type { ProjectedEvent, Projection, Row, RowChange } from './projection.ts';
 
@@ -30,13 +31,14 @@ const lineView = (l: ReportLine) => ({
   finishedQty: l.finishedQty,
   defectiveQty: l.defectiveQty,
   outputQty: l.outputQty,
-  // the work order, when the line names one (rows of lines without one stay as they always were)
+  // the work order, the defect reasons and the crew's shares, when the line has them (rows of lines without stay as they always were)
   ...(l.workOrderNo ? { workOrderNo: l.workOrderNo } : {}),
+  ...(l.defects?.length ? { defects: l.defects.map((d) => ({ reasonCode: d.reasonCode, category: d.category, qty: d.qty })) } : {}),
+  ...(l.shares?.length ? { shares: l.shares } : {}),
 });
 
-/** Same quantities and the same work order: no correction of the line. */
-const sameQty = (a: ReportLine, b: ReportLine) =>
-  a.finishedQty === b.finishedQty && a.defectiveQty === b.defectiveQty && a.outputQty === b.outputQty && a.workOrderNo === b.workOrderNo;
+/** Same quantities, defect reasons, work order and crew shares: no correction of the line. */
+const sameQty = (a: ReportLine, b: ReportLine) => lineContentKey(a) === lineContentKey(b);
 
 /** The changed lines of a correction as [productId, before, after] (null: absent on that side). */
 export function changedLines(before: readonly ReportLine[], after: readonly ReportLine[]) {

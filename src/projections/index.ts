@@ -19,6 +19,7 @@ import { workOrdersProjection } from './work-orders.ts';
 import { stopReasonsProjection } from './stop-reasons.ts';
 import { devicePresenceProjection } from './device-presence.ts';
 import { stopsProjection } from './stops.ts';
+import { qualityProjection } from './quality.ts';
 
 export const projections: Projection[] = [
   sessionsProjection,
@@ -39,4 +40,6 @@ export const projections: Projection[] = [
   stopReasonsProjection,
   devicePresenceProjection,
   stopsProjection,
+  // quality: the defects' daily sums
+  qualityProjection,
 ];

@@ -131,8 +131,8 @@ describe.skipIf(skipBrowserTests('organization.test.ts'))('车间班组 in the c
     await dialog.getByRole('button', { name: '保存' }).click();
     await expect.poll(() => page.getByTestId('members-table').locator('.el-table__empty-text').textContent()).toBe('这一天没有组员');
     expect((await app.request('GET', `/api/people/${ZHANG}/memberships`, { token })).body.items).toEqual([
-      { teamCode: 'Z2-A', teamName: '装配一班', workshopCode: 'Z2', workshopName: '装配车间', validFrom: '2026-03-16', validTo: null },
-      { teamCode: 'C1-A', teamName: '冲压一班', workshopCode: 'C1', workshopName: '冲压车间', validFrom: '2026-03-01', validTo: '2026-03-15' },
+      { teamCode: 'Z2-A', teamName: '装配一班', workshopCode: 'Z2', workshopName: '装配车间', validFrom: '2026-03-16', validTo: null, coefficient: 1 },
+      { teamCode: 'C1-A', teamName: '冲压一班', workshopCode: 'C1', workshopName: '冲压车间', validFrom: '2026-03-01', validTo: '2026-03-15', coefficient: 1 },
     ]);
     expect(await shown(page.getByTestId('teams-Z2').locator('tbody tr').first().locator('td').nth(2))).toBe('1');
 
@@ -191,7 +191,7 @@ describe.skipIf(skipBrowserTests('organization.test.ts'))('车间班组 in the c
     await page.setViewportSize(DESKTOP);
     for (const phone of [LI, WANG]) {
       expect((await app.request('GET', `/api/people/${phone}/memberships`, { token })).body.items).toEqual([
-        { teamCode: 'C1-A', teamName: '冲压一班', workshopCode: 'C1', workshopName: '冲压车间', validFrom: '2026-03-10', validTo: null },
+        { teamCode: 'C1-A', teamName: '冲压一班', workshopCode: 'C1', workshopName: '冲压车间', validFrom: '2026-03-10', validTo: null, coefficient: 1 },
       ]);
     }
     await dialog.getByRole('button', { name: '取消' }).click();

@@ -96,6 +96,12 @@ describe('a line with defect reasons', () => {
     ]);
     const ev = await app.service.ctx.db.pool.query(`SELECT data FROM events WHERE stream_id = $1 AND event_type = 'ReportApproved'`, [`report-${r.body.reportId}`]);
     expect(ev.rows[0].data.correction.before[0].defects).toEqual([{ reasonCode: 'SCR', qty: 4, category: 'operator' }]);
+    // Only the reasons changed: the audit trail still has the line corrected, its reasons before → after.
+    const trail = await app.request('GET', `/api/reports/${r.body.reportId}/audit-logs`, { token: admin });
+    const corrected = trail.body.items.filter((x: any) => x.action === 'corrected');
+    expect(corrected.map((x: any) => [x.before.defects, x.after.defects, x.before.finishedQty, x.after.finishedQty])).toEqual([
+      [[{ reasonCode: 'SCR', category: 'operator', qty: 4 }], [{ reasonCode: 'SCR', category: 'operator', qty: 1 }, { reasonCode: 'JAM', category: 'other', qty: 3 }], 50, 50],
+    ]);
 
     const s2 = await session();
     const r2 = await worker.submit(s2, [{ productId: product, finishedQty: 50, defectiveQty: 4, defects: [{ reasonCode: 'CRK', qty: 2 }] }]);

@@ -13,7 +13,7 @@
  * Pure: `resolveCorrectedLines(input, report, products)` → ReportLine[] or throws a domain error.
  */
 import { domainError } from '../../domain/errors.ts';
-import type { LineInput, ProductSnapshot, ReportLine } from '../../domain/report-line.ts';
+import { lineContentKey, type LineInput, type ProductSnapshot, type ReportLine } from '../../domain/report-line.ts';
 import { buildReportLines, NO_DEFECT_RULES, NO_WORK_ORDER_RULES, type DefectRules, type WorkOrderRules } from '../report-lines.ts';
 import { correctedShares } from '../crew-lines.ts';
 
@@ -48,12 +48,10 @@ export function resolveCorrectedLines(
   });
 }
 
-/** True when two line lists say the same (same products with the same quantities, defect reasons and work order, in any order). */
+/** True when two line lists say the same (the same products with the same content, domain/report-line.ts lineContentKey, in any order). */
 export function sameLines(a: readonly ReportLine[], b: readonly ReportLine[]): boolean {
   if (a.length !== b.length) return false;
-  const reasons = (l: ReportLine) => (l.defects ?? []).map((d) => `${d.reasonCode}=${d.qty}/${d.category}`).sort().join(',');
-  const crew = (l: ReportLine) => (l.shares ?? []).map((s) => `${s.phone}=${s.finishedQty}/${s.defectiveQty}`).join(',');
-  const key = (l: ReportLine) => `${l.productId}:${l.finishedQty}:${l.defectiveQty}:${l.outputQty}:${reasons(l)}:${l.workOrderNo ?? ''}:${crew(l)}`;
+  const key = (l: ReportLine) => `${l.productId}:${lineContentKey(l)}`;
   const left = new Set(a.map(key));
   return b.every((l) => left.has(key(l)));
 }
