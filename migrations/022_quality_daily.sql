@@ -28,10 +28,11 @@ CREATE TABLE quality_daily_reasons (
 
 -- Defective and output pieces of approved lines per day, placement and one dimension: 'worker' (key: phone),
 -- 'product' (key: product id; label 产品名称（工序） as recorded, one row per label a product was recorded with) and
--- 'device' (key: device no). The product rows of a day sum to its totals. Key in the read's order: a dimension's
+-- 'device' (key: device no), 'workOrder' (key: the work order the line names, '' for none). The product rows of a day
+-- sum to its totals. Key in the read's order: a dimension's
 -- range of days is one index range (the projection's upserts infer the same index).
 CREATE TABLE quality_daily_dims (
-  dimension     text   NOT NULL CHECK (dimension IN ('worker', 'product', 'device')),
+  dimension     text   NOT NULL CHECK (dimension IN ('worker', 'product', 'device', 'workOrder')),
   report_date   date   NOT NULL,
   workshop_key  text   NOT NULL,
   team_key      text   NOT NULL,

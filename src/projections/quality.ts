@@ -10,7 +10,7 @@
  *   without a reason (defectiveQty − its reasons' pieces) under reason_key '' and category '' (未注明).
  * - `quality_daily_dims` (per dimension + report_date + workshop_key + team_key + key + label): defective and output
  *   pieces by `worker` (phone), `product` (product id, labelled 产品名称（工序） as recorded: one row per label) and
- *   `device` (device no); label '' for workers and devices. A day's product rows sum to its totals.
+ *   `device` (device no) and `workOrder` (the order the line names, '' for none); label '' but for products. A day's product rows sum to its totals.
  * - `quality_monthly_workers` (per month + workshop_key + team_key + employee_phone; month: its first day): the
  *   `worker` sums per calendar month, so the whole months of a range read one row per worker (queries/quality.ts).
  *
@@ -33,7 +33,7 @@ export const DIMS = 'quality_daily_dims';
 export const MONTHLY_WORKERS = 'quality_monthly_workers';
 
 /** The dimensions of `quality_daily_dims`. */
-export type QualityDimension = 'worker' | 'product' | 'device';
+export type QualityDimension = 'worker' | 'product' | 'device' | 'workOrder';
 
 /** The label a product line is shown with: 产品名称（工序）, as recorded on the line. */
 export const productLabel = (l: Pick<ReportLine, 'productName' | 'processName'>): string => `${l.productName}（${l.processName}）`;
@@ -75,6 +75,7 @@ function daySums(d: Placed, lines: readonly ReportLine[]) {
     addDim('worker', d.employeePhone, '', l);
     addDim('product', String(l.productId), productLabel(l), l);
     addDim('device', l.deviceNo, '', l);
+    addDim('workOrder', l.workOrderNo ?? '', '', l);
     month.defective += l.defectiveQty;
     month.output += l.outputQty;
   }

@@ -4,12 +4,13 @@
  * total defective and output pieces. Reads the daily sums of the async `quality` projection (projections/quality.ts,
  * the lines as approved: each line's defect reasons with the category of when it was recorded), an indexed range
  * read; its routes wait for it (`readModels`). Scoped readers see the reports of their scope and filters
- * (domain/scope.ts) through the sums' placement keys. Grouping by work order is not offered: the service has no work orders.
+ * (domain/scope.ts) through the sums' placement keys.
  *
  * - `reason`: each recorded reason (labelled with its name of now), the pieces without a reason as 未注明 (key null);
  * - `category`: 工废 / 料废 / 其他 as recorded, 未注明 apart (key null);
  * - `product` (product id, labelled 产品名称（工序）), `device` (device no), `team` (team code, labelled with its
- *   name; reports in no team: key null, 未分班组), `worker` (phone, labelled with the name in personnel).
+ *   name; reports in no team: key null, 未分班组), `worker` (phone, labelled with the name in personnel), `workOrder`
+ *   (the order's number; lines naming none: key null, 未指定工单).
  */
 import type { Queryable } from '../db/transaction.ts';
 import { DEFECT_CATEGORY_LABELS, UNEXPLAINED_LABEL, type DefectCategory } from '../domain/defect-reasons.ts';
@@ -18,7 +19,7 @@ import type { Reader } from '../domain/scope.ts';
 import { readerSql, type DateRange } from './dashboard.ts';
 import { DIMS, MONTHLY_WORKERS, REASONS, type QualityDimension } from '../projections/quality.ts';
 
-export const QUALITY_GROUPS = ['reason', 'category', 'product', 'device', 'team', 'worker'] as const;
+export const QUALITY_GROUPS = ['reason', 'category', 'product', 'device', 'team', 'worker', 'workOrder'] as const;
 export type QualityGroup = (typeof QUALITY_GROUPS)[number];
 
 export interface DefectPareto {
@@ -72,6 +73,9 @@ const WORKER_PIECES = (w: string, m: string[]) => {
   UNION ALL ${daily(m[4], m[5])}`;
 };
 
+/** The group of the lines that name no work order. */
+export const NO_WORK_ORDER_LABEL = '未指定工单';
+
 /** A person's name by phone: the worker's, else the first of the other roles (as the review pages name people). */
 const NAMES = `(SELECT DISTINCT ON (phone) phone, name FROM personnel ORDER BY phone, role <> 'worker', role)`;
 
@@ -89,6 +93,8 @@ const GROUPS: Record<QualityGroup, (w: string, m: string[]) => string> = {
   team: (w) => `SELECT g.team_code AS key, coalesce(t.name, g.team_code, '未分班组') AS label, g.qty FROM (
            SELECT NULLIF(a.team_key, '') AS team_code, sum(a.defective_qty) AS qty FROM ${inRange(DIMS, w, 'product')} GROUP BY 1
          ) g LEFT JOIN teams t ON t.code = g.team_code`,
+  workOrder: (w) => `SELECT NULLIF(a.key, '') AS key, coalesce(NULLIF(a.key, ''), '${NO_WORK_ORDER_LABEL}') AS label, sum(a.defective_qty) AS qty
+               FROM ${inRange(DIMS, w, 'workOrder')} GROUP BY 1`,
   worker: (w, m) => `SELECT g.key, coalesce(p.name, g.key) AS label, g.qty
              FROM (SELECT x.k AS key, sum(x.q) AS qty FROM (${WORKER_PIECES(w, m)}) x GROUP BY 1) g LEFT JOIN ${NAMES} p ON p.phone = g.key`,
 };

@@ -111,7 +111,7 @@ describe('the quality sums count the approved lines', () => {
       ['2026-03-02', 'CRK', 'material', 4],
       ['2026-03-04', '', '', 2],
     ]);
-    expect(incremental.quality_daily_dims).toHaveLength(6);
+    expect(incremental.quality_daily_dims).toHaveLength(8); // two days × worker, product, device and work order (none: '')
     expect(incremental.quality_monthly_workers.map((r: any) => [r.month, r.employee_phone, Number(r.defective_qty), Number(r.output_qty)])).toEqual([
       ['2026-03-01', WORKER, 6, 126],
     ]);

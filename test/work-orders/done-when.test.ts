@@ -108,6 +108,16 @@ describe('work orders: done when', () => {
     expect(listed.body.items.map((r: any) => r.employeeName).sort()).toEqual(['张三', '李四']);
   });
 
+  it('the quality Pareto by work order counts the approved 不良 of each order', async () => {
+    const r = await call('GET', '/api/quality/defects?startDate=2026-03-01&endDate=2026-03-31&groupBy=workOrder', office);
+    expect([r.status, r.body.items, r.body.totalDefectiveQty, r.body.totalOutputQty]).toEqual([
+      200,
+      [{ key: 'WO-A', label: 'WO-A', defectiveQty: 10, sharePct: 100, cumulativePct: 100 }],
+      10,
+      1020,
+    ]);
+  });
+
   it('past its due date the open order is late; the other is not', async () => {
     app.clock.set('2026-03-05T09:00:00+08:00');
     const late = await call('GET', '/api/work-orders?late=true', office);

@@ -29,6 +29,7 @@ export const GROUP_LABELS: Record<QualityGroup, string> = {
   device: '设备',
   team: '班组',
   worker: '员工',
+  workOrder: '工单',
 };
 
 /** The factory's reasons (all, inactive too); `loaded` once read; `settled` once the first read answered (or failed). */

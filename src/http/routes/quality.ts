@@ -22,7 +22,7 @@ const qualityQuery = checkedRule(
     groupBy: z
       .enum(QUALITY_GROUPS)
       .default('reason')
-      .meta({ title: '分组', description: 'reason 不良原因（默认；未填原因的为“未注明”）、category 类别（工废、料废、其他、未注明）、product 产品、device 设备、team 班组、worker 员工' }),
+      .meta({ title: '分组', description: 'reason 不良原因（默认；未填原因的为“未注明”）、category 类别（工废、料废、其他、未注明）、product 产品、device 设备、team 班组、worker 员工、workOrder 工单（未指定工单的行为“未指定工单”）' }),
     ...placementFilterShape,
   }),
   { required: ['startDate', 'endDate'] },
