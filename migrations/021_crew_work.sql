@@ -23,3 +23,16 @@ CREATE INDEX reports_by_crew ON reports USING gin (lines jsonb_path_ops) WHERE j
 -- The dashboard (src/projections/dashboard.ts): a pending report's crew lines, whose members' shares its approval
 -- adds to their days.
 ALTER TABLE dashboard_report_contributions ADD COLUMN crew_lines jsonb;
+
+-- A submission's guard (src/commands/facts.ts): the people its lines count (the submitter, a crew line's members)
+-- locked for the transaction, in a fixed order, then the lines already counting them (`coverage`, the query of
+-- src/crew/sql.ts crewCoverageSql over $1 window from, $2 window to, $3 product ids, $4 phones) counted with a fresh
+-- snapshot: two submissions counting the same person run one after the other, so the second sees the first.
+CREATE FUNCTION crew_coverage_holds(coverage text, w_from timestamptz, w_to timestamptz, product_ids bigint[], phones text[], expected bigint)
+  RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+DECLARE n bigint;
+BEGIN
+  PERFORM pg_advisory_xact_lock(1131570551, hashtext(x)) FROM (SELECT DISTINCT x FROM unnest(phones) AS x ORDER BY 1) s;
+  EXECUTE 'SELECT count(*) FROM (' || coverage || ') c' INTO n USING w_from, w_to, product_ids, phones;
+  RETURN n = expected;
+END $$;

@@ -431,16 +431,14 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
   if (query.workOrderReported !== undefined && facts.workOrderReported) {
     checks.push(`work_order_reported_within(${w.param(query.workOrderReported)}, ${w.param([...facts.workOrderReported])}::text[])`);
   }
-  // Crew work: the lines counting the phones for the products then are still those read (none added since).
+  // Crew work: the lines counting the phones for the products then are still those read (none added since), read
+  // under the phones' locks with a fresh snapshot (migrations/021 crew_coverage_holds): racing submissions that
+  // count the same person are decided one after the other.
   if (query.crewOf && facts.crew) {
     const c = query.crewOf;
-    const coverage = crewCoverageSql(
-      `${w.param(c.from)}::timestamptz`,
-      `${w.param(c.to)}::timestamptz`,
-      `${w.param([...new Set(c.productIds)])}::bigint[]`,
-      `${w.param([...new Set(c.phones)])}::text[]`,
-    );
-    checks.push(`(SELECT count(*) FROM (${coverage}) c) = ${facts.crew.coverage.length}`);
+    const coverage = `${w.param(crewCoverageSql('$1', '$2', '$3', '$4'))}::text`;
+    const args = [`${w.param(c.from)}::timestamptz`, `${w.param(c.to)}::timestamptz`, `${w.param([...new Set(c.productIds)])}::bigint[]`, `${w.param([...new Set(c.phones)])}::text[]`];
+    checks.push(`crew_coverage_holds(${coverage}, ${args.join(', ')}, ${facts.crew.coverage.length})`);
   }
   // Downtime: still on the device, the stop reasons used still active, the device's attendance still as read.
   if (query.onDevice && query.person && facts.onDevice) checks.push(onDeviceSql(w.param(query.person.phone), w.param(query.onDevice.deviceNo)));
