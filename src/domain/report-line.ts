@@ -134,6 +134,20 @@ export const snapshotOf = (line: ProductSnapshot): ProductSnapshot => {
 };
 
 /**
+ * Who counts what of a line (班组报工: decisions.md, crew work): a crew line (one with `shares`) counts each member's
+ * share (whole pieces, summing exactly to the line), any other line counts whole for its submitter. Every figure of a
+ * person (dashboard, quality by worker, wages, 我的报工) takes a line's pieces through this rule.
+ */
+export function countedPieces(l: Pick<ReportLine, 'finishedQty' | 'defectiveQty' | 'shares'>, submitter: string): { phone: string; finishedQty: number; defectiveQty: number }[] {
+  if (!l.shares) return [{ phone: submitter, finishedQty: l.finishedQty, defectiveQty: l.defectiveQty }];
+  return l.shares.map((x) => ({ phone: x.phone, finishedQty: x.finishedQty, defectiveQty: x.defectiveQty }));
+}
+
+/** The pieces of `l` that count for `phone` (countedPieces), or undefined when none do. */
+export const piecesOf = (l: Pick<ReportLine, 'finishedQty' | 'defectiveQty' | 'shares'>, submitter: string, phone: string) =>
+  countedPieces(l, submitter).find((x) => x.phone === phone);
+
+/**
  * What a correction may change of a line, as one comparable text: its quantities, its defect reasons (in any order,
  * with their recorded categories), its work order and its crew's shares. Two lines of a product say the same when
  * their keys are equal (the review's "no correction", the audit trail's changed lines).

@@ -31,7 +31,7 @@
  * carry flags, `[{reportId, flags}]`, from the approval's flags, replaced by a later BreakChanged's, so the dashboard
  * says 异常 where a figure cannot be true.
  */
-import { cycleMilli, type ReportLine } from '../domain/report-line.ts';
+import { cycleMilli, piecesOf, type ReportLine } from '../domain/report-line.ts';
 import type { PlausibilityFlag } from '../domain/plausibility.ts';
 import type { ProjectedEvent, Projection, Row, RowView, RowChange } from './projection.ts';
 
@@ -40,19 +40,20 @@ export const DAILY = 'dashboard_daily';
 export const DAYS = 'dashboard_days';
 
 /**
- * Integer sums of a report's lines, as `phone` counts them (default: the whole lines): a crew line (班组报工)
- * counts only `phone`'s share of its pieces (nothing when `phone` is not among its members).
+ * Integer sums of a report's lines, as `phone` counts them (default: the whole lines), by the one rule of who counts
+ * what (domain/report-line.ts `piecesOf`): a crew line (班组报工) counts only `phone`'s share of its pieces, another
+ * line counts only for its submitter `submitter`.
  */
-export function lineSums(lines: readonly ReportLine[], phone?: string) {
+export function lineSums(lines: readonly ReportLine[], submitter?: string, phone: string | undefined = submitter) {
   let finished = 0;
   let defective = 0;
   let output = 0;
   let cycleOutput = 0;
   let workload = 0;
   for (const l of lines) {
-    const share = l.shares && phone !== undefined ? l.shares.find((x) => x.phone === phone) : undefined;
-    if (l.shares && phone !== undefined && !share) continue;
-    const [f, d] = share ? [share.finishedQty, share.defectiveQty] : [l.finishedQty, l.defectiveQty];
+    const mine = submitter === undefined || phone === undefined ? l : piecesOf(l, submitter, phone);
+    if (!mine) continue;
+    const [f, d] = [mine.finishedQty, mine.defectiveQty];
     finished += f;
     defective += d;
     output += f + d;
@@ -98,7 +99,7 @@ const approvedLines = (e: ProjectedEvent, c: Row | undefined): ReportLine[] =>
  * their pieces, no report and no time (their effective time is their own report's).
  */
 function addShareToDay(e: ProjectedEvent, view: RowView, phone: string, lines: readonly ReportLine[]): RowChange[] {
-  const share: Row = { employee_name: null, span_ms: 0, break_minutes: 0, ...lineSums(lines, phone) };
+  const share: Row = { employee_name: null, span_ms: 0, break_minutes: 0, ...lineSums(lines, e.data.employeePhone, phone) };
   return addToDay({ ...e, data: { ...e.data, employeePhone: phone } } as ProjectedEvent, view, share, [], 0);
 }
 

@@ -9,7 +9,7 @@
  *   pieces of the approved lines by reason and the category recorded with it on the line; the pieces of a line
  *   without a reason (defectiveQty − its reasons' pieces) under reason_key '' and category '' (未注明).
  * - `quality_daily_dims` (per dimension + report_date + workshop_key + team_key + key + label): defective and output
- *   pieces by `worker` (phone), `product` (product id, labelled 产品名称（工序） as recorded: one row per label) and
+ *   pieces by `worker` (phone; a crew line's pieces by its members' shares, domain/report-line.ts countedPieces), `product` (product id, labelled 产品名称（工序） as recorded: one row per label) and
  *   `device` (device no) and `workOrder` (the order the line names, '' for none); label '' but for products. A day's product rows sum to its totals.
  * - `quality_monthly_workers` (per month + workshop_key + team_key + employee_phone; month: its first day): the
  *   `worker` sums per calendar month, so the whole months of a range read one row per worker (queries/quality.ts).
@@ -24,7 +24,7 @@
  * date, worker and placement are the submission's (kept on the contribution), as the `reports` read model's, so an
  * approval's day rows are known once its contribution is loaded (`needs`).
  */
-import type { ReportLine } from '../domain/report-line.ts';
+import { countedPieces, type ReportLine } from '../domain/report-line.ts';
 import type { ProjectedEvent, Projection, Row, RowChange, RowRef, RowView } from './projection.ts';
 
 export const CONTRIBUTIONS = 'quality_report_contributions';
@@ -50,7 +50,12 @@ function daySums(d: Placed, lines: readonly ReportLine[]) {
   const place = [d.reportDate, d.workshopCode ?? '', d.teamCode ?? ''];
   const reasons = new Map<string, { key: unknown[]; qty: number }>();
   const dims = new Map<string, { key: unknown[]; defective: number; output: number }>();
-  const month = { key: [`${d.reportDate.slice(0, 7)}-01`, place[1], place[2], d.employeePhone], defective: 0, output: 0 };
+  const months = new Map<string, { key: unknown[]; defective: number; output: number }>();
+  const addMonth = (phone: string, defective: number, output: number) => {
+    const r = months.get(phone) ?? months.set(phone, { key: [`${d.reportDate.slice(0, 7)}-01`, place[1], place[2], phone], defective: 0, output: 0 }).get(phone)!;
+    r.defective += defective;
+    r.output += output;
+  };
   const addReason = (reason: string, category: string, qty: number) => {
     if (qty === 0) return;
     const key = [...place, reason, category];
@@ -58,12 +63,12 @@ function daySums(d: Placed, lines: readonly ReportLine[]) {
     const r = reasons.get(id) ?? reasons.set(id, { key, qty: 0 }).get(id)!;
     r.qty += qty;
   };
-  const addDim = (dimension: QualityDimension, k: string, label: string, l: ReportLine) => {
+  const addDim = (dimension: QualityDimension, k: string, label: string, defective: number, output: number) => {
     const key = [dimension, d.reportDate, place[1], place[2], k, label];
     const id = JSON.stringify(key);
     const r = dims.get(id) ?? dims.set(id, { key, defective: 0, output: 0 }).get(id)!;
-    r.defective += l.defectiveQty;
-    r.output += l.outputQty;
+    r.defective += defective;
+    r.output += output;
   };
   for (const l of lines) {
     let explained = 0;
@@ -72,14 +77,16 @@ function daySums(d: Placed, lines: readonly ReportLine[]) {
       explained += x.qty;
     }
     addReason('', '', l.defectiveQty - explained);
-    addDim('worker', d.employeePhone, '', l);
-    addDim('product', String(l.productId), productLabel(l), l);
-    addDim('device', l.deviceNo, '', l);
-    addDim('workOrder', l.workOrderNo ?? '', '', l);
-    month.defective += l.defectiveQty;
-    month.output += l.outputQty;
+    // By worker: a crew line's pieces go to its members by their shares (domain/report-line.ts countedPieces).
+    for (const p of countedPieces(l, d.employeePhone)) {
+      addDim('worker', p.phone, '', p.defectiveQty, p.finishedQty + p.defectiveQty);
+      addMonth(p.phone, p.defectiveQty, p.finishedQty + p.defectiveQty);
+    }
+    addDim('product', String(l.productId), productLabel(l), l.defectiveQty, l.outputQty);
+    addDim('device', l.deviceNo, '', l.defectiveQty, l.outputQty);
+    addDim('workOrder', l.workOrderNo ?? '', '', l.defectiveQty, l.outputQty);
   }
-  return { reasons: [...reasons.values()], dims: [...dims.values()], month };
+  return { reasons: [...reasons.values()], dims: [...dims.values()], months: [...months.values()] };
 }
 
 /** The lines an approval adds: the corrected ones, else the contribution's. */
@@ -105,7 +112,7 @@ function dayRefs(e: ProjectedEvent, c: Row | undefined): RowRef[] {
 const refsOf = (s: ReturnType<typeof daySums>): RowRef[] => [
   ...s.reasons.map((r) => ({ table: REASONS, key: r.key })),
   ...s.dims.map((r) => ({ table: DIMS, key: r.key })),
-  { table: MONTHLY_WORKERS, key: s.month.key },
+  ...s.months.map((r) => ({ table: MONTHLY_WORKERS, key: r.key })),
 ];
 
 const REASON_KEY = ['report_date', 'workshop_key', 'team_key', 'reason_key', 'category'] as const;
@@ -126,10 +133,11 @@ function addToDay(c: Row, view: RowView, lines: readonly ReportLine[]): RowChang
     const row = { ...rowOf(DIM_KEY, r.key), defective_qty: Number(old?.defective_qty ?? 0) + r.defective, output_qty: Number(old?.output_qty ?? 0) + r.output };
     writes.push({ table: DIMS, key: r.key, row });
   }
-  const m = s.month;
-  const old = view.get(MONTHLY_WORKERS, m.key);
-  const row = { ...rowOf(MONTH_KEY, m.key), defective_qty: Number(old?.defective_qty ?? 0) + m.defective, output_qty: Number(old?.output_qty ?? 0) + m.output };
-  writes.push({ table: MONTHLY_WORKERS, key: m.key, row });
+  for (const m of s.months) {
+    const old = view.get(MONTHLY_WORKERS, m.key);
+    const row = { ...rowOf(MONTH_KEY, m.key), defective_qty: Number(old?.defective_qty ?? 0) + m.defective, output_qty: Number(old?.output_qty ?? 0) + m.output };
+    writes.push({ table: MONTHLY_WORKERS, key: m.key, row });
+  }
   return writes;
 }
 
