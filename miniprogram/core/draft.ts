@@ -33,6 +33,10 @@ export interface LineInput {
   defectiveQty: number;
   /** The reasons with pieces (left out when none has). */
   defects?: { reasonCode: string; qty: number }[];
+  /** The work order the line counts toward (left out: none; core/work-orders.ts). */
+  workOrderNo?: string;
+  /** A crew line's members, the submitter included (left out: the submitter's alone; core/crew.ts). */
+  crew?: string[];
 }
 
 export interface FormCheck {
