@@ -168,7 +168,7 @@ describe('against the service', () => {
 
   it('报工单: the crew with minutes and the shares as typed; a member unticked and back; sent with the crew, the service’s shares the same', async () => {
     const s = await day('2026-03-02');
-    const report = await page(ZHANG, `/pages/report/report?sessionId=${s.a}`);
+    let report = await page(ZHANG, `/pages/report/report?sessionId=${s.a}`);
     const members = () => report.texts('.crew-member');
     expect(report.texts('.crew-title')).toEqual(['班组报工：按各人在设备上的时间分配（预计）']);
     expect(members()).toEqual(['☑张三（本人） 480 分钟', '☑李四 360 分钟']);
@@ -177,6 +177,10 @@ describe('against the service', () => {
     expect(members()).toEqual(['☑张三（本人） 480 分钟成品 571，不良 0', '☑李四 360 分钟成品 429，不良 0']);
     report.tap('.crew-member', 1);
     await report.settle();
+    expect(members()).toEqual(['☑张三（本人） 480 分钟', '☐李四 360 分钟不计入']);
+    // Kept like the quantities: the 报工单 opened again has 李四 unticked and the 1,000 typed.
+    report.close();
+    report = await page(ZHANG, `/pages/report/report?sessionId=${s.a}`);
     expect(members()).toEqual(['☑张三（本人） 480 分钟', '☐李四 360 分钟不计入']);
     report.tap('.crew-member', 0); // the worker themself: nothing changes
     report.tap('.crew-member', 1);

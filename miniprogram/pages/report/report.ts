@@ -25,7 +25,7 @@
  * chosen, 不指定工单 last); the line sent carries `workOrderNo`. 扫工票 scans a ticket (scene `o=<key>`) and chooses its
  * order on the lines offering it, or says that no line does. A ticket scanned with WeChat's camera opens this page
  * without a session: it is kept on the phone (platform/ticket-store.ts), the page says what to do, and the next
- * 报工单 chooses its order.
+ * 报工单 chooses its order. The order picked and the members unticked are kept with the typed quantities.
  *
  * Crew work (班组报工, core/crew.ts): a crew candidate lists the proposed members with their minutes on the device
  * and the pieces each will get as typed (the service's split, previewed as CREW_SPLIT=presence); a member other than
@@ -36,10 +36,10 @@
 import type { Candidate, DefectReasonItem, Draft, Submitted } from '../../api/types';
 import { crewShares, leftOutText, minutesText, personName, reportedByText, shareText } from '../../core/crew';
 import { defectInfo, namedLine, orderReasons, reasonInputs, type DefectInfo, type ReasonQty } from '../../core/defects';
-import { checkForm, effectiveSeconds, quantityOf, rowOutput, typedOf, withTyped, type LineInput, type QuantityRow } from '../../core/draft';
+import { checkForm, effectiveSeconds, quantityOf, rowOutput, typedOf, withChoices, withTyped, type Choices, type LineInput, type QuantityRow, type TypedQuantities } from '../../core/draft';
 import { breakSourceText } from '../../core/placement';
 import { parseScene } from '../../core/scene';
-import { TICKET_KEPT, orderAt, orderChoices, ticketPick, type DraftOrder } from '../../core/work-orders';
+import { TICKET_KEPT, indexOf, orderAt, orderChoices, ticketPick, type DraftOrder } from '../../core/work-orders';
 import { clockTime, duration, windowLeft } from '../../core/time';
 import { markClockChange } from '../../platform/clock-mark';
 import { stepOf } from '../../platform/failure';
@@ -126,6 +126,27 @@ function rowOf(c: Candidate, me: string | undefined): Row {
     leftOut: (c.crewLeftOut ?? []).map(leftOutText),
     reportedBy: c.crewReportedBy ? reportedByText(c.crewReportedBy) : '',
   };
+}
+
+/** What the phone keeps of `rows`: the quantities and reasons typed, and the order and crew choices (core/draft.ts). */
+function kept(rows: readonly Row[]): TypedQuantities {
+  const choices: Choices = {};
+  for (const r of rows) {
+    const crewOut = r.crew.filter((m) => !m.ticked).map((m) => m.phone);
+    choices[String(r.productId)] = { ...(r.orders.length && r.orderIndex !== 0 ? { order: orderAt(r.orders, r.orderIndex) ?? '' } : {}), crewOut };
+  }
+  return withChoices(typedOf(rows), choices);
+}
+
+/** `rows` with the order and crew choices of `typed` put back (an order no longer offered: the default stays). */
+function withKeptChoices(rows: readonly Row[], typed: TypedQuantities | undefined): Row[] {
+  return rows.map((r) => {
+    const t = typed?.[String(r.productId)];
+    if (!t) return r;
+    const orderIndex = typeof t.order === 'string' && (t.order === '' || r.orders.some((o) => o.orderNo === t.order)) ? indexOf(r.orders, t.order || undefined) : r.orderIndex;
+    const out = Array.isArray(t.crewOut) ? t.crewOut : [];
+    return { ...r, orderIndex, crew: r.crew.map((m) => (!m.self && out.includes(m.phone) ? { ...m, ticked: false } : m)) };
+  });
 }
 
 /** The lines of `rows` to send: the form's lines with each row's order and crew (a blocked row sends nothing). */
@@ -221,7 +242,8 @@ Component({
         const me = worker();
         const candidates = d.candidates.map((c) => rowOf(c, me));
         const offered = await reasons;
-        const rows = withReasons(candidates, offered.items, typedFor(this.data.sessionId)).map((r) => (r.reportedBy ? { ...r, finished: '', defective: '', output: 0 } : { ...r, crew: withShares(r.crew, r.finished, r.defective) }));
+        const typed = typedFor(this.data.sessionId);
+        const rows = withKeptChoices(withReasons(candidates, offered.items, typed), typed).map((r) => (r.reportedBy ? { ...r, finished: '', defective: '', output: 0 } : { ...r, crew: withShares(r.crew, r.finished, r.defective) }));
         this.setData({
           reasonsNote: offered.note,
           loaded: true,
@@ -281,7 +303,7 @@ Component({
         totals: checkForm(reportable(rows), true).totals,
         ...(this.data.problems.length ? { problems: [] } : {}),
       });
-      saveTyped(this.data.sessionId, typedOf(rows));
+      saveTyped(this.data.sessionId, kept(rows));
     },
     /** The order picked on a row (an index of its orders; the last is 不指定工单). */
     onOrder(e: WechatMiniprogram.PickerChange) {
@@ -290,6 +312,7 @@ Component({
       const index = Number(e.detail.value);
       if (!row || !(index >= 0 && index < row.orderLabels.length)) return;
       this.setData({ [`rows[${i}].orderIndex`]: index, ticketNote: '' });
+      saveTyped(this.data.sessionId, kept(this.data.rows));
     },
     /** A member ticked or unticked (the worker themself cannot be); the shares as typed again. */
     onCrewMember(e: WechatMiniprogram.TouchEvent) {
@@ -300,6 +323,7 @@ Component({
       if (!row || !m || m.self) return;
       const crew = row.crew.map((x, j) => (j === k ? { ...x, ticked: !x.ticked } : x));
       this.setData({ [`rows[${i}].crew`]: withShares(crew, row.finished, row.defective) });
+      saveTyped(this.data.sessionId, kept(this.data.rows));
     },
     /** 扫工票: the camera; a ticket chooses its order (core/work-orders.ts), anything else is said. */
     async onScanTicket() {
@@ -315,6 +339,7 @@ Component({
       const changes: Record<string, number> = {};
       for (const p of pick.picks) changes[`rows[${p.row}].orderIndex`] = p.index;
       this.setData({ ...changes, ticketNote: how && pick.ok ? `${how}${pick.text}` : pick.text, ticketOk: pick.ok });
+      if (pick.ok) saveTyped(this.data.sessionId, kept(this.data.rows));
     },
     /** A ticket opened this page without a session: to the device's code. */
     async onScanDevice() {
@@ -336,7 +361,7 @@ Component({
         [`rows[${i}].defect`]: defectInfo(row.defective, reasons),
         ...(this.data.problems.length ? { problems: [] } : {}),
       });
-      saveTyped(this.data.sessionId, typedOf(rows));
+      saveTyped(this.data.sessionId, kept(rows));
     },
     /** 填写不良原因 / 收起不良原因. */
     onToggleReasons(e: WechatMiniprogram.TouchEvent) {
