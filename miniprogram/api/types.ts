@@ -37,3 +37,8 @@ export type WageLine = WageReport['lines'][number];
 export type Flag = ReportItem['flags'][number];
 /** A defect reason (不良原因) of `GET /api/defect-reasons`: code, name, category (operator 工废, material 料废, other 其他), active. */
 export type DefectReasonItem = Item<Answer<'/api/defect-reasons', 'get'>>;
+/** A work order with its progress (`GET /api/work-orders`, `GET /api/work-orders/{orderNo}`): status, late, goodQty, completionPct, operations. */
+export type WorkOrderItem = Item<Answer<'/api/work-orders', 'get'>>;
+export type WorkOrderDetail = Answer<'/api/work-orders/{orderNo}', 'get'>;
+/** A report line's crew share as recorded (`shares` of a line of `GET /api/reports/mine` and the review). */
+export type ShareItem = NonNullable<MyReport['lines'][number]['shares']>[number];

@@ -33,6 +33,10 @@ export interface LineInput {
   defectiveQty: number;
   /** The reasons with pieces (left out when none has). */
   defects?: { reasonCode: string; qty: number }[];
+  /** The work order the line counts toward (left out: none; core/work-orders.ts). */
+  workOrderNo?: string;
+  /** A crew line's members, the submitter included (left out: the submitter's alone; core/crew.ts). */
+  crew?: string[];
 }
 
 export interface FormCheck {
@@ -114,9 +118,24 @@ export function effectiveSeconds(clockInAt: string, clockOutAt: string, breakMin
 /**
  * The quantities typed on a 报工单 as the phone keeps them (platform/typed-store.ts), per product id: only products
  * with something typed, the texts as typed (checked again when sent), and the pieces typed per defect reason
- * (`defects`, reason code → text; left out when none was typed).
+ * (`defects`, reason code → text; left out when none was typed). The 报工单 adds the choices made on a product
+ * (`choices`): the work order picked (`order`, '' for 不指定工单; left out: the default) and the crew members
+ * unticked (`crewOut`).
  */
-export type TypedQuantities = Record<string, { finished: string; defective: string; defects?: Record<string, string> }>;
+export type TypedQuantities = Record<string, { finished: string; defective: string; defects?: Record<string, string>; order?: string; crewOut?: string[] }>;
+
+/** What the 报工单 keeps of a product's choices (see TypedQuantities). */
+export type Choices = Record<string, { order?: string; crewOut?: string[] }>;
+
+/** `typed` with `choices` added per product (a product with choices and nothing typed is kept with blank quantities). */
+export function withChoices(typed: TypedQuantities, choices: Choices): TypedQuantities {
+  const out: TypedQuantities = { ...typed };
+  for (const [id, c] of Object.entries(choices)) {
+    if (c.order === undefined && !(c.crewOut && c.crewOut.length)) continue;
+    out[id] = { ...(out[id] ?? { finished: '', defective: '' }), ...(c.order === undefined ? {} : { order: c.order }), ...(c.crewOut && c.crewOut.length ? { crewOut: c.crewOut } : {}) };
+  }
+  return out;
+}
 
 /** What of `rows` was typed (module docstring of `TypedQuantities`). */
 export function typedOf(rows: readonly QuantityRow[]): TypedQuantities {

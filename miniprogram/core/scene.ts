@@ -2,8 +2,10 @@
  * Scene and scan-path parsing (decisions.md "Device codes"; README "Sign-in: scan with the
  * mini-program"). Plain TypeScript, no `wx`.
  *
- * A code's scene (as the service made it, src/platform/device-codes.ts `sceneFor`, src/auth/web-login.ts) is one
- * of `deviceNo=<encodeURIComponent(device number)>`, `d=<device key>` or `w=<web-login key>`. The service makes a
+ * A code's scene (as the service made it, src/platform/device-codes.ts `sceneFor`, src/auth/web-login.ts,
+ * src/platform/work-order-tickets.ts `ticketSceneFor`) is one of `deviceNo=<encodeURIComponent(device number)>`,
+ * `d=<device key>`, `w=<web-login key>` or `o=<work order key>` (a work ticket, 工票: the key of the order number,
+ * core/sha256.ts `codeKeyOf`; the 报工单 matches it against its orders). The service makes a
  * `deviceNo=` scene only when it fits the platform's scene alphabet, which has no `%`: so the value of a raw
  * scene is the device number itself (encodeURIComponent left it as it was), and a device number with a space,
  * Chinese or `%` always travels as `d=<key>`.
@@ -21,6 +23,7 @@
 export type ScanTarget =
   | { kind: 'device'; ref: DeviceRef; scene: string }
   | { kind: 'webLogin'; key: string; scene: string }
+  | { kind: 'workOrder'; key: string; scene: string }
   | { kind: 'unknown'; reason: string };
 
 /** A scanned device as the clock endpoints take it: exactly one of the number and the key. */
@@ -51,6 +54,7 @@ export function parseScene(scene: string | undefined | null): ScanTarget {
   if (name === 'deviceNo') return { kind: 'device', ref: { deviceNo: value }, scene: raw };
   if (name === 'd') return { kind: 'device', ref: { deviceKey: value }, scene: raw };
   if (name === 'w') return { kind: 'webLogin', key: value, scene: raw };
+  if (name === 'o') return { kind: 'workOrder', key: value, scene: raw };
   return { kind: 'unknown', reason: '这不是本厂的设备码，请扫描机器上的设备码' };
 }
 

@@ -36,6 +36,8 @@ export interface CrewProposal {
   secondsOnDevice: number;
   /** The coefficient (系数) on the report date, e.g. 1.2. */
   coefficient: number;
+  /** The first instant on the device inside the window (ISO 8601): the split's tie-break (domain/crew-split.ts). */
+  clockInAt: string;
 }
 
 /** A candidate product of the draft, with its crew when its 操作人数 > 1 and who counts the worker already. */
@@ -202,7 +204,7 @@ async function crewCandidates(
     const left = members.filter((m) => m.phone !== phone && covered.some((x) => x.productId === c.productId && x.phone === m.phone));
     const crew = members
       .filter((m) => !left.includes(m))
-      .map((m) => ({ phone: m.phone, name: m.name, secondsOnDevice: m.seconds, coefficient: m.coefficient / 100 }));
+      .map((m) => ({ phone: m.phone, name: m.name, secondsOnDevice: m.seconds, coefficient: m.coefficient / 100, clockInAt: m.firstAt }));
     const leftOut = left.map((m) => ({ phone: m.phone, name: m.name, reportId: covered.find((x) => x.productId === c.productId && x.phone === m.phone)!.reportId }));
     return { ...c, crew, ...(leftOut.length ? { crewLeftOut: leftOut } : {}), ...reportedBy(c.productId) };
   });

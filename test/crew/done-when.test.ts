@@ -32,8 +32,8 @@ describe('crew work: the done-when figures (CREW_SPLIT=presence)', () => {
     expect(d.status).toBe(200);
     const weld = d.body.candidates.find((x: any) => x.productId === day.productId);
     expect(weld.crew).toEqual([
-      { phone: A, name: '张三', secondsOnDevice: 28_800, coefficient: 1 },
-      { phone: B, name: '李四', secondsOnDevice: 21_600, coefficient: 1 },
+      { phone: A, name: '张三', secondsOnDevice: 28_800, coefficient: 1, clockInAt: '2026-03-02T00:00:00.000Z' },
+      { phone: B, name: '李四', secondsOnDevice: 21_600, coefficient: 1, clockInAt: '2026-03-02T02:00:00.000Z' },
     ]);
   });
 

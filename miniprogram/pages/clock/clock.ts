@@ -26,6 +26,8 @@ import { go, replace } from '../../platform/nav';
 import { call } from '../../platform/request';
 import { scan } from '../../platform/scan';
 import { currentSession } from '../../platform/session-store';
+import { keepTicket } from '../../platform/ticket-store';
+import { TICKET_KEPT } from '../../core/work-orders';
 
 /**
  * The page instance's own fields (not in its data): when the hold began and its timer (milliseconds, the phone's
@@ -64,6 +66,7 @@ Component({
     onLoad(options: Record<string, string | undefined>) {
       const target = parseScene(options.scene);
       if (target.kind === 'webLogin') return replace('confirm', { scene: target.scene });
+      if (target.kind === 'workOrder') return replace('report', { scene: target.scene });
       if (target.kind !== 'device') return this.setData({ error: target.reason });
       this.setData({ scene: target.scene });
       if (!sessionOrLogin(target.scene)) return;
@@ -193,6 +196,10 @@ Component({
       if (target === 'cancelled') return;
       if (target.kind === 'device') return replace('clock', { scene: target.scene });
       if (target.kind === 'webLogin') return replace('confirm', { scene: target.scene });
+      if (target.kind === 'workOrder') {
+        keepTicket(target.key);
+        return this.setData({ done: TICKET_KEPT, error: '' });
+      }
       this.setData({ error: target.reason });
     },
   },

@@ -94,6 +94,7 @@ Component({
       const target = parseScene(this.data.scene);
       if (target.kind === 'device') restart('clock', { scene: target.scene });
       else if (target.kind === 'webLogin') restart('confirm', { scene: target.scene });
+      else if (target.kind === 'workOrder') restart('report', { scene: target.scene });
       else {
         const back = backTarget(this.data.back, Object.values(PAGES));
         if (back) restartAt(back);

@@ -12,6 +12,7 @@ import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
 import { go, restart } from '../../platform/nav';
 import { call } from '../../platform/request';
+import { currentSession } from '../../platform/session-store';
 import { submittedLines } from '../../platform/submitted-store';
 
 Component({
@@ -28,7 +29,7 @@ Component({
       try {
         const [r] = (await call<MyReports>('GET', '/api/reports/mine', { query: { reportId: id } })).items;
         if (!r) return this.setData({ error: REPORT_NOT_FOUND_TEXT });
-        this.setData({ report: myReportView(r, submittedLines(r.reportId)), error: '' });
+        this.setData({ report: myReportView(r, submittedLines(r.reportId), currentSession()?.person.phone), error: '' });
       } catch (err) {
         this.setData({ error: stepOf(err).text });
       }

@@ -14,10 +14,11 @@ import { go } from '../../platform/nav';
 import { appendNextPage, restartList } from '../../platform/paged';
 import { pickRangeDate, tapRange } from '../../platform/range';
 import { pulledDown } from '../../platform/refresh';
+import { currentSession } from '../../platform/session-store';
 import { submittedLines } from '../../platform/submitted-store';
 
 /** A report as the page shows it (core/my-report.ts), with the lines this phone submitted. */
-const itemOf = (r: MyReport): MyReportView => myReportView(r, submittedLines(r.reportId));
+const itemOf = (r: MyReport): MyReportView => myReportView(r, submittedLines(r.reportId), currentSession()?.person.phone);
 
 Component({
   data: {

@@ -20,19 +20,35 @@
  * which the reasons are read again) are shown with the product's name. The pieces typed per reason are kept with
  * the quantities. A keystroke in a reason sends that reason's quantity and the row's sum (`rows[i].reasons[j].qty`,
  * `rows[i].defect`).
+ *
+ * Work orders (生产工单, core/work-orders.ts): a candidate with open orders shows a picker (the earliest due order
+ * chosen, 不指定工单 last); the line sent carries `workOrderNo`. 扫工票 scans a ticket (scene `o=<key>`) and chooses its
+ * order on the lines offering it, or says that no line does. A ticket scanned with WeChat's camera opens this page
+ * without a session: it is kept on the phone (platform/ticket-store.ts), the page says what to do, and the next
+ * 报工单 chooses its order. The order picked and the members unticked are kept with the typed quantities.
+ *
+ * Crew work (班组报工, core/crew.ts): a crew candidate lists the proposed members with their minutes on the device
+ * and the pieces each will get as typed (the service's split, previewed as CREW_SPLIT=presence); a member other than
+ * the worker can be unticked; the line sent carries `crew` (the phones ticked, the worker first) when two or more
+ * are ticked. Members left out (`crewLeftOut`) are named with why. A candidate another's crew line counts already
+ * (`crewReportedBy`) reads 已由 张三 班组报工 and takes no quantities.
  */
-import type { DefectReasonItem, Draft, Submitted } from '../../api/types';
+import type { Candidate, DefectReasonItem, Draft, Submitted } from '../../api/types';
+import { crewShares, leftOutText, minutesText, personName, reportedByText, shareText } from '../../core/crew';
 import { defectInfo, namedLine, orderReasons, reasonInputs, type DefectInfo, type ReasonQty } from '../../core/defects';
-import { checkForm, effectiveSeconds, rowOutput, typedOf, withTyped, type QuantityRow } from '../../core/draft';
+import { checkForm, effectiveSeconds, quantityOf, rowOutput, typedOf, withChoices, withTyped, type Choices, type LineInput, type QuantityRow, type TypedQuantities } from '../../core/draft';
 import { breakSourceText } from '../../core/placement';
 import { parseScene } from '../../core/scene';
+import { TICKET_KEPT, indexOf, orderAt, orderChoices, ticketPick, type DraftOrder } from '../../core/work-orders';
 import { clockTime, duration, windowLeft } from '../../core/time';
 import { markClockChange } from '../../platform/clock-mark';
 import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
 import { readReasons } from '../../platform/defect-reasons';
 import { rememberReasonUse, reasonUse } from '../../platform/defect-use-store';
-import { replace } from '../../platform/nav';
+import { go, replace } from '../../platform/nav';
+import { scan } from '../../platform/scan';
+import { keepTicket, takeTicket } from '../../platform/ticket-store';
 import { call, isFailure } from '../../platform/request';
 import { currentSession } from '../../platform/session-store';
 import { rememberSubmitted } from '../../platform/submitted-store';
@@ -48,6 +64,101 @@ interface Row extends QuantityRow {
   defect: DefectInfo;
   /** The reasons are unfolded. */
   open: boolean;
+  /** The open orders offered (earliest due first), their picker labels (then 不指定工单) and the index chosen. */
+  orders: DraftOrder[];
+  orderLabels: string[];
+  orderIndex: number;
+  /** Crew work: the members proposed (none: not a crew line), who was left out and why. */
+  crew: CrewRow[];
+  leftOut: string[];
+  /** 已由 张三 班组报工 ('' when the worker may report this candidate). */
+  reportedBy: string;
+}
+
+/** A proposed member of a crew line as the 报工单 shows them. */
+interface CrewRow {
+  phone: string;
+  name: string;
+  minutes: string;
+  seconds: number;
+  coefficient: number;
+  clockInAt?: string;
+  /** The worker themself (cannot be unticked). */
+  self: boolean;
+  ticked: boolean;
+  /** The pieces this member will get as typed: `成品 571，不良 0` ('' while nothing valid is typed). */
+  share: string;
+}
+
+/** `crew` with each ticked member's share of the quantities typed (core/crew.ts; presence, the service's default). */
+function withShares(crew: readonly CrewRow[], finished: string, defective: string): CrewRow[] {
+  const f = quantityOf(finished);
+  const d = quantityOf(defective);
+  const ticked = crew.filter((m) => m.ticked);
+  const shares = f !== undefined && d !== undefined && f + d > 0 && ticked.length > 1 ? crewShares(ticked, 'presence', { finishedQty: f, defectiveQty: d }) : [];
+  return crew.map((m) => {
+    const s = shares.find((x) => x.phone === m.phone);
+    return { ...m, share: m.ticked && s ? shareText(s) : '' };
+  });
+}
+
+/** A draft's candidate as a blank row of the form. */
+function rowOf(c: Candidate, me: string | undefined): Row {
+  const orders = c.workOrders ?? [];
+  const choices = orderChoices(orders);
+  const crew = (c.crew ?? []).map(
+    (m): CrewRow => ({ phone: m.phone, name: personName(m), minutes: minutesText(m.secondsOnDevice), seconds: m.secondsOnDevice, coefficient: m.coefficient, clockInAt: m.clockInAt, self: m.phone === me, ticked: true, share: '' }),
+  );
+  return {
+    productId: c.productId,
+    name: c.productName,
+    detail: `${c.projectNo} · ${c.processName} · ${c.deviceNo}`,
+    finished: '',
+    defective: '',
+    output: 0,
+    reasons: [],
+    defect: defectInfo('', []),
+    open: false,
+    orders,
+    orderLabels: choices.labels,
+    orderIndex: choices.chosen,
+    crew: crew.length > 1 ? crew : [],
+    leftOut: (c.crewLeftOut ?? []).map(leftOutText),
+    reportedBy: c.crewReportedBy ? reportedByText(c.crewReportedBy) : '',
+  };
+}
+
+/** What the phone keeps of `rows`: the quantities and reasons typed, and the order and crew choices (core/draft.ts). */
+function kept(rows: readonly Row[]): TypedQuantities {
+  const choices: Choices = {};
+  for (const r of rows) {
+    const crewOut = r.crew.filter((m) => !m.ticked).map((m) => m.phone);
+    choices[String(r.productId)] = { ...(r.orders.length && r.orderIndex !== 0 ? { order: orderAt(r.orders, r.orderIndex) ?? '' } : {}), crewOut };
+  }
+  return withChoices(typedOf(rows), choices);
+}
+
+/** `rows` with the order and crew choices of `typed` put back (an order no longer offered: the default stays). */
+function withKeptChoices(rows: readonly Row[], typed: TypedQuantities | undefined): Row[] {
+  return rows.map((r) => {
+    const t = typed?.[String(r.productId)];
+    if (!t) return r;
+    const orderIndex = typeof t.order === 'string' && (t.order === '' || r.orders.some((o) => o.orderNo === t.order)) ? indexOf(r.orders, t.order || undefined) : r.orderIndex;
+    const out = Array.isArray(t.crewOut) ? t.crewOut : [];
+    return { ...r, orderIndex, crew: r.crew.map((m) => (!m.self && out.includes(m.phone) ? { ...m, ticked: false } : m)) };
+  });
+}
+
+/** The lines of `rows` to send: the form's lines with each row's order and crew (a blocked row sends nothing). */
+function linesOf(rows: readonly Row[], lines: readonly LineInput[], me: string | undefined): LineInput[] {
+  return lines.map((l) => {
+    const row = rows.find((r) => r.productId === l.productId);
+    if (!row) return l;
+    const workOrderNo = orderAt(row.orders, row.orderIndex);
+    const ticked = row.crew.filter((m) => m.ticked).map((m) => m.phone);
+    const crew = ticked.length > 1 && me ? [me, ...ticked.filter((p) => p !== me)] : undefined;
+    return { ...l, ...(workOrderNo ? { workOrderNo } : {}), ...(crew ? { crew } : {}) };
+  });
 }
 
 /** The phone of the worker logged in (whose reason use orders the reasons). */
@@ -61,6 +172,12 @@ function withReasons(rows: readonly Row[], reasons: readonly DefectReasonItem[],
     return { ...r, output: rowOutput(r), defect, open: defect.show };
   });
 }
+
+/** The rows a worker may report (a row another's crew line counts already takes no quantities). */
+const reportable = (rows: readonly Row[]): Row[] => rows.filter((r) => !r.reportedBy);
+
+/** Refusals after which the draft is read again (an order closed, a crew line submitted meanwhile); the typed quantities stay. */
+const RELOAD_ON = ['WORK_ORDER_NOT_OPEN', 'WORK_ORDER_NOT_FOUND', 'CREW_LINE_REPORTED', 'NOT_IN_CREW'];
 
 /** The page instance's countdown timer (kept on the instance, not in its data). */
 type Timed = { timer?: ReturnType<typeof setInterval> };
@@ -83,6 +200,13 @@ Component({
     rows: [] as Row[],
     /** Why no reasons are offered when reading them failed ('' otherwise). */
     reasonsNote: '',
+    /** Some candidate offers work orders (扫工票 is shown). */
+    anyOrders: false,
+    /** What the last ticket chose (`已选择工单 WO-1：“前围横梁”`), or why it chose nothing. */
+    ticketNote: '',
+    ticketOk: false,
+    /** Opened by a ticket without a session: what to do (the ticket is kept for the next 报工单). */
+    ticketOnly: '',
     totals: { finished: 0, defective: 0, output: 0 },
     problems: [] as string[],
     error: '',
@@ -96,9 +220,16 @@ Component({
   },
   methods: {
     onLoad(options: Record<string, string | undefined>) {
-      const device = parseScene(options.scene);
-      this.setData({ sessionId: options.sessionId ?? '', scene: device.kind === 'device' ? device.scene : '' });
-      if (!sessionOrLogin()) return;
+      const target = parseScene(options.scene);
+      this.setData({ sessionId: options.sessionId ?? '', scene: target.kind === 'device' ? target.scene : '' });
+      if (target.kind === 'workOrder' && !options.sessionId) {
+        // A ticket scanned with WeChat's camera: no 报工单 to fill yet (module docstring).
+        keepTicket(target.key);
+        return this.setData({
+          ticketOnly: `${TICKET_KEPT}现在请扫描机器上的设备码上班或下班报工。`,
+        });
+      }
+      if (!sessionOrLogin(target.kind === 'workOrder' ? target.scene : undefined)) return;
       this.load();
     },
     onUnload() {
@@ -108,21 +239,11 @@ Component({
       try {
         const reasons = readReasons(true);
         const d = await call<Draft>('GET', '/api/reports/draft', { query: { sessionId: this.data.sessionId } });
-        const candidates = d.candidates.map(
-          (c): Row => ({
-            productId: c.productId,
-            name: c.productName,
-            detail: `${c.projectNo} · ${c.processName} · ${c.deviceNo}`,
-            finished: '',
-            defective: '',
-            output: 0,
-            reasons: [],
-            defect: defectInfo('', []),
-            open: false,
-          }),
-        );
+        const me = worker();
+        const candidates = d.candidates.map((c) => rowOf(c, me));
         const offered = await reasons;
-        const rows = withReasons(candidates, offered.items, typedFor(this.data.sessionId));
+        const typed = typedFor(this.data.sessionId);
+        const rows = withKeptChoices(withReasons(candidates, offered.items, typed), typed).map((r) => (r.reportedBy ? { ...r, finished: '', defective: '', output: 0 } : { ...r, crew: withShares(r.crew, r.finished, r.defective) }));
         this.setData({
           reasonsNote: offered.note,
           loaded: true,
@@ -134,8 +255,11 @@ Component({
           effective: duration(effectiveSeconds(d.clockInAt, d.clockOutAt, d.breakMinutes)),
           expiresAt: d.expiresAt,
           rows,
-          totals: checkForm(rows, true).totals,
+          anyOrders: rows.some((r) => r.orders.length > 0 && !r.reportedBy),
+          totals: checkForm(reportable(rows), true).totals,
         });
+        const kept = takeTicket();
+        if (kept) this.chooseTicket(kept, '按扫过的工票');
         this.tick();
         this.startTimer();
       } catch (err) {
@@ -167,17 +291,62 @@ Component({
       const row = this.data.rows[i];
       if (!row) return;
       const changed = { ...row, [field]: e.detail.value };
+      if (row.reportedBy) return;
       const rows = this.data.rows.map((r, j) => (j === i ? changed : r));
       const defect = field === 'defective' && row.reasons.length ? defectInfo(changed.defective, row.reasons) : undefined;
       this.setData({
         [`rows[${i}].${field}`]: e.detail.value,
         [`rows[${i}].output`]: rowOutput(changed),
+        ...(row.crew.length ? { [`rows[${i}].crew`]: withShares(row.crew, changed.finished, changed.defective) } : {}),
         ...(defect ? { [`rows[${i}].defect`]: defect } : {}),
         ...(defect && defect.show && !row.defect.show && !row.open ? { [`rows[${i}].open`]: true } : {}),
-        totals: checkForm(rows, true).totals,
+        totals: checkForm(reportable(rows), true).totals,
         ...(this.data.problems.length ? { problems: [] } : {}),
       });
-      saveTyped(this.data.sessionId, typedOf(rows));
+      saveTyped(this.data.sessionId, kept(rows));
+    },
+    /** The order picked on a row (an index of its orders; the last is 不指定工单). */
+    onOrder(e: WechatMiniprogram.PickerChange) {
+      const i = Number(e.currentTarget.dataset.index);
+      const row = this.data.rows[i];
+      const index = Number(e.detail.value);
+      if (!row || !(index >= 0 && index < row.orderLabels.length)) return;
+      this.setData({ [`rows[${i}].orderIndex`]: index, ticketNote: '' });
+      saveTyped(this.data.sessionId, kept(this.data.rows));
+    },
+    /** A member ticked or unticked (the worker themself cannot be); the shares as typed again. */
+    onCrewMember(e: WechatMiniprogram.TouchEvent) {
+      const i = Number(e.currentTarget.dataset.index);
+      const k = Number(e.currentTarget.dataset.member);
+      const row = this.data.rows[i];
+      const m = row?.crew[k];
+      if (!row || !m || m.self) return;
+      const crew = row.crew.map((x, j) => (j === k ? { ...x, ticked: !x.ticked } : x));
+      this.setData({ [`rows[${i}].crew`]: withShares(crew, row.finished, row.defective) });
+      saveTyped(this.data.sessionId, kept(this.data.rows));
+    },
+    /** 扫工票: the camera; a ticket chooses its order (core/work-orders.ts), anything else is said. */
+    async onScanTicket() {
+      const target = await scan();
+      if (target === 'cancelled') return;
+      if (target.kind !== 'workOrder') return this.setData({ ticketNote: '这不是工票，请扫描工单上的工票二维码', ticketOk: false });
+      this.chooseTicket(target.key);
+    },
+    /** Chooses the order of the ticket `key` on the rows offering it; `how` opens the sentence (e.g. 按扫过的工票). */
+    chooseTicket(key: string, how = '') {
+      const rows = this.data.rows;
+      const pick = ticketPick(key, rows.map((r) => ({ name: r.name, orders: r.orders })), (i) => Boolean(rows[i].reportedBy));
+      const changes: Record<string, number> = {};
+      for (const p of pick.picks) changes[`rows[${p.row}].orderIndex`] = p.index;
+      this.setData({ ...changes, ticketNote: how && pick.ok ? `${how}${pick.text}` : pick.text, ticketOk: pick.ok });
+      if (pick.ok) saveTyped(this.data.sessionId, kept(this.data.rows));
+    },
+    /** A ticket opened this page without a session: to the device's code. */
+    async onScanDevice() {
+      const target = await scan();
+      if (target === 'cancelled') return;
+      if (target.kind === 'device') return go('clock', { scene: target.scene });
+      this.setData({ ticketOnly: target.kind === 'workOrder' ? '这也是工票。请扫描机器上的设备码。' : target.kind === 'unknown' ? target.reason : '请扫描机器上的设备码。' });
     },
     /** A keystroke in a reason's quantity: that quantity and the row's sum to the view, the form kept on the phone. */
     onReasonQty(e: WechatMiniprogram.Input) {
@@ -192,7 +361,7 @@ Component({
         [`rows[${i}].defect`]: defectInfo(row.defective, reasons),
         ...(this.data.problems.length ? { problems: [] } : {}),
       });
-      saveTyped(this.data.sessionId, typedOf(rows));
+      saveTyped(this.data.sessionId, kept(rows));
     },
     /** 填写不良原因 / 收起不良原因. */
     onToggleReasons(e: WechatMiniprogram.TouchEvent) {
@@ -206,8 +375,9 @@ Component({
       this.setData({ rows: withReasons(this.data.rows, offered.items, typedOf(this.data.rows)), reasonsNote: offered.note });
     },
     async onSubmit() {
-      const check = checkForm(this.data.rows);
-      if (check.problems.length) return this.setData({ problems: check.problems });
+      const form = checkForm(reportable(this.data.rows));
+      if (form.problems.length) return this.setData({ problems: form.problems });
+      const check = { ...form, lines: linesOf(this.data.rows, form.lines, worker()) };
       // The review-result message, asked inside the tap (before any await); submitted whatever the answer.
       const asked = askToSubscribe('reviewResult');
       this.setData({ busy: true, error: '', problems: [] });
@@ -234,6 +404,7 @@ Component({
           const names = new Map(this.data.rows.map((row) => [row.productId, row.name]));
           this.setData({ error: namedLine(step.text, err.details.line, check.lines.map((l) => names.get(l.productId) ?? '')) });
           if (err.code === 'UNKNOWN_DEFECT_REASON') await this.reloadReasons();
+          if (RELOAD_ON.includes(err.code)) await this.load();
           return;
         }
         this.failed(err);

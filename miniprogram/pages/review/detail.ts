@@ -17,10 +17,17 @@
  * the sum against 不良 as on the 报工单; more than 不良 is stopped on the phone. A line whose reasons the reviewer
  * did not touch is sent without `defects` (the service keeps its reasons); one whose reasons were all cleared is
  * sent with `defects: []`.
+ * Work orders (core/work-orders.ts): a line naming an order shows it with that operation's approved 成品 against the
+ * planned quantity (`GET /api/work-orders/{orderNo}`, read once per order; unreadable: the order's number alone), and
+ * the flow flags naming that order and operation (EXCEEDS_PREVIOUS_OPERATION, OVER_PLANNED: the service's sentences)
+ * under it, besides the flags' list above.
+ * Crew work (core/crew.ts): a crew line lists its members with their minutes on the device and their recorded shares.
  * Opened by a new-report message with `reportId` (src/notifications/templates.ts). The taps on 通过 and 确认驳回 ask for
  * the next new-report message first (platform/subscribe.ts; the decision does not wait for the answer).
  */
-import type { DefectReasonItem, Flag, ProductItem, ReportItem, ReviewAnswer } from '../../api/types';
+import type { DefectReasonItem, Flag, ProductItem, ReportItem, ReviewAnswer, WorkOrderDetail } from '../../api/types';
+import { recordedShareText } from '../../core/crew';
+import { orderProgressText } from '../../core/work-orders';
 import { defectInfo, defectsText, namedLine, orderReasons, reasonInputs, type DefectInfo, type ReasonQty } from '../../core/defects';
 import { checkForm, type LineInput, type QuantityRow } from '../../core/draft';
 import { STATUS_NAMES } from '../../core/login';
@@ -53,7 +60,31 @@ interface Line extends QuantityRow {
   defect: DefectInfo;
   /** The reviewer typed in this line's reasons (then they are sent). */
   reasonsChanged: boolean;
+  /** `工单 WO-1 · 折弯 已通过 480 / 计划 500` ('' for a line naming no order). */
+  order: string;
+  /** The flow flags' sentences naming this line's order and operation. */
+  flowFlags: string[];
+  /** A crew line's members: `张三 480 分钟 · 成品 571，不良 0` (none: not a crew line). */
+  crew: string[];
 }
+
+/** The orders `orderNos` with their progress, read once each; one that cannot be read is left out (its number alone is shown). */
+async function ordersOf(orderNos: readonly string[]): Promise<Record<string, WorkOrderDetail>> {
+  const read = await Promise.all(
+    [...new Set(orderNos)].map((no) => call<WorkOrderDetail>('GET', `/api/work-orders/${encodeURIComponent(no)}`).then((o) => o, () => undefined)),
+  );
+  const out: Record<string, WorkOrderDetail> = {};
+  for (const o of read) if (o) out[o.orderNo] = o;
+  return out;
+}
+
+/** The sentences of the flow flags of `flags` naming `orderNo` at `processName`. */
+const flowFlagsOf = (flags: readonly Flag[], orderNo: string | undefined, processName: string): string[] =>
+  orderNo
+    ? flags
+        .filter((f) => (f.code === 'EXCEEDS_PREVIOUS_OPERATION' || f.code === 'OVER_PLANNED') && f.workOrderNo === orderNo && f.processName === processName)
+        .map((f) => f.message)
+    : [];
 
 /**
  * The reasons a correction offers on a line: the active ones by category and code, then any deactivated one the
@@ -135,6 +166,7 @@ Component({
         const reasons = readReasons(false);
         const r = await call<ReportItem>('GET', `/api/reports/${this.data.reportId}`);
         const { items, note } = await reasons;
+        const orders = await ordersOf(r.lines.flatMap((l) => (l.workOrderNo ? [l.workOrderNo] : [])));
         const names = Object.fromEntries(items.map((x) => [x.code, x.name]));
         this.setData({
           reasonList: items,
@@ -163,6 +195,9 @@ Component({
             outputQty: l.outputQty,
             defectsText: items.length || l.defects?.length ? defectsText(l.defectiveQty, l.defects, names) : '',
             ...this.reasonsOf(String(l.defectiveQty), offeredOn(items, l.defects)),
+            order: l.workOrderNo ? orderProgressText(l.workOrderNo, l.processName, orders[l.workOrderNo]) : '',
+            flowFlags: flowFlagsOf(r.flags, l.workOrderNo, l.processName),
+            crew: (l.shares ?? []).map(recordedShareText),
           })),
           mode: 'view',
         });
@@ -207,6 +242,9 @@ Component({
         outputQty: 0,
         added: true,
         defectsText: '',
+        order: '',
+        flowFlags: [],
+        crew: [],
         ...this.reasonsOf('', offeredOn(this.data.reasonList, undefined)),
       };
       const addable = this.data.addable.filter((a) => a.productId !== pick.productId);

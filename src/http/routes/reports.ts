@@ -100,6 +100,7 @@ const draftCandidateSchema = productSnapshotSchema.extend({
         name: z.string().nullable(),
         secondsOnDevice: z.number().int().describe('本次上班时段内在该设备上的秒数'),
         coefficient: z.number().describe('系数（报工当天），如 1.2'),
+        clockInAt: z.string().describe('本次上班时段内最早上该设备的时刻（ISO 8601）：分配的余数相同时先上机者优先，再按手机号'),
       }),
     )
     .optional()
