@@ -55,6 +55,18 @@ describe('crew work: the done-when figures (CREW_SPLIT=presence)', () => {
     ]);
   });
 
+  it('the reviewer sees each share with its amount before approving: A 211.43, B 158.57 (the pending queue and the report)', async () => {
+    const pending = (await app.request('GET', '/api/reviews/pending', { token: day.admin })).body;
+    const one = (await app.request('GET', `/api/reports/${reportId}`, { token: day.admin })).body;
+    for (const r of [pending.items[0], one]) {
+      expect(r.reportId).toBe(reportId);
+      expect(r.lines[0].shares.map((s: any) => [s.phone, s.finishedQty, s.amount])).toEqual([
+        [A, 571, '211.43'],
+        [B, 429, '158.57'],
+      ]);
+    }
+  });
+
   it("B's own report of 焊接件 on 焊机 01 that day is refused naming A's report; B's draft says so", async () => {
     const d = await day.w.B.draft(day.sessions.B);
     const weld = d.body.candidates.find((x: any) => x.productId === day.productId);
