@@ -219,6 +219,7 @@ describe.skipIf(skipBrowserTests('organization.test.ts'))('车间班组 in the c
     expect(await inView(heading)).toBe(true);
     expect(await inView(members.first())).toBe(true);
     expect((await members.first().locator('td').first().innerText()).replace(/\s+/g, ' ').trim()).toBe(`李四 ${LI} 加入 2026-03-10 · 离开 — 系数 1.00`);
+    await page.getByTestId('members-table').locator('.el-loading-mask').waitFor({ state: 'detached' }); // the list's loading shade gone
     for (const name of ['系数', '调动', '离开', '记录']) expect(await seen(members.first().getByRole('button', { name })), name).toBe('');
     // No shade: the tables fit the width (the shade is drawn only on a table wider than its box).
     for (const table of [teams, page.getByTestId('members-table')]) expect(await table.getAttribute('data-scroll')).toBeNull();
