@@ -179,6 +179,7 @@ describe.skipIf(skipBrowserTests('work-orders.test.ts'))('工单 in the console'
     await expect.poll(async () => (await changes.allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual(
       expect.arrayContaining(['计划数量：1000 → 1200', '工序路线：冲压→折弯 → 冲压→折弯→焊接']),
     );
+    await page.locator('.el-message').last().waitFor({ state: 'detached', timeout: 10_000 }); // the toast gone
     await page.setViewportSize({ width: 1366, height: 1100 });
     await shoot(page, 'work-order');
     await page.setViewportSize(DESKTOP);
