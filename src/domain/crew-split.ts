@@ -18,6 +18,7 @@
  *
  * Coefficients (系数) are integers of hundredths, 10 … 999 (0.10 … 9.99), default 100 (1.00).
  */
+import { lineAmountFen, type LineRates } from './money.ts';
 
 /** CREW_SPLIT: how a crew line's weights are made. */
 export const CREW_SPLIT_MODES = ['presence', 'coefficient', 'equal'] as const;
@@ -130,4 +131,19 @@ export function splitAmount(amountFen: bigint, shares: readonly Pick<CrewShare, 
     shares.map((s) => BigInt(s.weight)),
     shares,
   );
+}
+
+/**
+ * A crew line's amounts (fen) under `rates` (the entry in force on the report date; undefined: unpriced → null):
+ * the whole line priced once (domain/money.ts `lineAmountFen`, its 料废 pieces from the recorded reasons), then split
+ * to the fen on the recorded shares' weights (`splitAmount`; a recorded weight is the number a person reads, as
+ * `weightValue` gives it). `whole` is the crew's amount, `shares` each member's, in the shares' order, summing to it.
+ */
+export function crewLineAmounts(
+  line: { finishedQty: number; defectiveQty: number; materialDefectQty: number; shares: readonly { phone: string; clockInAt: string; weight: number }[] },
+  rates: LineRates | undefined,
+): { whole: bigint; shares: bigint[] } | null {
+  if (!rates) return null;
+  const whole = lineAmountFen(line.finishedQty, line.defectiveQty, rates, line.materialDefectQty);
+  return { whole, shares: splitAmount(whole, line.shares.map((s) => ({ ...s, weight: Math.round(s.weight * 100) }))) };
 }

@@ -14,6 +14,7 @@ import { parseReportId, reportNotFound } from '../domain/report.ts';
 import type { Page, PageQuery } from '../shared/page.ts';
 import { likePattern } from '../products/store.ts';
 import { COLUMNS, reportsPage, toItem, type ReportItem } from './reviews.ts';
+import { withShareAmounts } from './crew-amounts.ts';
 import { scopeAndFilter, WHOLE_FACTORY, type Scope } from '../domain/scope.ts';
 
 export interface ReportFilter {
@@ -44,5 +45,5 @@ export async function reportById(q: Queryable, reportId: string, timeZone: strin
   const inScope = scopeAndFilter('r.workshop_code', 'r.team_code', scope, {}, args);
   const r = await q.query(`SELECT ${COLUMNS} FROM reports r WHERE r.report_id = $1 AND ${inScope}`, args);
   if (r.rows.length === 0) throw reportNotFound();
-  return toItem(r.rows[0], timeZone);
+  return (await withShareAmounts(q, [toItem(r.rows[0], timeZone)]))[0];
 }

@@ -5,12 +5,13 @@
  *   false only unflagged ones.
  * - `myReviews`: the reports an administrator approved or rejected, newest decision first, optionally only
  *   those decided between two local dates (inclusive, in APP_TIMEZONE).
+ * A crew line's shares carry their amounts (queries/crew-amounts.ts).
  * Both see only the reports in the reader's scope (domain/scope.ts: the one rule).
  * Times ISO 8601 with the factory's offset; dates YYYY-MM-DD; effective working time in seconds
  * (clock-out − clock-in − breakMinutes × 60, decisions.md "Calculations").
  */
 import type { Queryable } from '../db/transaction.ts';
-import type { ReportLine } from '../domain/report-line.ts';
+import { withShareAmounts, type PricedLine } from './crew-amounts.ts';
 import { withMessage, type PlausibilityFlag } from '../domain/plausibility.ts';
 import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
 import { toZonedIso } from '../time.ts';
@@ -27,7 +28,8 @@ export interface ReportItem {
   clockOutAt: string;
   breakMinutes: number;
   effectiveSeconds: number;
-  lines: ReportLine[];
+  /** The lines; a crew line's shares with their amounts (queries/crew-amounts.ts). */
+  lines: PricedLine[];
   /** The plausibility flags of the report's figures as they stand, each with its Chinese sentence. */
   flags: (PlausibilityFlag & { message: string })[];
   submittedAt: string;
@@ -104,7 +106,10 @@ export async function reportsPage(q: Queryable, where: string, args: unknown[], 
     q.query(`SELECT count(*) AS total FROM reports r WHERE ${where}`, args),
   ]);
   return toPage(
-    rows.rows.map((r) => toItem(r, timeZone)),
+    await withShareAmounts(
+      q,
+      rows.rows.map((r) => toItem(r, timeZone)),
+    ),
     Number(total.rows[0].total),
     page,
   );

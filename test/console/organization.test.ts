@@ -143,8 +143,8 @@ describe.skipIf(skipBrowserTests('organization.test.ts'))('车间班组 in the c
     const history = page.getByTestId('history-table').locator('tbody tr');
     await history.first().waitFor();
     expect(await history.evaluateAll((trs) => trs.map((tr) => [...(tr as any).querySelectorAll('td')].map((td: any) => td.textContent.trim())))).toEqual([
-      ['装配车间', '装配一班', '2026-03-16', '—'],
-      ['冲压车间', '冲压一班', '2026-03-01', '2026-03-15'],
+      ['装配车间', '装配一班', '2026-03-16', '—', '1.00'],
+      ['冲压车间', '冲压一班', '2026-03-01', '2026-03-15', '1.00'],
     ]);
     await shoot(page, 'organization-history');
     expect(await axeViolations(page)).toEqual([]);
@@ -218,8 +218,9 @@ describe.skipIf(skipBrowserTests('organization.test.ts'))('车间班组 in the c
       });
     expect(await inView(heading)).toBe(true);
     expect(await inView(members.first())).toBe(true);
-    expect((await members.first().locator('td').first().innerText()).replace(/\s+/g, ' ').trim()).toBe(`李四 ${LI} 加入 2026-03-10 · 离开 —`);
-    for (const name of ['调动', '离开', '记录']) expect(await seen(members.first().getByRole('button', { name })), name).toBe('');
+    expect((await members.first().locator('td').first().innerText()).replace(/\s+/g, ' ').trim()).toBe(`李四 ${LI} 加入 2026-03-10 · 离开 — 系数 1.00`);
+    await page.getByTestId('members-table').locator('.el-loading-mask').waitFor({ state: 'detached' }); // the list's loading shade gone
+    for (const name of ['系数', '调动', '离开', '记录']) expect(await seen(members.first().getByRole('button', { name })), name).toBe('');
     // No shade: the tables fit the width (the shade is drawn only on a table wider than its box).
     for (const table of [teams, page.getByTestId('members-table')]) expect(await table.getAttribute('data-scroll')).toBeNull();
     await snap(page, 'organization-members');

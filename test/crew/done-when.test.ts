@@ -13,6 +13,7 @@
  *   adding C: refused (NOT_IN_CREW); B's own 焊接件 line that day: refused (CREW_LINE_REPORTED naming A's report).
  *   CREW_SPLIT=coefficient, B's coefficient 1.20: weights 28,800 and 21,600 × 1.20 = 25,920.
  */
+import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { A, B, C, weldingDay } from './helpers.ts';
@@ -55,6 +56,18 @@ describe('crew work: the done-when figures (CREW_SPLIT=presence)', () => {
     ]);
   });
 
+  it('the reviewer sees each share with its amount before approving: A 211.43, B 158.57 (the pending queue and the report)', async () => {
+    const pending = (await app.request('GET', '/api/reviews/pending', { token: day.admin })).body;
+    const one = (await app.request('GET', `/api/reports/${reportId}`, { token: day.admin })).body;
+    for (const r of [pending.items[0], one]) {
+      expect(r.reportId).toBe(reportId);
+      expect(r.lines[0].shares.map((s: any) => [s.phone, s.finishedQty, s.amount])).toEqual([
+        [A, 571, '211.43'],
+        [B, 429, '158.57'],
+      ]);
+    }
+  });
+
   it("B's own report of 焊接件 on 焊机 01 that day is refused naming A's report; B's draft says so", async () => {
     const d = await day.w.B.draft(day.sessions.B);
     const weld = d.body.candidates.find((x: any) => x.productId === day.productId);
@@ -90,6 +103,14 @@ describe('crew work: the done-when figures (CREW_SPLIT=presence)', () => {
     expect(dash.items.map((r: any) => [r.employeePhone, r.reportCount, r.finishedQty, r.reportedQty])).toEqual([
       [A, 1, 571, 571],
       [B, 0, 429, 429],
+    ]);
+    // The payroll workbook: each member's share is a 明细 row marked 班组报工 with who submitted it.
+    const res = await fetch(`${app.url}/api/wages.xlsx?month=2026-03`, { headers: { authorization: `Bearer ${day.manager}` } });
+    const rows = XLSX.utils.sheet_to_json<Record<string, unknown>>(XLSX.read(Buffer.from(await res.arrayBuffer())).Sheets['明细']);
+    expect(rows.map((r) => [r.手机号, r.班组报工, r.成品数量, r.金额])).toEqual([
+      [A, '是（张三 提交）', 571, 211.43],
+      [B, '是（张三 提交）', 429, 158.57],
+      ['合计', undefined, 1000, 370],
     ]);
     const summary = (await app.request('GET', '/api/wages?month=2026-03', { token: day.manager })).body;
     expect(summary.totals).toMatchObject({ reports: 1, finishedQty: 1000, amount: '370.00' });

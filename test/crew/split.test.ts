@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { crewShares, crewWeights, largestRemainder, parseCoefficient, formatCoefficient, splitAmount, weightValue, type CrewMember } from '../../src/domain/crew-split.ts';
+import { crewLineAmounts, crewShares, crewWeights, largestRemainder, parseCoefficient, formatCoefficient, splitAmount, weightValue, type CrewMember } from '../../src/domain/crew-split.ts';
 import { deviceSegments, presenceOn } from '../../src/domain/crew-presence.ts';
 import { lineAmountFen, formatFen } from '../../src/domain/money.ts';
 
@@ -152,5 +152,22 @@ describe('presence on a device', () => {
       at(23),
     );
     expect(presenceOn(reopened, 'W01', { from: at(0), to: at(8) }).seconds).toBe(4 * 3600);
+  });
+});
+
+describe('crewLineAmounts: a crew line priced once and split on its recorded weights', () => {
+  const shares = [
+    { phone: '13900000001', clockInAt: '2026-03-02T08:00:00+08:00', weight: 28_800 },
+    { phone: '13900000002', clockInAt: '2026-03-02T10:00:00+08:00', weight: 21_600 },
+  ];
+  it('1,000 × 0.37 = 370.00 splits to 211.43 and 158.57 (the fen left to the larger remainder)', () => {
+    const a = crewLineAmounts({ finishedQty: 1000, defectiveQty: 0, materialDefectQty: 0, shares }, { pieceRate: 3700, defectRate: 0 })!;
+    expect([formatFen(a.whole), ...a.shares.map(formatFen)]).toEqual(['370.00', '211.43', '158.57']);
+  });
+  it('料废 pieces at their own rate, and no rate: null', () => {
+    // 10 × 1.00 + 2 × (−0.50) + 1 × 0.20 = 9.20, split 28,800 : 21,600 → 5.257… and 3.942… → 5.26 and 3.94
+    const a = crewLineAmounts({ finishedQty: 10, defectiveQty: 3, materialDefectQty: 1, shares }, { pieceRate: 10_000, defectRate: -5000, materialDefectRate: 2000 })!;
+    expect([formatFen(a.whole), ...a.shares.map(formatFen)]).toEqual(['9.20', '5.26', '3.94']);
+    expect(crewLineAmounts({ finishedQty: 10, defectiveQty: 0, materialDefectQty: 0, shares }, undefined)).toBeNull();
   });
 });

@@ -165,11 +165,13 @@ describe('wages of March, by hand', () => {
     ]);
     const header = XLSX.utils.sheet_to_json<string[]>(book.Sheets['明细'], { header: 1 })[0];
     expect(header).toEqual([
-      '手机号', '姓名', '报工日期', '报工单号', '项目号', '产品名称', '使用设备', '工序', '成品数量', '不良数量',
+      '手机号', '姓名', '报工日期', '报工单号', '项目号', '产品名称', '使用设备', '工序', '班组报工', '成品数量', '不良数量',
       '工废数量', '料废数量', '其他不良数量', '未注明原因数量', '计件单价', '不良单价', '料废单价', '金额',
     ]);
     const lines = rows('明细');
     const col = (name: string) => header.indexOf(name);
+    // Nobody worked in a crew here: every record is the worker's own line; the 合计 row leaves the column empty.
+    expect(lines.map((l) => l[col('班组报工')])).toEqual([...lines.slice(0, -1).map(() => '否'), null]);
     const pick = (l: unknown[], ...names: string[]) => names.map((n) => l[col(n)]);
     // 李四's P3 line: no rate on its date, so its rates and amount read 未定价 (not an empty cell, not 0.00).
     expect(lines.filter((l) => l[0] === LI).map((l) => pick(l, '产品名称', '计件单价', '不良单价', '料废单价', '金额'))).toEqual([
@@ -180,7 +182,7 @@ describe('wages of March, by hand', () => {
     const total = lines.at(-1)!;
     expect(pick(total, '不良数量', '工废数量', '料废数量', '其他不良数量', '未注明原因数量')).toEqual([23, 0, 0, 0, 23]);
     // 合计 of 明细: the quantities and the priced amounts (124.00 + 45.00 + 259.50 + 10.01 − 0.13 + 1.25 = 439.63).
-    expect(total).toEqual(['合计', null, null, null, null, null, null, null, 361, 23, 0, 0, 0, 23, null, null, null, 439.63]);
+    expect(total).toEqual(['合计', null, null, null, null, null, null, null, null, 361, 23, 0, 0, 0, 23, null, null, null, 439.63]);
   });
 
   it('a worker whose every line is unpriced reads 未定价 as 计件工资 in the workbook, not 0.00', async () => {

@@ -22,6 +22,7 @@ const page = (path: string, title: string, component: RouteRecordRaw['component'
 const routes: RouteRecordRaw[] = [
   { path: '/login', component: () => import('./pages/LoginPage.vue'), meta: { public: true, title: '登录' } },
   { path: '/devices/print', component: () => import('./pages/DevicePrintPage.vue'), meta: { roles: pageRoles('/devices'), title: '打印设备码' } },
+  { path: '/work-orders/print', component: () => import('./pages/WorkOrderPrintPage.vue'), meta: { roles: pageRoles('/work-orders'), title: '打印工票' } },
   {
     path: '/',
     component: () => import('./components/ShellLayout.vue'),
@@ -45,6 +46,7 @@ const routes: RouteRecordRaw[] = [
       page('/shifts', '班次', () => import('./pages/ShiftsPage.vue')),
       // work orders
       page('/work-orders', '工单', () => import('./pages/WorkOrdersPage.vue')),
+      { path: 'work-orders/:orderNo', component: () => import('./pages/WorkOrderPage.vue'), meta: { roles: pageRoles('/work-orders'), title: '工单' } },
     ],
   },
   { path: '/:rest(.*)*', redirect: '/' },

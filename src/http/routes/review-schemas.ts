@@ -6,11 +6,29 @@
 import { z } from 'zod';
 import type { ReviewAnswer } from '../../commands/review/handlers.ts';
 import type { AppContext } from '../../context.ts';
-import { productSnapshotSchema, reportLineSchema } from '../../domain/report-line.ts';
+import { crewShareSchema, productSnapshotSchema, reportLineSchema } from '../../domain/report-line.ts';
+import { amountText } from './money-schemas.ts';
 import { plausibilityFlagSchema, withMessage, plausibilityFlags } from '../../domain/plausibility.ts';
 import { instant, zonedIso } from '../dates.ts';
 
 export { productSnapshotSchema, reportLineSchema };
+
+/**
+ * A report line as the office's report answers give it (the review queue, 我审核的, the report list, one report):
+ * a crew line's shares carry each member's amount (queries/crew-amounts.ts).
+ */
+export const pricedReportLineSchema = reportLineSchema.extend({
+  shares: z
+    .array(
+      crewShareSchema.extend({
+        amount: amountText
+          .nullable()
+          .describe('分得的金额：整行按报工日期的单价计算一次（四舍五入到分），再按权重用最大余额法分到分，合计等于整行金额；null：该产品在报工日期没有单价'),
+      }),
+    )
+    .optional()
+    .describe('班组报工：各组员分得的份额与金额（合计等于本行）；不是班组报工时省略'),
+});
 
 export const reportStatus = z.enum(['pending', 'approved', 'rejected']).describe('pending 待审核、approved 已通过、rejected 已驳回');
 

@@ -15,7 +15,7 @@ import { pageOf, pageQuery } from '../pagination.ts';
 import { actorOf, defineRoute, scopeOf, type ErrorDoc } from '../route.ts';
 import { CONCURRENT_MODIFICATION, LINE_ERRORS, PERIOD_CLOSED } from './error-docs.ts';
 import { linesInput } from './reports.ts';
-import { breakSourceFields, FLAGGED_EXAMPLE, FLAGS_EXAMPLE, REVIEW_ANSWER_EXAMPLE, flagsSchema, reportLineSchema, reportStatus, reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
+import { breakSourceFields, FLAGGED_EXAMPLE, FLAGS_EXAMPLE, REVIEW_ANSWER_EXAMPLE, flagsSchema, pricedReportLineSchema, reportStatus, reviewAnswer, reviewAnswerSchema } from './review-schemas.ts';
 
 /** The `:reportId` of a report route. */
 export const reportIdParams = z.object({ reportId: z.string().meta({ title: '报工单编号' }) });
@@ -33,7 +33,7 @@ export const reportItem = z.object({
   clockOutAt: instant,
   breakMinutes: z.number().int(),
   effectiveSeconds: z.number().describe('有效工作时间（秒）= 下班 − 上班 − 休息分钟 × 60'),
-  lines: z.array(reportLineSchema),
+  lines: z.array(pricedReportLineSchema),
   flags: flagsSchema,
   submittedAt: instant,
   reviewedBy: z.string().nullable().describe('审核人手机号'),

@@ -6,8 +6,8 @@
  *   worker whose every line is unpriced has 未定价 as 计件工资; 合计 sums the columns (the amount exactly, in fen);
  * - 明细: one row per line of the approved reports — by worker, report date, report — with its 不良 split by the
  *   recorded category of each reason (工废, 料废, 其他, 未注明: the pieces without a reason), its rates (料废单价 the
- *   one the line was priced at: the 不良单价 when the rate sets none) and amount; 合计 sums the quantities and the
- *   priced amounts.
+ *   one the line was priced at: the 不良单价 when the rate sets none) and amount; 班组报工 says whether the row is a
+ *   member's share of a crew line and who submitted it (`crewCell`); 合计 sums the quantities and the priced amounts.
  */
 import * as XLSX from 'xlsx';
 import type { Queryable } from '../../db/transaction.ts';
@@ -26,6 +26,16 @@ const decimal = (text: string | null, decimals: number): Cell => (text === null 
 type Export = Awaited<ReturnType<typeof wageExport>>;
 type WorkerRecord = Export['workers'][number] & { pricedLines: number };
 type Line = Export['lines'][number];
+
+/**
+ * 班组报工 of a 明细 row: 否 for a worker's own line; for a member's share of a crew line, 是 with who submitted it
+ * (their name at submission, else the phone): "是（张三 提交）". The row's quantities and amount are the share.
+ */
+export function crewCell(l: Pick<Line, 'crew'>): string {
+  if (!l.crew) return '否';
+  const submitter = l.crew.shares.find((s) => s.phone === l.crew!.submitter);
+  return `是（${submitter?.name ?? l.crew.submitter} 提交）`;
+}
 
 /** The two sheets' columns: header and how a record gives the cell. */
 export const WAGES_XLSX = {
@@ -49,6 +59,7 @@ export const WAGES_XLSX = {
     ['产品名称', (l) => l.productName],
     ['使用设备', (l) => l.deviceNo],
     ['工序', (l) => l.processName],
+    ['班组报工', crewCell],
     ['成品数量', (l) => l.finishedQty, 'sum'],
     ['不良数量', (l) => l.defectiveQty, 'sum'],
     ['工废数量', (l) => l.operatorDefectQty, 'sum'],
