@@ -1,0 +1,120 @@
+/**
+ * Work order benchmark (生产工单): 10,000 orders × 4 operations and 500,000 report lines naming them (250,000 reports
+ * of 2 lines, four in five approved), written straight into the read models `work_orders` and `reports`
+ * (migrations/019), the progress sums filled from them as migration 023 fills them (what the reads read), then
+ * - the order list, first page (queries/work-orders.ts `listWorkOrders`) p95 — target ≤ 30 ms — and filtered late;
+ * - one order with its operations (`workOrderItem`) p95 — target ≤ 10 ms;
+ * - the draft's candidates with their open orders (queries/report-draft.ts DRAFT_ORDERS_SQL) beside the same
+ *   candidates without them, p95 — target within 1.2×;
+ * each beside the baseline of a `SELECT 1` round trip. `BENCH_WORK_ORDERS` scales the orders (default 10000; the
+ * lines are 50 per order). The clock cycle's saturation against the commit before is `npm run bench -- speed-pieces`
+ * with `BENCH_COMPARE=<that checkout>`.
+ */
+import { snapshotJson } from '/work/wt-backend/src/products/snapshot.ts';
+import { DRAFT_ORDERS_SQL } from '/work/wt-backend/src/queries/report-draft.ts';
+import { listWorkOrders, workOrderItem } from '/work/wt-backend/src/queries/work-orders.ts';
+import { fmt, ms, openBenchPool, percentile, samples, timed, withBenchDatabase } from '/work/wt-backend/bench/db.ts';
+
+
+const ORDERS = Number(process.env.BENCH_WORK_ORDERS || 10_000);
+const PRODUCTS = 200;
+const OPS = ['冲压', '折弯', '焊接', '喷涂'];
+const TODAY = '2026-06-15';
+
+/** Products: PRODUCTS products × 4 operations, each operation on its own device (D<product>-<op>). */
+const PRODUCTS_SQL = `
+INSERT INTO products (project_no, product_name, device_no, process_name, standard_cycle_seconds, standard_workload)
+SELECT 'P' || p, '产品' || p, 'D' || p || '-' || o, (ARRAY['冲压', '折弯', '焊接', '喷涂'])[o], 12, 2400
+  FROM generate_series(1, ${PRODUCTS}) p, generate_series(1, 4) o`;
+
+/** Orders: order i of product i mod PRODUCTS, due from 2026-01-01 on (a tenth still open and late on TODAY). */
+const ORDERS_SQL = `
+INSERT INTO work_orders (order_no, project_no, product_name, planned_qty, due_date, notes, operations, status, status_reason, released_at, changed_at, version)
+SELECT 'WO-' || lpad(i::text, 6, '0'), 'P' || (i % ${PRODUCTS} + 1), '产品' || (i % ${PRODUCTS} + 1), 5000, DATE '2026-01-01' + (i % 365),
+       NULL, '["冲压","折弯","焊接","喷涂"]'::jsonb, CASE WHEN i % 10 < 7 THEN 'completed' ELSE 'released' END, NULL, now(), now(), 1
+  FROM generate_series(1, $1::int) i`;
+
+/** Reports [from, to): report r names order r mod ORDERS at two consecutive operations, 200 + 100 pieces. */
+const REPORTS_SQL = `
+INSERT INTO reports (report_id, session_id, employee_phone, report_date, status, clock_in_at, clock_out_at, break_minutes, devices, lines, flags,
+                     workshop_code, team_code, break_source, shift_id, shift_name, submitted_at, reviewed_by, reviewed_at, reject_reason, updated_at)
+SELECT gen_random_uuid(), gen_random_uuid(), '138' || lpad((r % 500 + 1)::text, 8, '0'), DATE '2026-01-01' + (r % 160),
+       CASE WHEN r % 5 = 0 THEN 'pending' ELSE 'approved' END, now(), now(), 60, ARRAY['D1-1'],
+       jsonb_build_array(
+         jsonb_build_object('productId', 1, 'projectNo', 'P' || ((r % $3) % ${PRODUCTS} + 1), 'productName', '产品' || ((r % $3) % ${PRODUCTS} + 1), 'deviceNo', 'D1-1',
+           'processName', (ARRAY['冲压', '折弯', '焊接', '喷涂'])[(r / $3) % 4 + 1], 'standardCycleSeconds', 12, 'standardWorkload', 2400,
+           'finishedQty', 200, 'defectiveQty', 2, 'outputQty', 202, 'workOrderNo', 'WO-' || lpad((r % $3 + 1)::text, 6, '0')),
+         jsonb_build_object('productId', 2, 'projectNo', 'P' || ((r % $3) % ${PRODUCTS} + 1), 'productName', '产品' || ((r % $3) % ${PRODUCTS} + 1), 'deviceNo', 'D1-1',
+           'processName', (ARRAY['冲压', '折弯', '焊接', '喷涂'])[((r / $3) + 1) % 4 + 1], 'standardCycleSeconds', 12, 'standardWorkload', 2400,
+           'finishedQty', 100, 'defectiveQty', 1, 'outputQty', 101, 'workOrderNo', 'WO-' || lpad((r % $3 + 1)::text, 6, '0'))),
+       '[]'::jsonb, NULL, NULL, 'default', NULL, NULL, now(), NULL, NULL, NULL, now()
+  FROM generate_series($1::int, $2::int - 1) r`;
+
+const CANDIDATES = (withOrders: boolean) => `
+SELECT (SELECT json_agg(${snapshotJson('p')} ORDER BY p.id) FROM products p WHERE p.device_no = ANY(s.devices)) AS candidates
+       ${withOrders ? `, ${DRAFT_ORDERS_SQL} AS work_orders` : ''}
+  FROM (SELECT $1::text[] AS devices) s`;
+
+async function run(): Promise<void> {
+  await withBenchDatabase(async (url) => {
+    const pool = await openBenchPool(url, 500);
+    const reports = ORDERS * 25;
+    const load = await timed(async () => {
+      await pool.query(PRODUCTS_SQL);
+      await pool.query(ORDERS_SQL, [ORDERS]);
+      for (let r = 0; r < reports; r += 25_000) await pool.query(REPORTS_SQL, [r, Math.min(reports, r + 25_000), ORDERS]);
+      // The kept progress sums of those reports, as migration 023 fills them for an existing database.
+      await pool.query('SELECT work_order_progress_from_reports()');
+      await pool.query('ANALYZE');
+    });
+    console.log(`data: ${fmt(ORDERS)} orders × ${OPS.length} operations, ${fmt(reports)} reports, ${fmt(reports * 2)} lines naming them, loaded in ${fmt(load, 1)} s`);
+
+    const one = await samples(200, () => pool.query('SELECT 1'));
+    const page = { page: 1, pageSize: 20 };
+    const first = await samples(200, () => listWorkOrders(pool, {}, page, TODAY));
+    const late = await samples(200, () => listWorkOrders(pool, { late: true }, page, TODAY));
+    const searched = await samples(100, (i) => listWorkOrders(pool, { q: `WO-00${(i % 90) + 10}` }, page, TODAY));
+    const single = await samples(500, (i) => workOrderItem(pool, `WO-${String((i * 37) % ORDERS + 1).padStart(6, '0')}`, TODAY));
+    const devices = (i: number) => [`D${(i % PRODUCTS) + 1}-1`, `D${(i % PRODUCTS) + 1}-2`];
+    const without = await samples(300, (i) => pool.query(CANDIDATES(false), [devices(i)]));
+    const withOrders = await samples(300, (i) => pool.query(CANDIDATES(true), [devices(i)]));
+    console.log(`order list, first page:      p50 ${ms(percentile(first, 50))}, p95 ${ms(percentile(first, 95))}   (target p95 ≤ 30 ms)`);
+    console.log(`order list, late only:       p50 ${ms(percentile(late, 50))}, p95 ${ms(percentile(late, 95))}   (target p95 ≤ 30 ms)`);
+    console.log(`order list, searched:        p50 ${ms(percentile(searched, 50))}, p95 ${ms(percentile(searched, 95))}`);
+    console.log(`one order with operations:   p50 ${ms(percentile(single, 50))}, p95 ${ms(percentile(single, 95))}   (target p95 ≤ 10 ms)`);
+    const ratio = percentile(withOrders, 95) / percentile(without, 95);
+    console.log(
+      `draft candidates with orders: p95 ${ms(percentile(withOrders, 95))} beside without ${ms(percentile(without, 95))}: ${fmt(ratio, 2)}×   (target ≤ 1.2×)`,
+    );
+    console.log(`baseline: SELECT 1 round trip p95 ${ms(percentile(one, 95))}`);
+    await pool.end();
+  });
+}
+
+
+import pg from 'pg';
+async function probe() {
+  const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await admin.connect();
+  const exists = (await admin.query(`SELECT 1 FROM pg_database WHERE datname = 'wo_probe'`)).rowCount;
+  const url = 'postgres://postgres@127.0.0.1:5432/wo_probe';
+  if (!exists) {
+    await admin.query('CREATE DATABASE wo_probe');
+    const pool = await openBenchPool(url, 500);
+    await pool.query(PRODUCTS_SQL);
+    await pool.query(ORDERS_SQL, [ORDERS]);
+    for (let r = 0; r < ORDERS * 25; r += 25_000) await pool.query(REPORTS_SQL, [r, Math.min(ORDERS * 25, r + 25_000), ORDERS]);
+    await pool.query('SELECT work_order_progress_from_reports()');
+    await pool.query('ANALYZE');
+    await pool.end();
+  }
+  await admin.end();
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  for (const sql of (process.env.SQL ?? '').split(';;').filter(Boolean)) {
+    const r = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, [(process.env.DEV ?? 'D8-1,D8-2').split(',')]);
+    console.log(r.rows.map((x) => x['QUERY PLAN']).join('\n'));
+  }
+  await pool.end();
+}
+void run;
+await probe();
