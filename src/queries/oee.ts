@@ -1,6 +1,8 @@
 /**
- * The OEE read (GET /api/oee, GET /api/oee/losses; domain/oee.ts): per device and local date of a range, from the
- * inline read models only (so never older than the request): the workers' presence on the devices
+ * The OEE read (GET /api/oee, GET /api/oee/losses; domain/oee.ts): per device and local date of a range. The closed
+ * dates the OEE read model keeps (`oee_device_days`, projections/oee-days.ts; the route waits for it) are read from
+ * it; every other date (today, a date not kept yet or changed since) is computed live (`liveCells`) from the
+ * inline read models (so never older than the request): the workers' presence on the devices
  * (`device_presence`, migrations/020) with their shifts' break windows (src/shifts/sql.ts, where shifts exist), the
  * stops (`stops`, a lasting one ended where the device's attendance ended or, while it lasts, at now), and the
  * approved report lines (`reports`) by the device of their product and their report date.
@@ -127,14 +129,12 @@ export async function oeeCells(q: Queryable, range: DateRange, filter: OeeFilter
   const devices = (await q.query(DEVICES_SQL, [[...reader.scope.workshops], [...reader.scope.teams], filter.device ?? null, filter.workshop ?? reader.filter.workshop ?? null]))
     .rows as DeviceRow[];
   const today = localDate(now, settings.timeZone);
-  const [kept, reasonRows] = await Promise.all([
-    q.query(`SELECT report_date::text AS date FROM oee_days_kept WHERE report_date BETWEEN $1::date AND $2::date AND report_date < $3::date`, [
-      range.startDate,
-      range.endDate,
-      today,
-    ]),
-    q.query(`SELECT code, name, category FROM stop_reasons`),
+  const kept = await q.query(`SELECT report_date::text AS date FROM oee_days_kept WHERE report_date BETWEEN $1::date AND $2::date AND report_date < $3::date`, [
+    range.startDate,
+    range.endDate,
+    today,
   ]);
+  const reasonRows = await q.query(`SELECT code, name, category FROM stop_reasons`);
   const reasons = new Map<string, { name: string; category: StopCategory }>(reasonRows.rows.map((r: any) => [r.code, { name: r.name, category: r.category }]));
   const keptDates = new Set<string>(kept.rows.map((r: any) => r.date));
   const cells: OeeCell[] = keptDates.size ? await keptCells(q, [...keptDates], devices) : [];
@@ -208,11 +208,10 @@ export async function liveCells(
   const [start, end] = [new Date(bounds[0]), new Date(bounds[bounds.length - 1])];
   const earliest = new Date(bounds[0] - 2 * settings.sessionMaxMs - 86_400_000);
   const nowMs = now.getTime();
-  const [presence, stops, lines] = await Promise.all([
-    q.query(PRESENCE_SQL, [names, start, end, earliest, tz]),
-    q.query(STOPS_SQL, [names, start, end]),
-    q.query(LINES_SQL, [names, dates[0], dates[dates.length - 1]]),
-  ]);
+  // One after the other: `q` may be one connection (the read model's transaction, oee-days.ts).
+  const presence = await q.query(PRESENCE_SQL, [names, start, end, earliest, tz]);
+  const stops = await q.query(STOPS_SQL, [names, start, end]);
+  const lines = await q.query(LINES_SQL, [names, dates[0], dates[dates.length - 1]]);
   // Sessions on each device: their intervals there (a lasting one up to now, an abandoned one at most the session
   // limit) and their shift's unpaid windows.
   const sessionsOf = new Map<string, SessionOnDevice[]>();
