@@ -123,9 +123,18 @@ type DeviceRow = { device_no: string; workshop_code: string | null; workshop_nam
 /**
  * The cells of `range` for `reader` with `filter` at `now` (module docstring): the closed dates kept by the read
  * model (`oee_device_days`, projections/oee-days.ts) from it, every other date (today, a date not kept yet or
- * changed since) computed live by `liveCells`. The same figures either way (test/oee/oee-days.test.ts).
+ * changed since) computed live by `liveCells`, the kept ones summed at `grain` (OeeGrain). The same figures either
+ * way (test/oee/oee-days.test.ts).
  */
-export async function oeeCells(q: Queryable, range: DateRange, filter: OeeFilter, reader: Reader, now: Date, settings: ClockSettings): Promise<OeeCells> {
+export async function oeeCells(
+  q: Queryable,
+  range: DateRange,
+  filter: OeeFilter,
+  reader: Reader,
+  now: Date,
+  settings: ClockSettings,
+  grain: OeeGrain = 'cell',
+): Promise<OeeCells> {
   const devices = (await q.query(DEVICES_SQL, [[...reader.scope.workshops], [...reader.scope.teams], filter.device ?? null, filter.workshop ?? reader.filter.workshop ?? null]))
     .rows as DeviceRow[];
   const today = localDate(now, settings.timeZone);
@@ -137,7 +146,7 @@ export async function oeeCells(q: Queryable, range: DateRange, filter: OeeFilter
   const reasonRows = await q.query(`SELECT code, name, category FROM stop_reasons`);
   const reasons = new Map<string, { name: string; category: StopCategory }>(reasonRows.rows.map((r: any) => [r.code, { name: r.name, category: r.category }]));
   const keptDates = new Set<string>(kept.rows.map((r: any) => r.date));
-  const cells: OeeCell[] = keptDates.size ? await keptCells(q, [...keptDates], devices) : [];
+  const cells: OeeCell[] = keptDates.size ? await keptCells(q, [...keptDates], devices, grain) : [];
   // The dates not kept, in runs of consecutive dates, each computed live.
   let run: string[] = [];
   const flush = async () => {
@@ -152,22 +161,44 @@ export async function oeeCells(q: Queryable, range: DateRange, filter: OeeFilter
   return { cells, reasons };
 }
 
-/** The kept cells of `dates` (closed, kept) of `devices`, with their workshops as `devices` give them. */
-async function keptCells(q: Queryable, dates: readonly string[], devices: readonly DeviceRow[]): Promise<OeeCell[]> {
+/**
+ * How finely the kept dates are summed (the live ones are always per device and date): `cell` per device and date;
+ * `device` per device over the kept dates (its cells' `date` ''), enough for the groupings by device and workshop
+ * and for the losses; `day` per date over the devices (`deviceNo` '', no workshop), enough for the grouping by day.
+ * Sums of the same numerators and denominators either way: the totals and percentages are the same.
+ */
+export type OeeGrain = 'cell' | 'device' | 'day';
+
+/** The sum columns of `oee_device_days` summed, as the cell's fields. */
+const KEPT_SUMS = `sum(attended_ms)::text AS attended_ms, sum(planned_ms)::text AS planned_ms, sum(planned_stop_ms)::text AS planned_stop_ms,
+       sum(unplanned_stop_ms)::text AS unplanned_stop_ms, sum(run_ms)::text AS run_ms, sum(ideal_ms)::text AS ideal_ms,
+       sum(fully_productive_ms)::text AS fully_productive_ms, sum(good_qty)::text AS good_qty, sum(total_qty)::text AS total_qty`;
+
+/**
+ * The kept cells of `dates` (closed, kept) of `devices` at `grain` (summed in the database, so a month by device is
+ * 200 rows, not 6,000), with their workshops as `devices` give them.
+ */
+async function keptCells(q: Queryable, dates: readonly string[], devices: readonly DeviceRow[], grain: OeeGrain): Promise<OeeCell[]> {
   const byNo = new Map(devices.map((d) => [d.device_no, d]));
-  const rows = (
-    await q.query(
-      `SELECT report_date::text AS date, device_no, attended_ms, planned_ms, planned_stop_ms, unplanned_stop_ms, run_ms, ideal_ms, fully_productive_ms, good_qty, total_qty, losses
-         FROM oee_device_days WHERE report_date = ANY($1::date[]) AND device_no = ANY($2::text[])`,
-      [dates, [...byNo.keys()]],
-    )
+  const group = grain === 'cell' ? `report_date::text, device_no` : grain === 'device' ? `''::text, device_no` : `report_date::text, ''::text`;
+  const where = `report_date = ANY($1::date[]) AND device_no = ANY($2::text[])`;
+  const params = [dates, [...byNo.keys()]];
+  const rows = (await q.query(`SELECT ${group.replace(', ', ' AS date, ')} AS device_no, ${KEPT_SUMS} FROM oee_device_days WHERE ${where} GROUP BY 1, 2`, params)).rows as any[];
+  const losses = (
+    await q.query(`SELECT ${group.replace(', ', ' AS date, ')} AS device_no, l.key AS code, sum(l.value::bigint)::text AS ms
+                     FROM oee_device_days, jsonb_each_text(losses) l WHERE ${where} GROUP BY 1, 2, 3`, params)
   ).rows as any[];
+  const lossesOf = new Map<string, Map<string, number>>();
+  for (const l of losses) {
+    const id = `${l.date}\u0000${l.device_no}`;
+    (lossesOf.get(id) ?? lossesOf.set(id, new Map()).get(id)!).set(l.code, Number(l.ms));
+  }
   return rows.map((r) => {
-    const d = byNo.get(r.device_no)!;
+    const d = byNo.get(r.device_no);
     return {
       deviceNo: r.device_no,
-      workshopCode: d.workshop_code ?? null,
-      workshopName: d.workshop_name ?? null,
+      workshopCode: d?.workshop_code ?? null,
+      workshopName: d?.workshop_name ?? null,
       date: r.date,
       sums: {
         attendedMs: Number(r.attended_ms),
@@ -180,7 +211,7 @@ async function keptCells(q: Queryable, dates: readonly string[], devices: readon
         goodQty: Number(r.good_qty),
         totalQty: Number(r.total_qty),
       },
-      losses: new Map(Object.entries(r.losses as Record<string, number>).map(([k, v]) => [k, Number(v)])),
+      losses: lossesOf.get(`${r.date}\u0000${r.device_no}`) ?? new Map(),
     };
   });
 }

@@ -8,7 +8,7 @@ import * as XLSX from 'xlsx';
 import { z } from 'zod';
 import { access } from '../../auth/roles.ts';
 import { checkRange } from '../../queries/dashboard.ts';
-import { OEE_GROUPS, oeeCells, oeeLosses, oeeReport, type OeeFigures, type OeeFilter, type OeeItem, type OeeLoss } from '../../queries/oee.ts';
+import { OEE_GROUPS, oeeCells, oeeLosses, oeeReport, type OeeFigures, type OeeFilter, type OeeGroup, type OeeItem, type OeeLoss } from '../../queries/oee.ts';
 import { STOP_CATEGORIES } from '../../domain/stop-reasons.ts';
 import type { AppContext } from '../../context.ts';
 import type { CurrentUser } from '../route.ts';
@@ -98,9 +98,11 @@ const DESCRIPTION =
 
 const filterOf = (q: { device?: string; workshop?: string }): OeeFilter => ({ device: q.device, workshop: q.workshop });
 const readerOf = (user: CurrentUser) => ({ scope: scopeOf(user), filter: {} });
-const cellsFor = (ctx: AppContext, user: CurrentUser, q: { startDate?: string; endDate?: string; device?: string; workshop?: string }) => {
+/** The cells of the query, the kept dates summed as finely as `groupBy` needs (by day, else by device: the losses too). */
+const cellsFor = (ctx: AppContext, user: CurrentUser, q: { startDate?: string; endDate?: string; device?: string; workshop?: string; groupBy?: OeeGroup }) => {
   const range = checkRange(q.startDate, q.endDate);
-  return oeeCells(ctx.db.pool, range, filterOf(q), readerOf(user), ctx.clock.now(), ctx.clockSettings).then((cells) => ({ range, cells }));
+  const grain = q.groupBy === 'day' ? 'day' : 'device';
+  return oeeCells(ctx.db.pool, range, filterOf(q), readerOf(user), ctx.clock.now(), ctx.clockSettings, grain).then((cells) => ({ range, cells }));
 };
 
 export const oeeRoute = defineRoute({
