@@ -101,7 +101,7 @@ export function oeeDaysConsumer(clock: Clock, settings: ClockSettings): OeeDaysC
         const r = await tx.query(
           `SELECT d::date::text AS date
              FROM (SELECT least((SELECT min(clock_in_at) FROM device_presence), (SELECT min(start_at) FROM stops),
-                                (SELECT min(report_date) FROM reports WHERE status = 'approved')::timestamp AT TIME ZONE $1::text) AS first) f,
+                                (SELECT min(report_date) FROM reports)::timestamp AT TIME ZONE $1::text) AS first) f,
                   generate_series((f.first AT TIME ZONE $1::text)::date, $2::date - 1, interval '1 day') d
             WHERE f.first IS NOT NULL AND NOT EXISTS (SELECT 1 FROM oee_days_kept k WHERE k.report_date = d::date)
             ORDER BY d DESC LIMIT $3`,
