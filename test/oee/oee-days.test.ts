@@ -1,7 +1,7 @@
 /**
  * The OEE read model of the closed days (projections/oee-days.ts, migrations/024) against the live computation
  * (queries/oee.ts `liveCells`), on random histories made through HTTP: workers clocking in, switching and clocking
- * out over several days (sessions across midnight included), reports submitted and approved later, stops started
+ * out over several days (sessions across midnight included, the abandonment job run as the clock moves), reports submitted and approved later, stops started
  * and ended from the phone, past stops recorded and corrected by a manager, a shift with an unpaid break assigned to
  * the workers' team part-way. After every step the model is caught up and keeps every closed date it can; the read
  * (`oeeCells`: kept dates from the model, the others live) must equal the live computation of every date, cell by
@@ -15,6 +15,7 @@ import { OEE_DAYS, type OeeDaysConsumer } from '../../src/projections/oee-days.t
 import { allDevices, liveCells, oeeCells, oeeLosses, oeeReport, type OeeCell } from '../../src/queries/oee.ts';
 import { WHOLE_READER } from '../../src/domain/scope.ts';
 import { addDays, localDate } from '../../src/time.ts';
+import { abandonOverAgeSessions } from '../../src/jobs/abandon-sessions.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { addProduct, workerClient } from '../clock/helpers.ts';
 
@@ -176,9 +177,18 @@ async function history(steps: readonly Step[]): Promise<void> {
             shifted = true;
           }
           break;
-        case 'advance':
+        case 'advance': {
           app.clock.advance(s.minutes * 60_000);
+          // The abandonment job, as the service runs it every minute: a session past SESSION_MAX_HOURS is abandoned
+          // (the live read looks back that far for sessions; one left open for days is not a history that happens).
+          await abandonOverAgeSessions(app.service.ctx);
+          const open = await app.service.ctx.db.pool.query(`SELECT session_id FROM device_presence WHERE current_device IS NOT NULL`);
+          const still = new Set(open.rows.map((r: any) => r.session_id));
+          sessions.forEach((id, w) => {
+            if (id && on[w] !== null && !still.has(id)) on[w] = null;
+          });
           break;
+        }
       }
       await settle(app);
       const { live, read } = await both(app);
