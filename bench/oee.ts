@@ -4,14 +4,14 @@
  * sessions), 20,000 stops (three or four a device-day, planned and unplanned in turn), and an approved report a
  * worker-day (60,000), written straight into the read models the read takes them from (`device_presence`, `stops`,
  * `reports`). The month computed live (nothing kept: the read before the OEE read model) as the baseline; then the
- * read model keeps the month's closed dates (projections/oee-days.ts `keepDates`, timed) and p50/p95 of
+ * read model keeps the month's closed dates (queries/oee-days.ts `keepDates`, timed) and p50/p95 of
  * `GET /api/oee` for the month by device (`oeeCells` + `oeeReport`, what the route runs), the same by day, and the
  * losses, for an unscoped reader and one scoped to a workshop.
  * Target: the month by device p95 ≤ 100 ms. `BENCH_OEE_WORKERS`, `BENCH_OEE_DAYS` scale it. The clock cycle's
  * saturation beside the commit before the stops is the `clock` suite's, run on both commits (bench/README.md).
  */
 import { oeeCells, oeeLosses, oeeReport } from '../src/queries/oee.ts';
-import { keepDates } from '../src/projections/oee-days.ts';
+import { keepDates } from '../src/queries/oee-days.ts';
 import { withTransaction } from '../src/db/transaction.ts';
 import { WHOLE_FACTORY, type Scope } from '../src/domain/scope.ts';
 import type { ClockSettings } from '../src/domain/clock.ts';

@@ -1,5 +1,5 @@
 -- The OEE read's sums per device and local date of CLOSED days (before the factory's today), kept by the async
--- consumer src/projections/oee-days.ts with the same computation as the live read (src/queries/oee.ts), so a month's
+-- consumer src/queries/oee-days.ts with the same computation as the live read (src/queries/oee.ts), so a month's
 -- read takes its closed days from here and computes only the others (today, days not kept yet) from the raw presence.
 -- A date is kept (oee_days_kept) when every device's sums of it are here (a device without a row: nothing that day);
 -- an event that changes a date's sums (a clocking, a stop, an approval of that date) drops the date from

@@ -26,7 +26,7 @@ import { projectionConsumer, type AsyncConsumer } from './projections/consumer.t
 import { BackgroundConsumers } from './projections/background.ts';
 import { CatchUps } from './projections/catch-ups.ts';
 import { FreshReads } from './projections/fresh-reads.ts';
-import { oeeDaysConsumer } from './projections/oee-days.ts';
+import { oeeDaysConsumer } from './queries/oee-days.ts';
 import type { ClockSettings } from './domain/clock.ts';
 import { startAbandonJob } from './jobs/abandon-sessions.ts';
 import { createHttpApp } from './http/app.ts';

@@ -1,6 +1,6 @@
 /**
  * The OEE read (GET /api/oee, GET /api/oee/losses; domain/oee.ts): per device and local date of a range. The closed
- * dates the OEE read model keeps (`oee_device_days`, projections/oee-days.ts; the route waits for it) are read from
+ * dates the OEE read model keeps (`oee_device_days`, queries/oee-days.ts; the route waits for it) are read from
  * it; every other date (today, a date not kept yet or changed since) is computed live (`liveCells`) from the
  * inline read models (so never older than the request): the workers' presence on the devices
  * (`device_presence`, migrations/020) with their shifts' break windows (src/shifts/sql.ts, where shifts exist), the
@@ -122,7 +122,7 @@ type DeviceRow = { device_no: string; workshop_code: string | null; workshop_nam
 
 /**
  * The cells of `range` for `reader` with `filter` at `now` (module docstring): the closed dates kept by the read
- * model (`oee_device_days`, projections/oee-days.ts) from it, every other date (today, a date not kept yet or
+ * model (`oee_device_days`, queries/oee-days.ts) from it, every other date (today, a date not kept yet or
  * changed since) computed live by `liveCells`, the kept ones summed at `grain` (OeeGrain). The same figures either
  * way (test/oee/oee-days.test.ts).
  */

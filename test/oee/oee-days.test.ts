@@ -1,5 +1,5 @@
 /**
- * The OEE read model of the closed days (projections/oee-days.ts, migrations/024) against the live computation
+ * The OEE read model of the closed days (queries/oee-days.ts, migrations/024) against the live computation
  * (queries/oee.ts `liveCells`), on random histories made through HTTP: workers clocking in, switching and clocking
  * out over several days (sessions across midnight included, the abandonment job run as the clock moves), reports submitted and approved later, stops started
  * and ended from the phone, past stops recorded and corrected by a manager, a shift with an unpaid break assigned to
@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { catchUpToNow } from '../../src/projections/consumer.ts';
-import { OEE_DAYS, type OeeDaysConsumer } from '../../src/projections/oee-days.ts';
+import { OEE_DAYS, type OeeDaysConsumer } from '../../src/queries/oee-days.ts';
 import { allDevices, liveCells, oeeCells, oeeLosses, oeeReport, type OeeCell } from '../../src/queries/oee.ts';
 import { WHOLE_READER } from '../../src/domain/scope.ts';
 import { addDays, localDate } from '../../src/time.ts';

@@ -24,7 +24,7 @@ import { wageSummary } from '../../src/queries/wages.ts';
 import { startTestApp, withSecondInstance, type TestApp } from '../helpers/app.ts';
 import { onPostgres } from '../helpers/db.ts';
 import { projections } from '../../src/projections/index.ts';
-import { OEE_DAYS } from '../../src/projections/oee-days.ts';
+import { OEE_DAYS } from '../../src/queries/oee-days.ts';
 import { routes } from '../../src/http/routes/index.ts';
 import type { ProjectedEvent, Row, RowView } from '../../src/projections/projection.ts';
 import { line, submitReport, submitted } from '../review/fixtures.ts';

@@ -20,16 +20,17 @@
  *   anything happened, and writes their cells and the date kept. `keepDates` does it for given dates (the
  *   benchmark, the tests, a rebuild).
  * A read waits for the consumer (fresh-reads.ts) so that a date the reader's own write changed is not read as kept.
+ * It lives beside the read (queries/) rather than with the projections: it computes with the read's own code.
  */
 import type pg from 'pg';
 import type { Clock } from '../clock.ts';
 import { withTransaction } from '../db/transaction.ts';
 import type { Queryable } from '../db/transaction.ts';
 import type { ClockSettings } from '../domain/clock.ts';
-import { allDevices, liveCells, type OeeCell } from '../queries/oee.ts';
+import { allDevices, liveCells, type OeeCell } from './oee.ts';
 import type { StopCategory } from '../domain/stop-reasons.ts';
 import { addDays, localDate } from '../time.ts';
-import { lockCheckpoint, type AsyncConsumer } from './consumer.ts';
+import { lockCheckpoint, type AsyncConsumer } from '../projections/consumer.ts';
 
 export const OEE_DAYS = 'oee-days';
 /** Dates computed per round of the background loop (a date of 200 devices: about a tenth of a second). */
