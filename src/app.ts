@@ -26,6 +26,8 @@ import { projectionConsumer, type AsyncConsumer } from './projections/consumer.t
 import { BackgroundConsumers } from './projections/background.ts';
 import { CatchUps } from './projections/catch-ups.ts';
 import { FreshReads } from './projections/fresh-reads.ts';
+import { oeeDaysConsumer } from './queries/oee-days.ts';
+import type { ClockSettings } from './domain/clock.ts';
 import { startAbandonJob } from './jobs/abandon-sessions.ts';
 import { createHttpApp } from './http/app.ts';
 import { leanDispatcher } from './http/lean.ts';
@@ -66,12 +68,26 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const clock = opts.clock ?? systemClock;
   const store = new EventStore(domainRegistry, { typedParameters: !off.has('typed-appends') });
   const inline = allProjections.filter((p) => p.mode === 'inline');
-  const readModels = allProjections.filter((p) => p.mode === 'async').map((p) => ({ consumer: projectionConsumer(p), shownBy: p.shownBy ?? p.eventTypes }));
+  const projected = allProjections.filter((p) => p.mode === 'async').map((p) => ({ consumer: projectionConsumer(p), shownBy: p.shownBy ?? p.eventTypes }));
+  const clockSettings: ClockSettings = {
+    reportWindowMs: config.reportWindowMs,
+    sessionMaxMs: config.sessionMaxMs,
+    timeZone: config.timeZone,
+    defaultBreakMinutes: config.defaultBreakMinutes,
+    plausibility: plausibilityBounds(config),
+    defectReasonsRequired: config.defectReasonsRequired,
+    workOrderFlow: { tolerance: config.workOrderFlowTolerance, overrunRatio: config.workOrderOverrunRatio },
+    crewSplit: config.crewSplit,
+  };
+  // The OEE read model of the closed days: every event it handles changes what its readers are shown.
+  const oeeDays = oeeDaysConsumer(clock, clockSettings);
+  const readModels = [...projected, { consumer: oeeDays, shownBy: oeeDays.eventTypes }];
   const consumers: AsyncConsumer[] = [...readModels.map((m) => m.consumer), notificationReactor({ config, clock, log })];
   const catchUps = new CatchUps(db.pool, store);
   const background = new BackgroundConsumers(db, catchUps, consumers, log);
-  // An event a read model's readers wait for (an approval, a rate, a close) wakes the consumers at once.
-  const shown = new Set(readModels.flatMap((m) => m.shownBy));
+  // An event a read model's readers wait for (an approval, a rate, a close) wakes the consumers at once (not the
+  // clockings the OEE days wait for: a reader of them catches the model up itself).
+  const shown = new Set(projected.flatMap((m) => m.shownBy));
   const committed = (types: readonly string[]) => {
     if (types.some((t) => shown.has(t))) background.nudge();
   };
@@ -94,16 +110,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       inline,
       committed,
     },
-    clockSettings: {
-      reportWindowMs: config.reportWindowMs,
-      sessionMaxMs: config.sessionMaxMs,
-      timeZone: config.timeZone,
-      defaultBreakMinutes: config.defaultBreakMinutes,
-      plausibility: plausibilityBounds(config),
-      defectReasonsRequired: config.defectReasonsRequired,
-      workOrderFlow: { tolerance: config.workOrderFlowTolerance, overrunRatio: config.workOrderOverrunRatio },
-      crewSplit: config.crewSplit,
-    },
+    clockSettings,
     calendars,
     projections: allProjections,
     consumers,

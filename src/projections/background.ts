@@ -76,6 +76,7 @@ export class BackgroundConsumers {
       if (this.stopped) return;
       try {
         await this.catchUps.run(c);
+        if (c.idle && !this.stopped) await c.idle(this.db.pool);
       } catch (err) {
         this.log?.error({ err, consumer: c.name }, 'async consumer failed; retrying at next tick');
       }

@@ -19,6 +19,11 @@ export interface AsyncConsumer {
   readonly eventTypes: readonly string[];
   /** Handles a batch (events of `eventTypes` only, in commit-safe order) within transaction `tx`. */
   handle(tx: pg.PoolClient, events: readonly StoredEvent<any>[]): Promise<void>;
+  /**
+   * Work the leader's background loop does after each catch-up of this consumer (never a request's catch-up): a read
+   * model filling what it keeps ahead of the readers (oee-days.ts). Bounded per call.
+   */
+  idle?(pool: pg.Pool): Promise<unknown>;
 }
 
 /** An async projection as a consumer. */

@@ -16,6 +16,7 @@ import { shiftsProjection } from './shifts.ts';
 import { scopesProjection } from './scopes.ts';
 import { defectReasonsProjection } from './defect-reasons.ts';
 import { workOrdersProjection } from './work-orders.ts';
+import { workOrderProgressProjection } from './work-order-progress.ts';
 import { stopReasonsProjection } from './stop-reasons.ts';
 import { devicePresenceProjection } from './device-presence.ts';
 import { stopsProjection } from './stops.ts';
@@ -37,6 +38,8 @@ export const projections: Projection[] = [
   scopesProjection,
   defectReasonsProjection,
   workOrdersProjection,
+  // the work orders' progress per operation, summed as reports are submitted and reviewed
+  workOrderProgressProjection,
   stopReasonsProjection,
   devicePresenceProjection,
   stopsProjection,

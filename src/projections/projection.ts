@@ -34,6 +34,13 @@ export interface TableSpec {
   readonly exact?: readonly string[];
   /** No query reads it: state the projection keeps for later events (an async projection's `shownBy`). */
   readonly internal?: boolean;
+  /**
+   * Every non-key column is a sum and every row written is an increment: a write adds its values to the row's (a new
+   * key starts from zero), so that a projection changes sums it has not read (an inline projection of one stream
+   * counting into rows shared by many: work-order-progress.ts). Such rows are never deleted, and the projection never
+   * reads them (`view.get` sees only the increments of the batch).
+   */
+  readonly sums?: boolean;
 }
 
 export interface RowRef {
@@ -91,9 +98,11 @@ export interface Projection {
   /** The row changes `event` causes, given the rows it touches. */
   apply(event: ProjectedEvent, view: RowView): readonly RowChange[];
   /**
-   * Async projections only: rows `apply` will read that depend on rows already known (the lines a rate reprices,
-   * found through the rates it replaces). The runner asks again with the rows it has loaded, until every row and
-   * scan named is known, before it applies the event (runner.ts).
+   * Rows `apply` will read that depend on rows already known (the lines a rate reprices, found through the rates it
+   * replaces), or that may be absent. The runner asks again with the rows it has loaded, until every row and scan
+   * named is known, before it applies the event (runner.ts: async catch-up and replay). An inline projection reads
+   * them, when present, from the rows of the loaded stream section (inline.ts), so it names there only rows of the
+   * event's own stream.
    */
   needs?(event: ProjectedEvent, view: RowView): readonly (RowRef | RowScan)[];
 }

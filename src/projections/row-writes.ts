@@ -1,7 +1,7 @@
 /**
  * The SQL that writes a projection's changed rows (one definition for every way rows are
  * written). Per table: a DELETE of the deleted keys, then an UPDATE of rows known to exist or an upsert (INSERT … ON
- * CONFLICT DO UPDATE) of the others, with the rows bound as JSON (`jsonb_populate_record(set)`, so any column type
+ * CONFLICT DO UPDATE) of the others (for a table of sums always an upsert adding to the stored values), with the rows bound as JSON (`jsonb_populate_record(set)`, so any column type
  * works). Written either
  * - as standalone statements (`writeChanges(q, changes)`: async catch-up and replay, runner.ts), or
  * - as writes of a guarded write (`addRowWrites(w, changes)`): an inline projection's rows, written by the
@@ -88,7 +88,9 @@ function buildWriteSql(spec: TableSpec, kind: WriteKind, many: boolean, p: strin
            FROM ${rows}${from}
           WHERE ${keyJoin(spec, 'r')}${and}`;
     case 'upsert': {
-      const onConflict = nonKey.length ? `DO UPDATE SET ${nonKey.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')}` : 'DO NOTHING';
+      // A table of sums adds the row's values to those stored (projection.ts TableSpec.sums).
+      const set = (c: string) => (spec.sums ? `${ident(c)} = ${table}.${ident(c)} + EXCLUDED.${ident(c)}` : `${ident(c)} = EXCLUDED.${ident(c)}`);
+      const onConflict = nonKey.length ? `DO UPDATE SET ${nonKey.map(set).join(', ')}` : 'DO NOTHING';
       return `INSERT INTO ${table} (${cols.map(ident).join(', ')})
          SELECT ${cols.map((c) => `r.${ident(c)}`).join(', ')} FROM ${rows}${from}
          ${when ? `WHERE ${when.condition}` : ''}
@@ -109,7 +111,7 @@ function statementsOf(t: TableChanges): RowStatement[] {
   // sub-statements whose order PostgreSQL does not promise, and a unique index may need the update first (a
   // worker's abandoned session closed before the new one opens); one upsert applies its rows in order.
   const nonKey = t.spec.columns.length > t.spec.key.length;
-  const inPlace = nonKey && writes.every((c) => c.existed);
+  const inPlace = nonKey && !t.spec.sums && writes.every((c) => c.existed);
   const out: RowStatement[] = [];
   const add = (kind: WriteKind, rows: readonly Row[]) => {
     const many = rows.length !== 1;

@@ -88,10 +88,23 @@ class BatchApply {
       const existed = t.changes.get(id)?.existed ?? this.base.get(w.table, w.key) !== undefined;
       let m = this.written.get(w.table);
       if (!m) this.written.set(w.table, (m = new Map()));
-      m.set(id, w.row);
-      t.changes.set(id, { key: w.key, row: w.row, existed });
+      const row = spec.sums ? addedUp(spec, t.changes.get(id)?.row ?? null, w.row) : w.row;
+      m.set(id, row);
+      t.changes.set(id, { key: w.key, row, existed });
     }
   }
+}
+
+/**
+ * Two increments of a `sums` table's row (projection.ts TableSpec.sums) as one: the key's columns, every other column
+ * the sum of both. Throws on a deletion (sums are never deleted).
+ */
+function addedUp(spec: TableSpec, before: Row | null, increment: Row | null): Row {
+  if (!increment) throw new Error(`${spec.name}: rows of sums are never deleted`);
+  if (!before) return increment;
+  const row: Row = { ...before };
+  for (const c of spec.columns) if (!spec.key.includes(c)) row[c] = Number(before[c] ?? 0) + Number(increment[c] ?? 0);
+  return row;
 }
 
 /**

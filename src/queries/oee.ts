@@ -1,6 +1,8 @@
 /**
- * The OEE read (GET /api/oee, GET /api/oee/losses; domain/oee.ts): per device and local date of a range, from the
- * inline read models only (so never older than the request): the workers' presence on the devices
+ * The OEE read (GET /api/oee, GET /api/oee/losses; domain/oee.ts): per device and local date of a range. The closed
+ * dates the OEE read model keeps (`oee_device_days`, queries/oee-days.ts; the route waits for it) are read from
+ * it; every other date (today, a date not kept yet or changed since) is computed live (`liveCells`) from the
+ * inline read models (so never older than the request): the workers' presence on the devices
  * (`device_presence`, migrations/020) with their shifts' break windows (src/shifts/sql.ts, where shifts exist), the
  * stops (`stops`, a lasting one ended where the device's attendance ended or, while it lasts, at now), and the
  * approved report lines (`reports`) by the device of their product and their report date.
@@ -115,25 +117,132 @@ const LINES_SQL = `SELECT r.report_date::text AS date, x.line ->> 'deviceNo' AS 
  WHERE r.status = 'approved' AND r.report_date BETWEEN $2::date AND $3::date AND x.line ->> 'deviceNo' = ANY($1::text[])
  GROUP BY 1, 2`;
 
-/** The cells of `range` for `reader` with `filter` at `now` (module docstring). */
-export async function oeeCells(q: Queryable, range: DateRange, filter: OeeFilter, reader: Reader, now: Date, settings: ClockSettings): Promise<OeeCells> {
+/** A device of the read: its number and workshop (code and name, null when in none). */
+type DeviceRow = { device_no: string; workshop_code: string | null; workshop_name: string | null };
+
+/**
+ * The cells of `range` for `reader` with `filter` at `now` (module docstring): the closed dates kept by the read
+ * model (`oee_device_days`, queries/oee-days.ts) from it, every other date (today, a date not kept yet or
+ * changed since) computed live by `liveCells`, the kept ones summed at `grain` (OeeGrain). The same figures either
+ * way (test/oee/oee-days.test.ts).
+ */
+export async function oeeCells(
+  q: Queryable,
+  range: DateRange,
+  filter: OeeFilter,
+  reader: Reader,
+  now: Date,
+  settings: ClockSettings,
+  grain: OeeGrain = 'cell',
+): Promise<OeeCells> {
+  const devices = (await q.query(DEVICES_SQL, [[...reader.scope.workshops], [...reader.scope.teams], filter.device ?? null, filter.workshop ?? reader.filter.workshop ?? null]))
+    .rows as DeviceRow[];
+  const today = localDate(now, settings.timeZone);
+  const kept = await q.query(`SELECT report_date::text AS date FROM oee_days_kept WHERE report_date BETWEEN $1::date AND $2::date AND report_date < $3::date`, [
+    range.startDate,
+    range.endDate,
+    today,
+  ]);
+  const reasonRows = await q.query(`SELECT code, name, category FROM stop_reasons`);
+  const reasons = new Map<string, { name: string; category: StopCategory }>(reasonRows.rows.map((r: any) => [r.code, { name: r.name, category: r.category }]));
+  const keptDates = new Set<string>(kept.rows.map((r: any) => r.date));
+  const cells: OeeCell[] = keptDates.size ? await keptCells(q, [...keptDates], devices, grain) : [];
+  // The dates not kept, in runs of consecutive dates, each computed live.
+  let run: string[] = [];
+  const flush = async () => {
+    if (run.length) cells.push(...(await liveCells(q, run, devices, reasons, now, settings)));
+    run = [];
+  };
+  for (let d = range.startDate; d <= range.endDate; d = addDays(d, 1)) {
+    if (keptDates.has(d)) await flush();
+    else run.push(d);
+  }
+  await flush();
+  return { cells, reasons };
+}
+
+/**
+ * How finely the kept dates are summed (the live ones are always per device and date): `cell` per device and date;
+ * `device` per device over the kept dates (its cells' `date` ''), enough for the groupings by device and workshop
+ * and for the losses; `day` per date over the devices (`deviceNo` '', no workshop), enough for the grouping by day.
+ * Sums of the same numerators and denominators either way: the totals and percentages are the same.
+ */
+export type OeeGrain = 'cell' | 'device' | 'day';
+
+/** The sum columns of `oee_device_days` summed, as the cell's fields. */
+const KEPT_SUMS = `sum(attended_ms)::text AS attended_ms, sum(planned_ms)::text AS planned_ms, sum(planned_stop_ms)::text AS planned_stop_ms,
+       sum(unplanned_stop_ms)::text AS unplanned_stop_ms, sum(run_ms)::text AS run_ms, sum(ideal_ms)::text AS ideal_ms,
+       sum(fully_productive_ms)::text AS fully_productive_ms, sum(good_qty)::text AS good_qty, sum(total_qty)::text AS total_qty`;
+
+/**
+ * The kept cells of `dates` (closed, kept) of `devices` at `grain` (summed in the database, so a month by device is
+ * 200 rows, not 6,000), with their workshops as `devices` give them.
+ */
+async function keptCells(q: Queryable, dates: readonly string[], devices: readonly DeviceRow[], grain: OeeGrain): Promise<OeeCell[]> {
+  const byNo = new Map(devices.map((d) => [d.device_no, d]));
+  const group = grain === 'cell' ? `report_date::text, device_no` : grain === 'device' ? `''::text, device_no` : `report_date::text, ''::text`;
+  const where = `report_date = ANY($1::date[]) AND device_no = ANY($2::text[])`;
+  const params = [dates, [...byNo.keys()]];
+  const rows = (await q.query(`SELECT ${group.replace(', ', ' AS date, ')} AS device_no, ${KEPT_SUMS} FROM oee_device_days WHERE ${where} GROUP BY 1, 2`, params)).rows as any[];
+  const losses = (
+    await q.query(`SELECT ${group.replace(', ', ' AS date, ')} AS device_no, l.key AS code, sum(l.value::bigint)::text AS ms
+                     FROM oee_device_days, jsonb_each_text(losses) l WHERE ${where} GROUP BY 1, 2, 3`, params)
+  ).rows as any[];
+  const lossesOf = new Map<string, Map<string, number>>();
+  for (const l of losses) {
+    const id = `${l.date}\u0000${l.device_no}`;
+    (lossesOf.get(id) ?? lossesOf.set(id, new Map()).get(id)!).set(l.code, Number(l.ms));
+  }
+  return rows.map((r) => {
+    const d = byNo.get(r.device_no);
+    return {
+      deviceNo: r.device_no,
+      workshopCode: d?.workshop_code ?? null,
+      workshopName: d?.workshop_name ?? null,
+      date: r.date,
+      sums: {
+        attendedMs: Number(r.attended_ms),
+        plannedMs: Number(r.planned_ms),
+        plannedStopMs: Number(r.planned_stop_ms),
+        unplannedStopMs: Number(r.unplanned_stop_ms),
+        runMs: Number(r.run_ms),
+        idealMs: Number(r.ideal_ms),
+        fullyProductiveMs: Number(r.fully_productive_ms),
+        goodQty: Number(r.good_qty),
+        totalQty: Number(r.total_qty),
+      },
+      losses: lossesOf.get(`${r.date}\u0000${r.device_no}`) ?? new Map(),
+    };
+  });
+}
+
+/** Every device of the factory (what the read model keeps cells of), without their workshops. */
+export async function allDevices(q: Queryable): Promise<DeviceRow[]> {
+  return (await q.query(`SELECT device_no, NULL AS workshop_code, NULL AS workshop_name FROM products UNION SELECT device_no, NULL, NULL FROM device_workshops`)).rows as DeviceRow[];
+}
+
+/**
+ * The cells of `devices` on the consecutive `dates` at `now`, computed from the raw presence, stops and approved
+ * lines (module docstring); `reasons` the stop reasons by code (their category of now).
+ */
+export async function liveCells(
+  q: Queryable,
+  dates: readonly string[],
+  devices: readonly DeviceRow[],
+  reasons: ReadonlyMap<string, { name: string; category: StopCategory }>,
+  now: Date,
+  settings: ClockSettings,
+): Promise<OeeCell[]> {
   const tz = settings.timeZone;
-  const devices = (await q.query(DEVICES_SQL, [[...reader.scope.workshops], [...reader.scope.teams], filter.device ?? null, filter.workshop ?? reader.filter.workshop ?? null])).rows;
-  const names = [...new Set(devices.map((d: any) => d.device_no as string))];
-  const dates: string[] = [];
-  for (let d = range.startDate; d <= range.endDate; d = addDays(d, 1)) dates.push(d);
-  const bounds = [...dates, addDays(range.endDate, 1)].map((d) => localInstant(d, '00:00', tz).getTime());
+  const names = [...new Set(devices.map((d) => d.device_no))];
+  const bounds = [...dates, addDays(dates[dates.length - 1], 1)].map((d) => localInstant(d, '00:00', tz).getTime());
   const [start, end] = [new Date(bounds[0]), new Date(bounds[bounds.length - 1])];
   const earliest = new Date(bounds[0] - 2 * settings.sessionMaxMs - 86_400_000);
   const nowMs = now.getTime();
-  const [presence, stops, lines, reasonRows] = await Promise.all([
-    q.query(PRESENCE_SQL, [names, start, end, earliest, tz]),
-    q.query(STOPS_SQL, [names, start, end]),
-    q.query(LINES_SQL, [names, range.startDate, range.endDate]),
-    q.query(`SELECT code, name, category FROM stop_reasons`),
-  ]);
-  const reasons = new Map<string, { name: string; category: StopCategory }>(reasonRows.rows.map((r: any) => [r.code, { name: r.name, category: r.category }]));
-
+  // One after the other: `q` may be one connection (the read model's transaction, oee-days.ts).
+  const presence = await q.query(PRESENCE_SQL, [names, start, end, earliest, tz]);
+  const stops = await q.query(STOPS_SQL, [names, start, end]);
+  const lines = await q.query(LINES_SQL, [names, dates[0], dates[dates.length - 1]]);
   // Sessions on each device: their intervals there (a lasting one up to now, an abandoned one at most the session
   // limit) and their shift's unpaid windows.
   const sessionsOf = new Map<string, SessionOnDevice[]>();
@@ -176,7 +285,7 @@ export async function oeeCells(q: Queryable, range: DateRange, filter: OeeFilter
 
   const linesOf = new Map<string, any>((lines.rows as any[]).map((l) => [`${l.device_no}\u0000${l.date}`, l]));
   const cells: OeeCell[] = [];
-  for (const d of devices as any[]) {
+  for (const d of devices) {
     const times = deviceTimes(sessionsOf.get(d.device_no) ?? [], stopsOf.get(d.device_no) ?? [], bounds);
     dates.forEach((date, k) => {
       const l = linesOf.get(`${d.device_no}\u0000${date}`);
@@ -194,7 +303,7 @@ export async function oeeCells(q: Queryable, range: DateRange, filter: OeeFilter
       }
     });
   }
-  return { cells, reasons };
+  return cells;
 }
 
 /** An item of the OEE answer: the group's key and label, and its figures. */

@@ -75,15 +75,13 @@ export interface ReportDraft {
 
 /**
  * The open orders of the session's candidates' products (earliest due first, then number), each with its operations
- * and the approved and pending 成品 per operation reported at (work orders, migrations/019).
+ * and the approved and pending 成品 per operation reported at (work orders, migrations/019; the kept progress sums,
+ * migrations/023).
  */
 export const DRAFT_ORDERS_SQL = `(SELECT json_agg(json_build_object('orderNo', o.order_no, 'projectNo', o.project_no, 'productName', o.product_name,
                                    'plannedQty', o.planned_qty, 'dueDate', to_char(o.due_date, 'YYYY-MM-DD'), 'operations', o.operations,
-                                   'finished', (SELECT json_object_agg(x.process_name, x.f) FROM (
-                                                  SELECT l ->> 'processName' AS process_name, sum((l ->> 'finishedQty')::bigint) AS f
-                                                    FROM reports r CROSS JOIN LATERAL jsonb_array_elements(r.lines) AS l
-                                                   WHERE report_work_orders(r.lines) && ARRAY[o.order_no] AND l ->> 'workOrderNo' = o.order_no AND r.status <> 'rejected'
-                                                   GROUP BY 1) x))
+                                   'finished', (SELECT json_object_agg(g.process_name, g.approved_finished_qty + g.pending_finished_qty)
+                                                  FROM work_order_progress g WHERE g.order_no = o.order_no))
                           ORDER BY o.due_date ASC NULLS LAST, o.order_no)
      FROM work_orders o
     WHERE o.status = 'released'

@@ -1,8 +1,9 @@
 /**
  * Reading work orders (生产工单; domain/work-orders.ts): the list, one order with its audit trail, and the reports
  * naming an order. The order's row is the inline `work_orders` model (migrations/019); its progress is read from the
- * inline `reports` model through the index of the orders the lines name (`report_work_orders`), so both are as
- * fresh as the last append (no asynchronous model to wait for).
+ * inline `work_order_progress` sums (migrations/023, projections/work-order-progress.ts), so both are as fresh as the
+ * last append (no asynchronous model to wait for); the reports naming an order from the inline `reports` model
+ * through the index of the orders the lines name (`report_work_orders`).
  *
  * Progress per operation (pieces): approved 成品 / 不良 (approved reports), pending 成品 / 不良 (pending reports),
  * `reports` and `workers` (distinct, approved and pending), the first and last report date. Rejected reports count
@@ -59,22 +60,24 @@ export interface WorkOrderFilter {
   dueTo?: string;
 }
 
-const REPORTED_SQL = (orderCol: string) => `EXISTS (SELECT 1 FROM reports r WHERE report_work_orders(r.lines) && ARRAY[${orderCol}])`;
+/** Whether some report (any status) names the order of column `orderCol` (the progress's `named_reports`). */
+const REPORTED_SQL = (orderCol: string) => `EXISTS (SELECT 1 FROM work_order_progress g WHERE g.order_no = ${orderCol} AND g.named_reports > 0)`;
 
-/** The progress rows of `orderNos` ($1) per order and 工序 (rejected reports only make a row: the order is named). */
+/**
+ * The progress rows of `orderNos` ($1) per order and 工序 from the kept sums (projections/work-order-progress.ts;
+ * a pair named only by rejected reports has a row of zeros: the order is named).
+ */
 const PROGRESS_SQL = `
-  SELECT l ->> 'workOrderNo' AS order_no, l ->> 'processName' AS process_name,
-         COALESCE(sum((l ->> 'finishedQty')::bigint) FILTER (WHERE r.status = 'approved'), 0) AS af,
-         COALESCE(sum((l ->> 'defectiveQty')::bigint) FILTER (WHERE r.status = 'approved'), 0) AS ad,
-         COALESCE(sum((l ->> 'finishedQty')::bigint) FILTER (WHERE r.status = 'pending'), 0) AS pf,
-         COALESCE(sum((l ->> 'defectiveQty')::bigint) FILTER (WHERE r.status = 'pending'), 0) AS pd,
-         count(DISTINCT r.report_id) FILTER (WHERE r.status <> 'rejected') AS reports,
-         count(DISTINCT r.employee_phone) FILTER (WHERE r.status <> 'rejected') AS workers,
-         to_char(min(r.report_date) FILTER (WHERE r.status <> 'rejected'), 'YYYY-MM-DD') AS first_date,
-         to_char(max(r.report_date) FILTER (WHERE r.status <> 'rejected'), 'YYYY-MM-DD') AS last_date
-    FROM reports r CROSS JOIN LATERAL jsonb_array_elements(r.lines) AS l
-   WHERE report_work_orders(r.lines) && $1::text[] AND l ->> 'workOrderNo' = ANY($1::text[])
-   GROUP BY 1, 2`;
+  SELECT g.order_no, g.process_name, g.approved_finished_qty AS af, g.approved_defective_qty AS ad,
+         g.pending_finished_qty AS pf, g.pending_defective_qty AS pd, g.reports, g.named_reports,
+         (SELECT count(*) FROM work_order_progress_workers w
+           WHERE w.order_no = g.order_no AND w.process_name = g.process_name AND w.reports > 0) AS workers,
+         (SELECT to_char(min(d.report_date), 'YYYY-MM-DD') FROM work_order_progress_days d
+           WHERE d.order_no = g.order_no AND d.process_name = g.process_name AND d.reports > 0) AS first_date,
+         (SELECT to_char(max(d.report_date), 'YYYY-MM-DD') FROM work_order_progress_days d
+           WHERE d.order_no = g.order_no AND d.process_name = g.process_name AND d.reports > 0) AS last_date
+    FROM work_order_progress g
+   WHERE g.order_no = ANY($1::text[])`;
 
 type OrderRow = {
   order_no: string;
@@ -96,7 +99,7 @@ async function withProgress(q: Queryable, rows: readonly OrderRow[], today: stri
   if (rows.length === 0) return [];
   const progress = (await q.query(PROGRESS_SQL, [rows.map((r) => r.order_no)])).rows;
   // named by some report (any status): in progress when released
-  const named = new Set(progress.map((p) => p.order_no as string));
+  const named = new Set(progress.filter((p) => Number(p.named_reports) > 0).map((p) => p.order_no as string));
   return rows.map((o) => {
     const operations = o.operations.map((processName, i): OperationProgress => {
       const p = progress.find((x) => x.order_no === o.order_no && x.process_name === processName);

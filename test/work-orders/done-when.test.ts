@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayProjection } from '../../src/projections/replay.ts';
 import { reportsProjection } from '../../src/projections/reports.ts';
 import { workOrdersProjection } from '../../src/projections/work-orders.ts';
+import { workOrderProgressProjection } from '../../src/projections/work-order-progress.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { MIN, workerClient } from '../clock/helpers.ts';
 import { upload, workbook } from '../products/support.ts';
@@ -144,7 +145,8 @@ describe('work orders: done when', () => {
     const pool = app.service.ctx.db.pool;
     await pool.query(`UPDATE reports SET lines = '[]'::jsonb, status = 'rejected'`);
     await pool.query(`DELETE FROM work_orders`);
-    for (const p of [reportsProjection, workOrdersProjection]) await replayProjection(pool, app.service.ctx.store, p, 3);
+    await pool.query(`DELETE FROM work_order_progress`);
+    for (const p of [reportsProjection, workOrdersProjection, workOrderProgressProjection]) await replayProjection(pool, app.service.ctx.store, p, 3);
     expect(await orders()).toEqual(before);
     expect(before.items[0]).toMatchObject({ orderNo: 'WO-A', goodQty: 510, completionPct: 51 });
   });

@@ -8,7 +8,7 @@ import * as XLSX from 'xlsx';
 import { z } from 'zod';
 import { access } from '../../auth/roles.ts';
 import { checkRange } from '../../queries/dashboard.ts';
-import { OEE_GROUPS, oeeCells, oeeLosses, oeeReport, type OeeFigures, type OeeFilter, type OeeItem, type OeeLoss } from '../../queries/oee.ts';
+import { OEE_GROUPS, oeeCells, oeeLosses, oeeReport, type OeeFigures, type OeeFilter, type OeeGroup, type OeeItem, type OeeLoss } from '../../queries/oee.ts';
 import { STOP_CATEGORIES } from '../../domain/stop-reasons.ts';
 import type { AppContext } from '../../context.ts';
 import type { CurrentUser } from '../route.ts';
@@ -98,9 +98,11 @@ const DESCRIPTION =
 
 const filterOf = (q: { device?: string; workshop?: string }): OeeFilter => ({ device: q.device, workshop: q.workshop });
 const readerOf = (user: CurrentUser) => ({ scope: scopeOf(user), filter: {} });
-const cellsFor = (ctx: AppContext, user: CurrentUser, q: { startDate?: string; endDate?: string; device?: string; workshop?: string }) => {
+/** The cells of the query, the kept dates summed as finely as `groupBy` needs (by day, else by device: the losses too). */
+const cellsFor = (ctx: AppContext, user: CurrentUser, q: { startDate?: string; endDate?: string; device?: string; workshop?: string; groupBy?: OeeGroup }) => {
   const range = checkRange(q.startDate, q.endDate);
-  return oeeCells(ctx.db.pool, range, filterOf(q), readerOf(user), ctx.clock.now(), ctx.clockSettings).then((cells) => ({ range, cells }));
+  const grain = q.groupBy === 'day' ? 'day' : 'device';
+  return oeeCells(ctx.db.pool, range, filterOf(q), readerOf(user), ctx.clock.now(), ctx.clockSettings, grain).then((cells) => ({ range, cells }));
 };
 
 export const oeeRoute = defineRoute({
@@ -110,6 +112,7 @@ export const oeeRoute = defineRoute({
   summary: '设备综合效率 OEE：可用率、性能、质量，按设备、车间或日期（管理员、经理；审核范围内车间的设备）',
   description: DESCRIPTION,
   access: access.insight,
+  readModels: ['oee-days'],
   query: oeeQuery,
   response: oeeSchema,
   errors: [RANGE_ERROR],
@@ -127,6 +130,7 @@ export const oeeLossesRoute = defineRoute({
   summary: '停机损失：按停机原因的停机时间，从大到小，带类别、占比与累计占比（帕累托）',
   description: '只计入 OEE 的停机时间（出勤内、班次休息外），合计等于同一范围 OEE 的计划停机加非计划停机。百分比由精确合计计算，保留 1 位小数。',
   access: access.insight,
+  readModels: ['oee-days'],
   query: lossQuery,
   response: lossSchema,
   errors: [RANGE_ERROR],
@@ -182,6 +186,7 @@ export const oeeXlsxRoute = defineRoute({
   summary: '设备综合效率导出为 Excel（同样的日期范围、分组与筛选）',
   description: DESCRIPTION,
   access: access.insight,
+  readModels: ['oee-days'],
   query: oeeQuery,
   responseContentType: XLSX_TYPE,
   errors: [RANGE_ERROR],
@@ -198,6 +203,7 @@ export const oeeLossesXlsxRoute = defineRoute({
   tag: 'oee',
   summary: '停机损失导出为 Excel（同样的日期范围与筛选）',
   access: access.insight,
+  readModels: ['oee-days'],
   query: lossQuery,
   responseContentType: XLSX_TYPE,
   errors: [RANGE_ERROR],
