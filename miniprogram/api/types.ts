@@ -37,3 +37,9 @@ export type WageLine = WageReport['lines'][number];
 export type Flag = ReportItem['flags'][number];
 /** A defect reason (不良原因) of `GET /api/defect-reasons`: code, name, category (operator 工废, material 料废, other 其他), active. */
 export type DefectReasonItem = Item<Answer<'/api/defect-reasons', 'get'>>;
+/** A stop reason (停机原因) of `GET /api/stop-reasons`: code, name, category (planned 计划停机, unplanned 非计划停机), active. */
+export type StopReasonItem = Item<Answer<'/api/stop-reasons', 'get'>>;
+/** A stop as `POST /api/devices/{deviceNo}/stops` and `POST /api/stops/{stopId}/end` answer it. */
+export type StopAnswer = Answer<'/api/stops/{stopId}/end', 'post'>;
+/** 设备效率 (`GET /api/oee`): per device (or workshop, day) and the totals, percentages with 1 decimal. */
+export type OeeAnswer = Answer<'/api/oee', 'get'>;

@@ -8,10 +8,14 @@
  * reloads it.
  * A row whose figures cannot be true (the service's `untrusted` and `flags`) shows 异常 in place of the
  * cycle figures or the workload difference it names, never a 0.00 s cycle as a good figure, and the flags' sentences.
+ * 今天设备效率: today's OEE of the devices the reader sees (`GET /api/oee?groupBy=device` for today, the service's
+ * scope): the total and each device's OEE, 可用率, 性能, 质量 (core/stops.ts `oeeLine`); a failure there says so in
+ * that card and leaves the rest of the page working.
  */
-import type { DashboardRow, DashboardSummary } from '../../api/types';
+import type { DashboardRow, DashboardSummary, OeeAnswer } from '../../api/types';
 import { DASHBOARD_CHOICES, MAX_RANGE_DAYS, choiceOf, choose, rangeFromOptions, rangeParams, rangeQuery, rangeTitle, rangeView, type DateRange } from '../../core/range';
 import { percent, seconds, teamFigures, type TeamFigures } from '../../core/review';
+import { oeeLine } from '../../core/stops';
 import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
 import { go } from '../../platform/nav';
@@ -48,6 +52,9 @@ const rowOf = (r: DashboardRow): RowView => ({
 Component({
   data: {
     today: null as TeamFigures | null,
+    /** Today's OEE: the total's line and one per device (null until read). */
+    oee: null as { total: string; devices: { key: string; label: string; line: string }[] } | null,
+    oeeError: '',
     /** The figures of the range chosen (null while 今天 is chosen: the card above shows them). */
     figures: null as TeamFigures | null,
     figuresTitle: '',
@@ -82,6 +89,7 @@ Component({
       this.setData({ error: '' });
       const summary = (r: DateRange) => call<DashboardSummary>('GET', '/api/dashboard/summary', { query: { startDate: r.startDate, endDate: r.endDate } });
       const rows = restartList(this, '/api/dashboard/reports', rowOf, this.query());
+      const oee = this.loadOee(day);
       try {
         const [todays, ranged] = await Promise.all([summary({ startDate: day, endDate: day }), range.key === 'today' ? undefined : summary(range)]);
         if (JSON.stringify(rangeQuery(choiceOf(this.data))) !== asked) return rows;
@@ -89,7 +97,19 @@ Component({
       } catch (err) {
         this.setData({ error: stepOf(err).text });
       }
-      await rows;
+      await Promise.all([rows, oee]);
+    },
+    /** Today's OEE of the reader's devices (`day`: the phone's date). */
+    async loadOee(day: string) {
+      try {
+        const r = await call<OeeAnswer>('GET', '/api/oee', { query: { startDate: day, endDate: day, groupBy: 'device' } });
+        this.setData({
+          oeeError: '',
+          oee: { total: oeeLine(r.totals), devices: r.items.map((i) => ({ key: i.key ?? i.label, label: i.label, line: oeeLine(i) })) },
+        });
+      } catch (err) {
+        this.setData({ oee: null, oeeError: `今天的设备效率没有读取到：${stepOf(err).text}` });
+      }
     },
     more() {
       return appendNextPage(this, '/api/dashboard/reports', rowOf, this.query());
