@@ -23,7 +23,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { addProduct, workerClient } from '../clock/helpers.ts';
 import { axeViolations, DESKTOP, launchBrowser, openConsole, PHONE, shoot, signIn, skipBrowserTests } from './browser.ts';
-import { expectRefusals, fitsBothWidths, menu, seen, shown } from './viewport.ts';
+import { expectRefusals, fitsBothWidths, menu, seen, shown, tableCells as cells } from './viewport.ts';
 
 const MANAGER = '13900000003';
 const ADMIN = '13800138000';
@@ -39,12 +39,6 @@ const pageErrors: string[][] = [];
 
 const call = (method: string, path: string, body?: unknown, token = managerToken) => app.request(method, path, { token, body });
 const at = (hhmm: string) => app.clock.set(`${DAY}T${hhmm}:00+08:00`);
-/** The rows of an Element Plus table as the cells' texts. */
-const cells = (p: Page, testId: string) =>
-  p
-    .getByTestId(testId)
-    .locator('tbody tr')
-    .evaluateAll((trs) => trs.map((tr) => [...(tr as any).querySelectorAll('td')].map((td: any) => td.textContent.replace(/\s+/g, ' ').trim())));
 /** The done-when figures as the table shows them, after the device (or 合计). */
 const DONE = ['55.6 %', '92.6 %', '64.0 %', '93.8 %', '93.8 %', '300.0', '30.0', '270.0', '20.0', '250.0', '160.0', '150.0', '300 / 320'];
 /** The figures page, read again (the address holds the day); resolves once the answers are shown and charts drawn. */
