@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { addProduct, workerClient } from '../clock/helpers.ts';
 import { PageDriver, ScriptedWx, forwardTo, openPage } from './harness.ts';
+import { fail, ok, script, session } from './script.ts';
 import { oeeLine, stopView } from '../../miniprogram/core/stops.ts';
 
 describe('the rules', () => {
@@ -28,6 +29,27 @@ describe('the rules', () => {
   it('one line of OEE figures with the service’s decimal; — where there is no denominator', () => {
     expect(oeeLine({ oeePct: 55.6, availabilityPct: 92.6, performancePct: 64, qualityPct: 93.8 })).toBe('OEE 55.6 %（可用率 92.6 %，性能 64.0 %，质量 93.8 %）');
     expect(oeeLine({ oeePct: 0, availabilityPct: 100, performancePct: 0, qualityPct: null })).toBe('OEE 0.0 %（可用率 100.0 %，性能 0.0 %，质量 —）');
+  });
+});
+
+describe('看板 when the OEE read fails', () => {
+  const summary = ok({ byEmployee: [], byDate: [] });
+  const rows = ok({ items: [], page: 1, pageSize: 20, total: 0 });
+  const dashboard = async (oee: ReturnType<typeof ok>) => {
+    const wx = new ScriptedWx(script({ 'GET /api/dashboard/summary': summary, 'GET /api/dashboard/reports': rows, 'GET /api/oee': oee }));
+    wx.storage.set('session', session('manager'));
+    const p = await openPage('/pages/dashboard/dashboard', wx);
+    open.push(p);
+    return p;
+  };
+
+  it('a service older than downtime (404 NOT_FOUND): no card, nothing said; another failure: its sentence in the card', { timeout: 20_000 }, async () => {
+    const older = await dashboard(fail(404, 'NOT_FOUND', '没有这个接口'));
+    expect([older.texts('#oee'), older.texts('#error')]).toEqual([[], []]);
+    const down = await dashboard(fail(503, 'SERVICE_UNAVAILABLE', '服务暂时不可用，请稍后再试'));
+    await down.waitFor('今天的设备效率没有读取到', 10_000); // after the read's retries
+    expect(down.texts('#oee-error')).toEqual(['今天的设备效率没有读取到：服务器暂时不可用，请稍后再试']);
+    expect(down.texts('#empty')).toHaveLength(1);
   });
 });
 

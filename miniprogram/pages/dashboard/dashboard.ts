@@ -10,7 +10,8 @@
  * cycle figures or the workload difference it names, never a 0.00 s cycle as a good figure, and the flags' sentences.
  * 今天设备效率: today's OEE of the devices the reader sees (`GET /api/oee?groupBy=device` for today, the service's
  * scope): the total and each device's OEE, 可用率, 性能, 质量 (core/stops.ts `oeeLine`); a failure there says so in
- * that card and leaves the rest of the page working.
+ * that card and leaves the rest of the page working; a service without the route (404 NOT_FOUND, older than
+ * downtime) shows no card.
  */
 import type { DashboardRow, DashboardSummary, OeeAnswer } from '../../api/types';
 import { DASHBOARD_CHOICES, MAX_RANGE_DAYS, choiceOf, choose, rangeFromOptions, rangeParams, rangeQuery, rangeTitle, rangeView, type DateRange } from '../../core/range';
@@ -22,7 +23,7 @@ import { go } from '../../platform/nav';
 import { appendNextPage, restartList } from '../../platform/paged';
 import { pickRangeDate, showRange, tapRange, today } from '../../platform/range';
 import { pulledDown } from '../../platform/refresh';
-import { call } from '../../platform/request';
+import { call, isFailure } from '../../platform/request';
 
 interface RowView {
   key: string;
@@ -102,13 +103,14 @@ Component({
     /** Today's OEE of the reader's devices (`day`: the phone's date). */
     async loadOee(day: string) {
       try {
-        const r = await call<OeeAnswer>('GET', '/api/oee', { query: { startDate: day, endDate: day, groupBy: 'device' } });
+        const r = await call<OeeAnswer>('GET', '/api/oee', { query: { startDate: day, endDate: day, groupBy: 'device' }, keepPageOn401: true });
         this.setData({
           oeeError: '',
           oee: { total: oeeLine(r.totals), devices: r.items.map((i) => ({ key: i.key ?? i.label, label: i.label, line: oeeLine(i) })) },
         });
       } catch (err) {
-        this.setData({ oee: null, oeeError: `今天的设备效率没有读取到：${stepOf(err).text}` });
+        const absent = isFailure(err) && err.status === 404 && err.code === 'NOT_FOUND';
+        this.setData({ oee: null, oeeError: absent ? '' : `今天的设备效率没有读取到：${stepOf(err).text}` });
       }
     },
     more() {
