@@ -11,7 +11,7 @@
  * 今天设备效率: today's OEE of the devices the reader sees (`GET /api/oee?groupBy=device` for today, the service's
  * scope): the total and each device's OEE, 可用率, 性能, 质量 (core/stops.ts `oeeLine`); a failure there says so in
  * that card and leaves the rest of the page working; a service without the route (404 NOT_FOUND, older than
- * downtime) shows no card.
+ * downtime) shows no card. Read as the page shows and on a pull-down, not when the range changes (it is today's).
  */
 import type { DashboardRow, DashboardSummary, OeeAnswer } from '../../api/types';
 import { DASHBOARD_CHOICES, MAX_RANGE_DAYS, choiceOf, choose, rangeFromOptions, rangeParams, rangeQuery, rangeTitle, rangeView, type DateRange } from '../../core/range';
@@ -77,9 +77,10 @@ Component({
       if (!s) return;
       this.setData({ canChangeBreaks: s.role === 'manager' });
       this.load();
+      this.loadOee(today());
     },
     onPullDownRefresh() {
-      return pulledDown(() => this.load());
+      return pulledDown(() => Promise.all([this.load(), this.loadOee(today())]));
     },
     /** Today's figures, the range's figures and the first page of its rows (nothing asked for a range with a problem). */
     async load() {
@@ -90,7 +91,6 @@ Component({
       this.setData({ error: '' });
       const summary = (r: DateRange) => call<DashboardSummary>('GET', '/api/dashboard/summary', { query: { startDate: r.startDate, endDate: r.endDate } });
       const rows = restartList(this, '/api/dashboard/reports', rowOf, this.query());
-      const oee = this.loadOee(day);
       try {
         const [todays, ranged] = await Promise.all([summary({ startDate: day, endDate: day }), range.key === 'today' ? undefined : summary(range)]);
         if (JSON.stringify(rangeQuery(choiceOf(this.data))) !== asked) return rows;
@@ -98,7 +98,7 @@ Component({
       } catch (err) {
         this.setData({ error: stepOf(err).text });
       }
-      await Promise.all([rows, oee]);
+      await rows;
     },
     /** Today's OEE of the reader's devices (`day`: the phone's date). */
     async loadOee(day: string) {
