@@ -42,3 +42,9 @@ export type WorkOrderItem = Item<Answer<'/api/work-orders', 'get'>>;
 export type WorkOrderDetail = Answer<'/api/work-orders/{orderNo}', 'get'>;
 /** A report line's crew share as recorded (`shares` of a line of `GET /api/reports/mine` and the review). */
 export type ShareItem = NonNullable<MyReport['lines'][number]['shares']>[number];
+/** A stop reason (停机原因) of `GET /api/stop-reasons`: code, name, category (planned 计划停机, unplanned 非计划停机), active. */
+export type StopReasonItem = Item<Answer<'/api/stop-reasons', 'get'>>;
+/** A stop as `POST /api/devices/{deviceNo}/stops` and `POST /api/stops/{stopId}/end` answer it. */
+export type StopAnswer = Answer<'/api/stops/{stopId}/end', 'post'>;
+/** 设备效率 (`GET /api/oee`): per device (or workshop, day) and the totals, percentages with 1 decimal. */
+export type OeeAnswer = Answer<'/api/oee', 'get'>;

@@ -20,7 +20,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { addProduct, workerClient } from '../clock/helpers.ts';
 import { axeViolations, DESKTOP, launchBrowser, openConsole, PHONE, shoot, signIn, skipBrowserTests } from './browser.ts';
-import { expectRefusals, fitsBothWidths, menu, seen, shown } from './viewport.ts';
+import { expectRefusals, fitsBothWidths, menu, seen, shown, tableCells as cells } from './viewport.ts';
 
 const MANAGER = '13900000003';
 const ADMIN = '13800138000';
@@ -36,12 +36,6 @@ let reportId = '';
 const pageErrors: string[][] = [];
 
 const call = (method: string, path: string, body?: unknown) => app.request(method, path, { token: managerToken, body });
-/** The rows of an Element Plus table as the cells' texts. */
-const cells = (p: Page, testId: string) =>
-  p
-    .getByTestId(testId)
-    .locator('tbody tr')
-    .evaluateAll((trs) => trs.map((tr) => [...(tr as any).querySelectorAll('td')].map((td: any) => td.textContent.replace(/\s+/g, ' ').trim())));
 
 describe.skipIf(skipBrowserTests('quality.test.ts'))('defect reasons, 料废单价 and 质量 in the console', () => {
   beforeAll(async () => {

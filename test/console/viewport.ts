@@ -8,6 +8,7 @@
  * - `snap(page, name)`: a screenshot at the page's current width, `<name>-<width>.png` in test-output/console/.
  * - `menu(page, title)`: follows the main menu's link to a page, through the drawer on a phone's width.
  * - `shown(locator)`: what an element shows, spaces collapsed.
+ * - `tableCells(page, testId)`: the rows of the Element Plus table `testId` as its cells' texts, spaces collapsed.
  * - `fitsBothWidths(page, inside)`: at 1366 px and at a phone's 390 px nothing scrolls sideways and each of `inside`
  *   lies within the viewport's width (the pages; the page is left at 1366 px).
  */
@@ -88,6 +89,13 @@ export function expectRefusals(errors: string[], status: number, count = 1): voi
     errors.splice(at, 1);
   }
 }
+
+/** The rows of an Element Plus table as the cells' texts, spaces collapsed (module docstring). */
+export const tableCells = (p: Page, testId: string) =>
+  p
+    .getByTestId(testId)
+    .locator('tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [...(tr as any).querySelectorAll('td')].map((td: any) => td.textContent.replace(/\s+/g, ' ').trim())));
 
 /** What an element shows, spaces collapsed. */
 export const shown = async (l: Locator) => ((await l.textContent()) ?? '').replace(/\s+/g, ' ').trim();

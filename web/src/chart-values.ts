@@ -6,6 +6,8 @@
  *   table shows 异常 in its place).
  * - `pieces(v)`: a quantity → `780 件`; `—` for null.
  * - `percent(v)`: a percentage as the service rounds it (1 decimal, 质量's Pareto) → `83.3 %`; `—` for null.
+ * - `cumulativeLine(values)`: the series of a Pareto's cumulative share (累计占比, right axis, labelled and explained
+ *   with `percent`), as 质量 and 设备效率 draw it.
  */
 import { figure } from './labels';
 
@@ -29,3 +31,14 @@ export const percent = (v: unknown): string => {
   const n = num(v);
   return n === null ? '—' : `${n.toFixed(1)} %`;
 };
+
+/** The cumulative-share line of a Pareto chart (module docstring); `values` are the service's `cumulativePct`. */
+export const cumulativeLine = (values: number[]) => ({
+  name: '累计占比',
+  type: 'line',
+  yAxisIndex: 1,
+  data: values,
+  itemStyle: { color: '#1a5fb4' },
+  label: { show: true, position: 'top', formatter: (p: { value: unknown }) => percent(p.value), fontSize: 11 },
+  tooltip: { valueFormatter: percent },
+});

@@ -38,6 +38,9 @@ const routes: RouteRecordRaw[] = [
       page('/periods', '月结', () => import('./pages/PeriodsPage.vue')),
       page('/products', '产品', () => import('./pages/ProductsPage.vue')),
       page('/defect-reasons', '不良原因', () => import('./pages/DefectReasonsPage.vue')),
+      // downtime
+      page('/oee', '设备效率', () => import('./pages/OeePage.vue')),
+      page('/stop-reasons', '停机原因', () => import('./pages/StopReasonsPage.vue')),
       page('/people', '人员', () => import('./pages/PeoplePage.vue')),
       page('/devices', '设备码', () => import('./pages/DevicesPage.vue')),
       // organization

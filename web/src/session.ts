@@ -23,12 +23,16 @@ export const PAGES: PageEntry[] = [
   { path: '/dashboard', title: '看板', roles: ['admin', 'manager'] },
   // defect reasons: the Pareto of defective pieces
   { path: '/quality', title: '质量', roles: ['admin', 'manager'] },
+  // downtime: OEE by device, the losses and the stops
+  { path: '/oee', title: '设备效率', roles: ['admin', 'manager'] },
   { path: '/reports', title: '报工单', roles: ['admin', 'manager'] },
   { path: '/wages', title: '工资', roles: ['admin', 'manager'] },
   { path: '/periods', title: '月结', roles: ['admin', 'manager'] },
   { path: '/products', title: '产品', roles: ['admin', 'manager'] },
   // defect reasons
   { path: '/defect-reasons', title: '不良原因', roles: ['admin', 'manager'] },
+  // downtime: the stop reasons
+  { path: '/stop-reasons', title: '停机原因', roles: ['admin', 'manager'] },
   { path: '/people', title: '人员', roles: ['admin', 'manager'] },
   { path: '/devices', title: '设备码', roles: ['admin', 'manager'] },
   // organization

@@ -9,13 +9,21 @@
  * held for a moment (disabled, `（请稍候）`), and 下班报工 / 重新报工 ask first, naming the clock-in time. The label is
  * read again each time the page shows (back from the 报工单, the app brought to the front), so a stale label
  * cannot be pressed; a conflict says whether this phone itself changed the state (platform/clock-mark.ts).
+ *
+ * 停机 (downtime): when the device stands still the state names the stop (`stop`), shown with its reason and the
+ * minutes so far (core/stops.ts; counted on while the page shows). A worker clocked in on the device (label 下班报工)
+ * has 停机 — the active reasons of `GET /api/stop-reasons?active=true` as buttons, one tap records the stop from now
+ * (`POST /api/devices/{deviceNo}/stops`) — and, while it stands, 恢复生产 (`POST /api/stops/{stopId}/end`, safe to
+ * repeat). A refusal is the service's sentence (another stop already running, not on this device); the state is then
+ * read again.
  */
-import type { ClockState, FinishAnswer, SessionAnswer } from '../../api/types';
+import type { ClockState, FinishAnswer, SessionAnswer, StopAnswer, StopReasonItem } from '../../api/types';
 import { confirmationOf, holdLeft } from '../../core/clock-press';
 import { conflictText } from '../../core/errors';
 import { actionOf, isClockLabel, type ClockLabel } from '../../core/labels';
 import { ROLE_NAMES } from '../../core/login';
 import { deviceRefOf, parseScene } from '../../core/scene';
+import { stopView, STOP_CATEGORY_NAMES, type RunningStop } from '../../core/stops';
 import { clockTime } from '../../core/time';
 import { conflictCause, markClockChange } from '../../platform/clock-mark';
 import { stepOf } from '../../platform/failure';
@@ -33,7 +41,10 @@ import { TICKET_KEPT } from '../../core/work-orders';
  * The page instance's own fields (not in its data): when the hold began and its timer (milliseconds, the phone's
  * clock), and when the shown label was read from the service.
  */
-type Instance = { heldAt?: number; holdTimer?: ReturnType<typeof setTimeout>; shownAt?: number };
+type Instance = { heldAt?: number; holdTimer?: ReturnType<typeof setTimeout>; shownAt?: number; running?: RunningStop; stopTimer?: ReturnType<typeof setInterval> };
+
+/** How often the minutes of a running stop are counted again (milliseconds). */
+const STOP_TICK_MS = 30_000;
 
 Component({
   data: {
@@ -56,10 +67,16 @@ Component({
     ready: false,
     needsWorker: false,
     roleName: '',
+    /** The device's running stop (core/stops.ts `stopView`), or null. */
+    stop: null as { stopId: string; title: string; minutes: string } | null,
+    /** The reasons offered after 停机 was tapped (none: the picker is closed). */
+    stopReasons: [] as { code: string; text: string; name: string; category: RunningStop['category'] }[],
+    stopBusy: false,
   },
   lifetimes: {
     detached() {
       this.stopHoldTimer();
+      this.showStop(undefined);
     },
   },
   methods: {
@@ -78,6 +95,7 @@ Component({
     },
     onUnload() {
       this.stopHoldTimer();
+      this.showStop(undefined);
     },
     /** Asks the state of the scanned device (as a worker; another role is offered the switch). */
     async refresh(keepError = '') {
@@ -94,6 +112,7 @@ Component({
       try {
         const state = await call<ClockState>('GET', '/api/clock/state', { query: deviceRefOf(this.data.scene) });
         this.show(state.label, state.deviceNo, state.sessionId, state.clockInAt, state.expiresAt);
+        this.showStop(state.stop);
         if (keepError) this.setData({ error: keepError });
       } catch (err) {
         this.setData({ error: stepOf(err).text, label: '' });
@@ -188,6 +207,68 @@ Component({
         }
       } finally {
         this.setData({ busy: false });
+      }
+    },
+    /** Shows the device's running stop (or none), its minutes counted on every STOP_TICK_MS while shown. */
+    showStop(stop: RunningStop | undefined) {
+      const self = this as unknown as Instance;
+      self.running = stop;
+      if (self.stopTimer !== undefined) clearInterval(self.stopTimer);
+      self.stopTimer = undefined;
+      if (!stop) return this.setData({ stop: null });
+      const draw = () => this.setData({ stop: { stopId: stop.stopId, ...stopView(stop, Date.now()) } });
+      draw();
+      self.stopTimer = setInterval(draw, STOP_TICK_MS);
+    },
+    /** 停机: offers the active stop reasons (a tap on one records the stop). */
+    async onStop() {
+      if (this.data.stopBusy || this.data.label !== '下班报工') return;
+      this.setData({ stopBusy: true, error: '', done: '' });
+      try {
+        const r = await call<{ items: StopReasonItem[] }>('GET', '/api/stop-reasons', { query: { active: 'true' } });
+        if (!r.items.length) return this.setData({ error: '还没有可选的停机原因，请联系管理员在后台添加' });
+        this.setData({ stopReasons: r.items.map((x) => ({ code: x.code, text: `${x.name}（${STOP_CATEGORY_NAMES[x.category]}）`, name: x.name, category: x.category })) });
+      } catch (err) {
+        this.setData({ error: stepOf(err).text });
+      } finally {
+        this.setData({ stopBusy: false });
+      }
+    },
+    onCancelStop() {
+      this.setData({ stopReasons: [] });
+    },
+    /** A reason picked: the stop of this device from now. */
+    async onPickReason(e: WechatMiniprogram.TouchEvent) {
+      const code = String(e.currentTarget.dataset.code ?? '');
+      const reason = this.data.stopReasons.find((r) => r.code === code);
+      if (!reason || this.data.stopBusy) return;
+      this.setData({ stopBusy: true, error: '', done: '' });
+      try {
+        const s = await call<StopAnswer>('POST', `/api/devices/${encodeURIComponent(this.data.deviceNo)}/stops`, { body: { reasonCode: code } });
+        this.setData({ stopReasons: [], done: `已停机：${reason.name}` });
+        this.showStop({ stopId: s.stopId, reasonCode: code, reasonName: reason.name, category: reason.category, startAt: s.startAt });
+      } catch (err) {
+        this.setData({ stopReasons: [], error: stepOf(err).text });
+        this.refresh(stepOf(err).text);
+      } finally {
+        this.setData({ stopBusy: false });
+      }
+    },
+    /** 恢复生产: ends the running stop now (a repeat answers the same). */
+    async onResume() {
+      const stop = this.data.stop;
+      if (!stop || this.data.stopBusy) return;
+      this.setData({ stopBusy: true, error: '', done: '' });
+      try {
+        const s = await call<StopAnswer>('POST', `/api/stops/${stop.stopId}/end`, { retry: true });
+        const minutes = s.endAt ? Math.max(0, Math.floor((Date.parse(s.endAt) - Date.parse(s.startAt)) / 60_000)) : 0;
+        this.showStop(undefined);
+        this.setData({ done: `已恢复生产（停机 ${minutes} 分钟，${clockTime(s.startAt)}–${s.endAt ? clockTime(s.endAt) : ''}）` });
+      } catch (err) {
+        this.setData({ error: stepOf(err).text });
+        this.refresh(stepOf(err).text);
+      } finally {
+        this.setData({ stopBusy: false });
       }
     },
     /** Scans another code with the camera. */

@@ -8,17 +8,22 @@
  * reloads it.
  * A row whose figures cannot be true (the service's `untrusted` and `flags`) shows 异常 in place of the
  * cycle figures or the workload difference it names, never a 0.00 s cycle as a good figure, and the flags' sentences.
+ * 今天设备效率: today's OEE of the devices the reader sees (`GET /api/oee?groupBy=device` for today, the service's
+ * scope): the total and each device's OEE, 可用率, 性能, 质量 (core/stops.ts `oeeLine`); a failure there says so in
+ * that card and leaves the rest of the page working; a service without the route (404 NOT_FOUND, older than
+ * downtime) shows no card. Read as the page shows and on a pull-down, not when the range changes (it is today's).
  */
-import type { DashboardRow, DashboardSummary } from '../../api/types';
+import type { DashboardRow, DashboardSummary, OeeAnswer } from '../../api/types';
 import { DASHBOARD_CHOICES, MAX_RANGE_DAYS, choiceOf, choose, rangeFromOptions, rangeParams, rangeQuery, rangeTitle, rangeView, type DateRange } from '../../core/range';
 import { percent, seconds, teamFigures, type TeamFigures } from '../../core/review';
+import { oeeLine } from '../../core/stops';
 import { stepOf } from '../../platform/failure';
 import { sessionOrLogin } from '../../platform/guard';
 import { go } from '../../platform/nav';
 import { appendNextPage, restartList } from '../../platform/paged';
 import { pickRangeDate, showRange, tapRange, today } from '../../platform/range';
 import { pulledDown } from '../../platform/refresh';
-import { call } from '../../platform/request';
+import { call, isFailure } from '../../platform/request';
 
 interface RowView {
   key: string;
@@ -48,6 +53,9 @@ const rowOf = (r: DashboardRow): RowView => ({
 Component({
   data: {
     today: null as TeamFigures | null,
+    /** Today's OEE: the total's line and one per device (null until read). */
+    oee: null as { total: string; devices: { key: string; label: string; line: string }[] } | null,
+    oeeError: '',
     /** The figures of the range chosen (null while 今天 is chosen: the card above shows them). */
     figures: null as TeamFigures | null,
     figuresTitle: '',
@@ -69,9 +77,10 @@ Component({
       if (!s) return;
       this.setData({ canChangeBreaks: s.role === 'manager' });
       this.load();
+      this.loadOee(today());
     },
     onPullDownRefresh() {
-      return pulledDown(() => this.load());
+      return pulledDown(() => Promise.all([this.load(), this.loadOee(today())]));
     },
     /** Today's figures, the range's figures and the first page of its rows (nothing asked for a range with a problem). */
     async load() {
@@ -90,6 +99,19 @@ Component({
         this.setData({ error: stepOf(err).text });
       }
       await rows;
+    },
+    /** Today's OEE of the reader's devices (`day`: the phone's date). */
+    async loadOee(day: string) {
+      try {
+        const r = await call<OeeAnswer>('GET', '/api/oee', { query: { startDate: day, endDate: day, groupBy: 'device' }, keepPageOn401: true });
+        this.setData({
+          oeeError: '',
+          oee: { total: oeeLine(r.totals), devices: r.items.map((i) => ({ key: i.key ?? i.label, label: i.label, line: oeeLine(i) })) },
+        });
+      } catch (err) {
+        const absent = isFailure(err) && err.status === 404 && err.code === 'NOT_FOUND';
+        this.setData({ oee: null, oeeError: absent ? '' : `今天的设备效率没有读取到：${stepOf(err).text}` });
+      }
     },
     more() {
       return appendNextPage(this, '/api/dashboard/reports', rowOf, this.query());

@@ -51,3 +51,12 @@ export type LineDefect = NonNullable<ReportLine['defects']>[number];
 export type WorkOrder = Item<Answer<'/api/work-orders', 'get'>>;
 export type WorkOrderBody = Body<'/api/work-orders', 'post'>;
 export type WorkOrderPreview = Answer<'/api/work-orders/import', 'post'>;
+// downtime and OEE
+export type StopReason = Item<Answer<'/api/stop-reasons', 'get'>>;
+export type StopCategory = StopReason['category'];
+export type Stop = Item<Answer<'/api/stops', 'get'>>;
+export type OeeReport = Answer<'/api/oee', 'get'>;
+export type OeeFigures = OeeReport['totals'];
+export type OeeItem = OeeReport['items'][number];
+export type OeeLosses = Answer<'/api/oee/losses', 'get'>;
+export type OeeLoss = OeeLosses['items'][number];
