@@ -222,7 +222,11 @@ export class CachingRepository implements Repository {
     if (query.reportInScope !== undefined || query.writeScope !== undefined) return undefined; // a scope is read fresh
     if (query.defectReasonCodes?.length) return undefined; // defect reasons are read with the facts (one statement)
     if (query.workOrders || query.workOrderProduct || query.workOrderReported !== undefined) return undefined; // work orders: read fresh
-    if (query.crewOf) return undefined; // crew work: who counts whom is read fresh (and guarded)
+    // Crew work: a submission with crew lines reads who was on the device fresh. One without assumes that no line
+    // counts its submitter yet (the usual case), which the append's guard checks (commands/facts.ts
+    // crew_coverage_unchanged): when some line does, the guard fails and the command reads fresh and refuses.
+    const crew = query.crewOf;
+    if (crew && (crew.crewProductIds.length > 0 || crew.phones.some((p) => p !== query.person?.phone))) return undefined;
     if (query.onDevice || query.stopReasonCodes?.length || query.deviceAttendance) return undefined; // downtime: read fresh
     const personName = query.person ? this.people.get(personKey(query.person)) : undefined;
     if (query.person && personName === undefined) return undefined;
@@ -252,7 +256,8 @@ export class CachingRepository implements Repository {
       heads = heads ? mergeHeads(heads, kept.heads) : kept.heads;
       if (!heads) return undefined;
     }
-    return { personName, deviceInUse: true, products, closedMonths: [], reportInScope: true, placement, shiftDays, heads };
+    const assumed = crew ? { crew: { sessions: [], coverage: [], names: [] } } : {};
+    return { personName, deviceInUse: true, products, closedMonths: [], reportInScope: true, placement, shiftDays, heads, ...assumed };
   }
 
   private keepFacts(query: FactQuery, facts: Facts): void {

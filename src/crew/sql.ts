@@ -14,8 +14,9 @@
  *   phone, crew) of the reports not rejected whose window overlaps [from, to) and whose line of one of `productIds`
  *   counts one of `phones`: a crew line counts each member of its shares, any other line its submitter. Whatever
  *   counts a person for a product on that device then is what a new line must not count again. Reports are looked
- *   up by report date (`reports_by_date`, migrations/011): a report is dated the day it is submitted, on or after the
- *   day its window ends and within a day or two of it.
+ *   up as those the phones submitted (`reports_by_worker_date`, migrations/004) and the crew lines naming one of them
+ *   (`reports_by_crew`, migrations/021), dated within a day or two of the window (a report is dated the day it is
+ *   submitted, on or after the day its window ends), rather than every report of those dates.
  *
  * Arguments are SQL expressions (timestamptz, text[], bigint[], date).
  */
@@ -46,7 +47,14 @@ export const crewCoverageSql = (from: string, to: string, productIds: string, ph
      CROSS JOIN LATERAL jsonb_array_elements(r.lines) l
      CROSS JOIN LATERAL (SELECT x ->> 'phone' AS phone
                            FROM jsonb_array_elements(COALESCE(l -> 'shares', jsonb_build_array(jsonb_build_object('phone', r.employee_phone)))) x) m
-    WHERE r.report_date BETWEEN (${from})::date - 1 AND (${to})::date + 2
+    WHERE r.report_id IN (
+            SELECT o.report_id FROM reports o
+             WHERE o.employee_phone = ANY(${phones}) AND o.report_date BETWEEN (${from})::date - 1 AND (${to})::date + 2
+            UNION
+            SELECT c.report_id FROM unnest(${phones}) AS q(phone)
+              JOIN reports c ON jsonb_path_exists(c.lines, '$[*].shares')
+                            AND c.lines @> jsonb_build_array(jsonb_build_object('shares', jsonb_build_array(jsonb_build_object('phone', q.phone))))
+             WHERE c.report_date BETWEEN (${from})::date - 1 AND (${to})::date + 2)
       AND r.status <> 'rejected' AND r.clock_in_at < ${to} AND r.clock_out_at > ${from}
       AND (l ->> 'productId')::bigint = ANY(${productIds}) AND m.phone = ANY(${phones})`;
 
