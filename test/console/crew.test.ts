@@ -3,7 +3,9 @@
  * 1,000 成品 of 焊接件 with crew [A, B] (28,800 and 21,600 s on 焊机 01). The reviewer's drawer shows the crew line's
  * members with their minutes, coefficient, weight and share: A 571 pieces and 211.43 yuan, B 429 and 158.57 (370.00
  * together); after approval the report page shows the same. On 车间班组 a manager sets B's coefficient to 1.20 from a
- * date (a new membership period of the same team, as the API records it). What a person sees is asserted inside the
+ * date (a new membership period of the same team, as the API records it). The next day (the same times) the reviewer
+ * corrects A's crew line by unticking B (A, the submitter, cannot be unticked) and approves: A gets all 1,000 pieces
+ * and 370.00, B nothing of it, and the report page's audit trail shows the crew before → after. What a person sees is asserted inside the
  * viewport at 1366×768 and at 390×844; axe-core finds no serious violation; no page logs an error.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -20,6 +22,7 @@ let browser: Browser;
 let page: Page;
 let reportId: string;
 let manager: string;
+let day: Awaited<ReturnType<typeof weldingDay>>;
 const pageErrors: string[][] = [];
 
 /** The row (desk) or card (phone) of crew member `name` inside `scope`. */
@@ -43,7 +46,7 @@ const EXPECTED = [
 describe.skipIf(skipBrowserTests('crew.test.ts'))('crew work in the console', () => {
   beforeAll(async () => {
     [app, browser] = await Promise.all([startTestApp({}, '2026-03-01T08:00:00+08:00'), launchBrowser()]);
-    const day = await weldingDay(app);
+    day = await weldingDay(app);
     manager = day.manager;
     const r = await day.w.A.submit(day.sessions.A, [{ productId: day.productId, finishedQty: 1000, defectiveQty: 0, crew: [A, B] }]);
     expect(r.status).toBe(201);
@@ -145,5 +148,65 @@ describe.skipIf(skipBrowserTests('crew.test.ts'))('crew work in the console', ()
     await p.setViewportSize(DESKTOP);
     expect(await axeViolations(p)).toEqual([]);
     await p.context().close();
+  });
+
+  it('修正明细后通过: the reviewer unticks B on A’s crew line (A cannot be unticked); A gets all 1,000 and 370.00, the audit shows the crew before → after', async () => {
+    // the next day, the same times on 焊机 01
+    app.clock.set('2026-03-03T08:00:00+08:00');
+    const a = await day.w.A.start('焊机 01');
+    app.clock.set('2026-03-03T10:00:00+08:00');
+    expect((await day.w.B.start('焊机 01')).status).toBe(200);
+    app.clock.set('2026-03-03T16:00:00+08:00');
+    expect((await day.w.A.finish('焊机 01')).status).toBe(200);
+    expect((await day.w.B.finish('焊机 01')).status).toBe(200);
+    const r = await day.w.A.submit(a.body.sessionId, [{ productId: day.productId, finishedQty: 1000, defectiveQty: 0, crew: [A, B] }]);
+    expect(r.status).toBe(201);
+    const id = r.body.reportId as string;
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${app.url}/console/review?report=${id}`);
+    const drawer = page.getByTestId('review-drawer');
+    await drawer.getByTestId('crew').waitFor();
+    await drawer.getByTestId('correct').click();
+    const keep = (name: string) => drawer.getByTestId('crew-editor').getByTestId('crew-keep').filter({ hasText: name });
+    for (const v of [DESKTOP, PHONE]) {
+      await page.setViewportSize(v);
+      expect(await shown(keep('张三'))).toBe('张三（480 分钟，提交人）');
+      expect(await shown(keep('李四'))).toBe('李四（360 分钟）');
+      for (const name of ['张三', '李四']) expect(await seen(keep(name)), `${name}'s checkbox at ${v.width}px`).toBe('');
+      expect(await keep('张三').locator('input').isDisabled()).toBe(true);
+      expect(await keep('李四').locator('input').isChecked()).toBe(true);
+    }
+    await keep('李四').click(); // on a phone's width
+    expect(await keep('李四').locator('input').isChecked()).toBe(false);
+    expect(await shown(drawer.getByTestId('crew-note'))).toBe('只留提交人：保存后这一行全部算提交人的');
+    expect(await seen(drawer.getByTestId('crew-note'))).toBe('');
+    await page.setViewportSize(DESKTOP);
+    expect(await keep('李四').locator('input').isChecked()).toBe(false); // the desk's table keeps the choice
+    expect(await axeViolations(page)).toEqual([]);
+    await drawer.getByTestId('save-correction').click();
+    await page.getByText('已修正并通过').waitFor();
+
+    // the service's figures: A's own line of 1,000 (no shares), priced 370.00 in A's wages; nothing of it in B's
+    const report = (await app.request('GET', `/api/reports/${id}`, { token: manager })).body;
+    expect([report.status, report.lines[0].finishedQty, report.lines[0].shares]).toEqual(['approved', 1000, undefined]);
+    await app.catchUpAll();
+    const wages = async (phone: string) => (await app.request('GET', `/api/wages/${phone}?month=2026-03`, { token: manager })).body;
+    const aLine = (await wages(A)).reports.find((x: any) => x.reportId === id).lines[0];
+    expect([aLine.finishedQty, aLine.amount, aLine.crew]).toEqual([1000, '370.00', undefined]);
+    expect((await wages(B)).reports.map((x: any) => x.reportId)).not.toContain(id);
+
+    // the report page: the line is A's alone; the audit trail shows the crew before → after
+    await page.goto(`${app.url}/console/reports/${id}`);
+    const main = page.locator('.page');
+    const corrected = main.getByTestId('audit-trail').locator('.detail').filter({ hasText: '→' });
+    await corrected.waitFor();
+    expect(await shown(corrected)).toBe('焊接件（焊接） 成品 1000 不良 0（班组 张三 571、李四 429） → 焊接件（焊接） 成品 1000 不良 0');
+    expect(await main.getByTestId('crew').count()).toBe(0);
+    for (const v of [DESKTOP, PHONE]) {
+      await page.setViewportSize(v);
+      expect(await shown(main.getByTestId('line-finished').locator('visible=true'))).toBe('1000');
+      expect(await seen(corrected), `the correction at ${v.width}px`).toBe('');
+    }
+    await page.setViewportSize(DESKTOP);
   });
 });

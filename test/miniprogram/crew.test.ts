@@ -9,6 +9,8 @@
  *          records the same shares. 李四's 报工单 reads 已由 张三 班组报工 and takes no quantities. 我的报工 of each shows
  *          their share beside the crew's 1,000; the reviewer reads the members with minutes and shares.
  *   03-03  李四 reports first, unticking 张三 (a line of their own, no crew); 张三's 报工单 then leaves 李四 out and says why.
+ *   03-04  张三 reports 1,000 with crew [张三, 李四]; the reviewer's 修正明细后通过 unticks 李四 (张三 cannot be) and the line
+ *          is sent with crew [张三]: 张三's own line of 1,000, 370.00 in 张三's wages.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -233,5 +235,30 @@ describe('against the service', () => {
     const report = await page(ZHANG, `/pages/report/report?sessionId=${s.a}`);
     expect(report.texts('.crew-left-out')).toEqual(['李四 已自己报工或已在别人的班组报工里，不再计入']);
     expect(report.texts('.crew-member')).toEqual([]);
+  });
+
+  it('审核: 修正明细后通过 unticks 李四 (the submitter stays); sent with crew [张三]; the service gives 张三 all 1,000 and 370.00', async () => {
+    const s = await day('2026-03-04');
+    const product = (await call(ADMIN, 'GET', `/api/products?deviceNo=${encodeURIComponent('焊机 01')}`)).items[0];
+    const id = (await call(ZHANG, 'POST', '/api/reports', { sessionId: s.a, lines: [{ productId: product.id, finishedQty: 1000, defectiveQty: 0, crew: [ZHANG, LI] }] })).reportId;
+    const detail = await page(ADMIN, `/pages/review/detail?reportId=${id}`);
+    expect(detail.texts('.crew-keep')).toEqual([]);
+    detail.tap('#correct');
+    await detail.settle();
+    expect(detail.texts('.crew-keep')).toEqual(['☑张三（提交人） 480 分钟', '☑李四 360 分钟']);
+    detail.tap('.crew-keep', 0); // the submitter: nothing changes
+    detail.tap('.crew-keep', 1);
+    await detail.settle();
+    expect(detail.texts('.crew-keep')).toEqual(['☑张三（提交人） 480 分钟', '☐李四 360 分钟不计入']);
+    detail.tap('#approve-corrected');
+    await detail.waitFor('已修正并通过');
+    const sent = phones[ADMIN].requests.find((r) => r.method === 'POST' && r.url.endsWith(`/api/reviews/${id}/approve`))!;
+    expect((sent.data as any).lines).toEqual([{ productId: product.id, finishedQty: 1000, defectiveQty: 0, crew: [ZHANG] }]);
+    const stored = await call(ADMIN, 'GET', `/api/reports/${id}`);
+    expect([stored.status, stored.lines[0].finishedQty, stored.lines[0].shares]).toEqual(['approved', 1000, undefined]);
+    expect(detail.texts('.crew-line')).toEqual([]); // the line is 张三's alone now
+    await app.catchUpAll();
+    const wages = await call(MANAGER, 'GET', `/api/wages/${ZHANG}?month=2026-03`);
+    expect(wages.reports.find((r: any) => r.reportId === id).lines[0]).toMatchObject({ finishedQty: 1000, amount: '370.00' });
   });
 });

@@ -21,12 +21,14 @@
  * planned quantity (`GET /api/work-orders/{orderNo}`, read once per order; unreadable: the order's number alone), and
  * the flow flags naming that order and operation (EXCEEDS_PREVIOUS_OPERATION, OVER_PLANNED: the service's sentences)
  * under it, besides the flags' list above.
- * Crew work (core/crew.ts): a crew line lists its members with their minutes on the device and their recorded shares.
+ * Crew work (core/crew.ts): a crew line lists its members with their minutes on the device and their recorded shares;
+ * a correction may untick members but the submitter (tapped like the 报工单's), and the line is sent with `crew` (the
+ * members kept): the service splits it again by the recorded weights (one member left: the submitter's own line).
  * Opened by a new-report message with `reportId` (src/notifications/templates.ts). The taps on 通过 and 确认驳回 ask for
  * the next new-report message first (platform/subscribe.ts; the decision does not wait for the answer).
  */
 import type { DefectReasonItem, Flag, ProductItem, ReportItem, ReviewAnswer, WorkOrderDetail } from '../../api/types';
-import { recordedShareText } from '../../core/crew';
+import { minutesText, personName, recordedShareText } from '../../core/crew';
 import { orderProgressText } from '../../core/work-orders';
 import { defectInfo, defectsText, namedLine, orderReasons, reasonInputs, type DefectInfo, type ReasonQty } from '../../core/defects';
 import { checkForm, type LineInput, type QuantityRow } from '../../core/draft';
@@ -66,6 +68,16 @@ interface Line extends QuantityRow {
   flowFlags: string[];
   /** A crew line's members: `张三 480 分钟 · 成品 571，不良 0` (none: not a crew line). */
   crew: string[];
+  /** A crew line's members as a correction keeps them (ticked) or leaves them out; the submitter (`self`) stays. */
+  members: CrewKeep[];
+}
+
+/** A recorded crew member in a correction: `张三（提交人） 480 分钟`. */
+interface CrewKeep {
+  phone: string;
+  label: string;
+  self: boolean;
+  ticked: boolean;
 }
 
 /** The orders `orderNos` with their progress, read once each; one that cannot be read is left out (its number alone is shown). */
@@ -198,6 +210,10 @@ Component({
             order: l.workOrderNo ? orderProgressText(l.workOrderNo, l.processName, orders[l.workOrderNo]) : '',
             flowFlags: flowFlagsOf(r.flags, l.workOrderNo, l.processName),
             crew: (l.shares ?? []).map(recordedShareText),
+            members: (l.shares ?? []).map((m) => {
+              const self = m.phone === r.employeePhone;
+              return { phone: m.phone, label: `${personName(m)}${self ? '（提交人）' : ''} ${minutesText(m.seconds)}`, self, ticked: true };
+            }),
           })),
           mode: 'view',
         });
@@ -245,6 +261,7 @@ Component({
         order: '',
         flowFlags: [],
         crew: [],
+        members: [],
         ...this.reasonsOf('', offeredOn(this.data.reasonList, undefined)),
       };
       const addable = this.data.addable.filter((a) => a.productId !== pick.productId);
@@ -271,6 +288,14 @@ Component({
         [`lines[${i}].reasonsChanged`]: true,
       });
     },
+    /** A crew member tapped in the correction: ticked ↔ left out (the submitter stays). */
+    onCrewMember(e: WechatMiniprogram.TouchEvent) {
+      const i = Number(e.currentTarget.dataset.index);
+      const k = Number(e.currentTarget.dataset.member);
+      const m = this.data.lines[i]?.members[k];
+      if (!m || m.self) return;
+      this.setData({ [`lines[${i}].members[${k}].ticked`]: !m.ticked });
+    },
     onReason(e: WechatMiniprogram.Input) {
       this.setData({ reason: e.detail.value });
     },
@@ -282,8 +307,13 @@ Component({
         if (check.problems.length) return this.setData({ problems: check.problems });
         // Reasons not touched are left out (the service keeps them); touched and all cleared: [].
         const touched = new Set(this.data.lines.filter((l) => l.reasonsChanged).map((l) => l.productId));
+        // A crew line: the members kept (all of them: the recorded crew, split again for the corrected quantities).
+        const crews = new Map(this.data.lines.filter((l) => l.members.length).map((l) => [l.productId, l.members.filter((m) => m.ticked).map((m) => m.phone)]));
         body = {
-          lines: check.lines.map(({ defects, ...l }) => (touched.has(l.productId) ? { ...l, defects: defects ?? [] } : l)),
+          lines: check.lines.map(({ defects, ...l }) => {
+            const crew = crews.get(l.productId);
+            return { ...(touched.has(l.productId) ? { ...l, defects: defects ?? [] } : l), ...(crew ? { crew } : {}) };
+          }),
         };
       }
       void askToSubscribe('newReport');
