@@ -433,12 +433,18 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
   }
   // Crew work: the lines counting the phones for the products then are still those read (none added since), read
   // under the phones' locks with a fresh snapshot (migrations/021 crew_coverage_holds): racing submissions that
-  // count the same person are decided one after the other.
+  // count the same person are decided one after the other. A submission without crew lines whose submitter nothing
+  // counts yet (the usual one, also as the facts cache assumes it) needs only the lighter crew_lines_name_nobody.
   if (query.crewOf && facts.crew) {
     const c = query.crewOf;
-    const coverage = `${w.param(crewCoverageSql('$1', '$2', '$3', '$4'))}::text`;
-    const args = [`${w.param(c.from)}::timestamptz`, `${w.param(c.to)}::timestamptz`, `${w.param([...new Set(c.productIds)])}::bigint[]`, `${w.param([...new Set(c.phones)])}::text[]`];
-    checks.push(`crew_coverage_holds(${coverage}, ${args.join(', ')}, ${facts.crew.coverage.length})`);
+    if (facts.crew.coverage.length === 0 && c.crewProductIds.length === 0 && c.phones.every((p) => p === query.person?.phone)) {
+      // No crew line and nothing counting the submitter: only another's crew line naming them could (migrations/025).
+      checks.push(`crew_lines_name_nobody(${w.param(query.person!.phone)}::text, ${w.param(c.from)}::timestamptz, ${w.param(c.to)}::timestamptz, ${w.param([...new Set(c.productIds)])}::bigint[])`);
+    } else {
+      const coverage = `${w.param(crewCoverageSql('$1', '$2', '$3', '$4'))}::text`;
+      const args = [`${w.param(c.from)}::timestamptz`, `${w.param(c.to)}::timestamptz`, `${w.param([...new Set(c.productIds)])}::bigint[]`, `${w.param([...new Set(c.phones)])}::text[]`];
+      checks.push(`crew_coverage_holds(${coverage}, ${args.join(', ')}, ${facts.crew.coverage.length})`);
+    }
   }
   // Downtime: still on the device, the stop reasons used still active, the device's attendance still as read.
   if (query.onDevice && query.person && facts.onDevice) checks.push(onDeviceSql(w.param(query.person.phone), w.param(query.onDevice.deviceNo)));

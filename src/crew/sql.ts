@@ -58,6 +58,13 @@ export const crewCoverageSql = (from: string, to: string, productIds: string, ph
       AND r.status <> 'rejected' AND r.clock_in_at < ${to} AND r.clock_out_at > ${from}
       AND (l ->> 'productId')::bigint = ANY(${productIds}) AND m.phone = ANY(${phones})`;
 
+/**
+ * The crew lines of others that count `person` for some of `productIds` in the window: crewCoverageSql's rows of
+ * crew lines only, for one person (migrations/025 `crew_lines_naming`, on the index of the reports with crew lines).
+ */
+export const crewLinesNamingSql = (person: string, from: string, to: string, productIds: string): string =>
+  `SELECT report_id, submitter, submitter_name, product_id, phone, crew FROM crew_lines_naming(${person}, ${from}, ${to}, ${productIds})`;
+
 /** One session's presence as `crewPresenceSql` gives it. */
 export interface CrewSessionRow {
   readonly phone: string;

@@ -24,7 +24,7 @@ import { readCalendar } from '../shifts/sql.ts';
 import type { CalendarCache } from '../shifts/calendar-cache.ts';
 import { headsParameters, streamHeadsHoldSql } from '../events/heads.ts';
 import { localDate } from '../time.ts';
-import { coverageRow, crewCoverageSql, crewPresenceSql, type CoverageRow } from '../crew/sql.ts';
+import { coverageRow, crewCoverageSql, crewLinesNamingSql, crewPresenceSql, type CoverageRow } from '../crew/sql.ts';
 import { onDevice, type CrewSession } from '../domain/crew-presence.ts';
 import type { Queryable } from '../db/transaction.ts';
 
@@ -100,7 +100,7 @@ const DRAFT_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND r
        ${DRAFT_ORDERS_SQL} AS work_orders,
        (SELECT array_agg(p.id) FROM products p WHERE p.device_no = ANY(s.devices) AND p.operator_count > 1) AS crew_product_ids,
        CASE WHEN s.clock_out_at IS NULL THEN NULL
-            ELSE (SELECT json_agg(c) FROM (${crewCoverageSql('s.clock_in_at', 's.clock_out_at', 'ARRAY(SELECT p.id FROM products p WHERE p.device_no = ANY(s.devices))', 'ARRAY[$1::text]')}) c) END AS crew_coverage,
+            ELSE (SELECT json_agg(c) FROM (${crewLinesNamingSql('$1::text', 's.clock_in_at', 's.clock_out_at', 'ARRAY(SELECT p.id FROM products p WHERE p.device_no = ANY(s.devices))')}) c) END AS crew_coverage,
        COALESCE((s.clock_in_at AT TIME ZONE $4::text)::date = $5::date AND ${streamHeadsHoldSql('$6::text[]', '$7::bigint[]')}, false) AS calendar_kept
   FROM (SELECT 1) AS one LEFT JOIN sessions s ON s.session_id = $3 AND s.employee_phone = $1`;
 
