@@ -13,10 +13,10 @@
  *          is sent with crew [张三]: 张三's own line of 1,000, 370.00 in 张三's wages.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as service from '../../src/domain/crew-split.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { PageDriver, ScriptedWx, forwardTo, openPage } from './harness.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { servicePhones } from './service-phones.ts';
 import { coefficientHundredths, crewShares, crewWeights, largestRemainder, leftOutText, minutesText, recordedShareText, reportedByText, type CrewMember } from '../../miniprogram/core/crew.ts';
 import { myReportView } from '../../miniprogram/core/my-report.ts';
 
@@ -117,33 +117,25 @@ const LI = '13900000002';
 const ADMIN = '13800000004';
 const MANAGER = '13800000002';
 
-function setTime(app: TestApp, iso: string) {
-  app.clock.set(iso);
-  vi.setSystemTime(new Date(iso));
-}
-
 describe('against the service', () => {
+  const svc = servicePhones(
+    [
+      [ZHANG, 'worker', '张三'],
+      [LI, 'worker', '李四'],
+      [ADMIN, 'admin', '王管理'],
+      [MANAGER, 'manager', '李经理'],
+    ],
+    '2026-03-01T08:00:00+08:00',
+  );
+  const { phones, page, call } = svc;
   let app: TestApp;
-  const tokens: Record<string, string> = {};
-  const phones: Record<string, ScriptedWx> = {};
-  const open: PageDriver[] = [];
-  const page = async (who: string, url: string) => {
-    const p = await openPage(url, phones[who]);
-    open.push(p);
-    return p;
-  };
-  const call = async (who: string, method: string, path: string, body?: unknown) => {
-    const r = await app.request(method, path, { token: tokens[who], body });
-    expect([200, 201], `${method} ${path}: ${JSON.stringify(r.body)}`).toContain(r.status);
-    return r.body;
-  };
   /** 张三 08:00–16:00 and 李四 10:00–16:00 on 焊机 01 on `day`; their session ids. */
   const day = async (date: string) => {
-    setTime(app, `${date}T08:00:00+08:00`);
+    svc.setTime(`${date}T08:00:00+08:00`);
     const a = await call(ZHANG, 'POST', '/api/clock/start', { deviceNo: '焊机 01' });
-    setTime(app, `${date}T10:00:00+08:00`);
+    svc.setTime(`${date}T10:00:00+08:00`);
     const b = await call(LI, 'POST', '/api/clock/start', { deviceNo: '焊机 01' });
-    setTime(app, `${date}T16:00:00+08:00`);
+    svc.setTime(`${date}T16:00:00+08:00`);
     await call(ZHANG, 'POST', '/api/clock/finish', { deviceNo: '焊机 01' });
     await call(LI, 'POST', '/api/clock/finish', { deviceNo: '焊机 01' });
     return { a: a.sessionId as string, b: b.sessionId as string };
@@ -152,21 +144,9 @@ describe('against the service', () => {
   let crewReport = '';
 
   beforeAll(async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    app = await startTestApp({}, '2026-03-01T08:00:00+08:00');
-    for (const [phone, role, name] of [[ZHANG, 'worker', '张三'], [LI, 'worker', '李四'], [ADMIN, 'admin', '王管理'], [MANAGER, 'manager', '李经理']] as const) {
-      tokens[phone] = await app.login(phone, role, name);
-      const wx = new ScriptedWx(forwardTo(app.url));
-      wx.storage.set('session', { token: tokens[phone], expiresAt: '2099-01-01T00:00:00+08:00', person: { phone, name }, role, roles: [role] });
-      phones[phone] = wx;
-    }
+    app = svc.app;
     await call(MANAGER, 'POST', '/api/products', { projectNo: 'P-7', productName: '焊接件', deviceNo: '焊机 01', processName: '焊接', operatorCount: 2, standardCycleSeconds: 20, pieceRate: '0.37', effectiveFrom: '2026-03-01' });
   }, 60_000);
-  afterAll(async () => {
-    while (open.length) open.pop()!.close();
-    vi.useRealTimers();
-    await app?.close();
-  });
 
   it('报工单: the crew with minutes and the shares as typed; a member unticked and back; sent with the crew, the service’s shares the same', async () => {
     const s = await day('2026-03-02');

@@ -13,11 +13,11 @@
  *             itself; 不指定工单 picked: the line goes without an order
  *   03-05     the manager's 首页 lists WO-A as late (51%); a worker's 首页 shows no orders
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deviceKeyOf } from '../../src/devices/device.ts';
 import { ticketSceneFor } from '../../src/platform/work-order-tickets.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { PageDriver, ScriptedWx, forwardTo, openPage } from './harness.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { servicePhones } from './service-phones.ts';
 import { codeKeyOf } from '../../miniprogram/core/sha256.ts';
 import { parseScanPath, parseScene } from '../../miniprogram/core/scene.ts';
 import { lateOrderText, orderChoices, orderLabel, orderProgressText, ticketPick } from '../../miniprogram/core/work-orders.ts';
@@ -68,57 +68,36 @@ const LI = '13700000002';
 const ADMIN = '13800000001';
 const MANAGER = '13900000001';
 
-/** Moves the service's clock and the phones' `Date` to `iso`. */
-function setTime(app: TestApp, iso: string) {
-  app.clock.set(iso);
-  vi.setSystemTime(new Date(iso));
-}
-
 describe('against the service', () => {
+  const svc = servicePhones(
+    [
+      [ZHANG, 'worker', '张三'],
+      [LI, 'worker', '李四'],
+      [ADMIN, 'admin', '王管理'],
+      [MANAGER, 'manager', '李经理'],
+    ],
+    '2026-03-01T09:00:00+08:00',
+  );
+  const { phones, page, call } = svc;
   let app: TestApp;
-  const tokens: Record<string, string> = {};
-  const phones: Record<string, ScriptedWx> = {};
-  const open: PageDriver[] = [];
-  const page = async (who: string, url: string) => {
-    const p = await openPage(url, phones[who]);
-    open.push(p);
-    return p;
-  };
-  const call = async (who: string, method: string, path: string, body?: unknown) => {
-    const r = await app.request(method, path, { token: tokens[who], body });
-    expect([200, 201], `${method} ${path}: ${JSON.stringify(r.body)}`).toContain(r.status);
-    return r.body;
-  };
   /** A shift of `who` on `device` from `from` to `to`; its session id (the clock left at `to`). */
   const shift = async (who: string, device: string, from: string, to: string) => {
-    setTime(app, from);
+    svc.setTime(from);
     const s = await call(who, 'POST', '/api/clock/start', { deviceNo: device });
-    setTime(app, to);
+    svc.setTime(to);
     await call(who, 'POST', '/api/clock/finish', { deviceNo: device });
     return s.sessionId as string;
   };
   const reportIds: Record<string, string> = {};
 
   beforeAll(async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    app = await startTestApp({}, '2026-03-01T09:00:00+08:00');
-    for (const [phone, role, name] of [[ZHANG, 'worker', '张三'], [LI, 'worker', '李四'], [ADMIN, 'admin', '王管理'], [MANAGER, 'manager', '李经理']] as const) {
-      tokens[phone] = await app.login(phone, role, name);
-      const wx = new ScriptedWx(forwardTo(app.url));
-      wx.storage.set('session', { token: tokens[phone], expiresAt: '2099-01-01T00:00:00+08:00', person: { phone, name }, role, roles: [role] });
-      phones[phone] = wx;
-    }
+    app = svc.app;
     for (const [deviceNo, processName] of [['JC-1', '冲压'], ['JC-2', '折弯']]) {
       await call(MANAGER, 'POST', '/api/products', { projectNo: 'P-26', productName: '支架', deviceNo, processName, standardCycleSeconds: 10 });
     }
     await call(MANAGER, 'POST', '/api/work-orders', { orderNo: 'WO-A', projectNo: 'P-26', productName: '支架', plannedQty: 1000, dueDate: '2026-03-04', operations: ['冲压', '折弯'] });
     await call(MANAGER, 'POST', '/api/work-orders', { orderNo: 'WO-B', projectNo: 'P-26', productName: '支架', plannedQty: 200, dueDate: '2026-03-31', operations: ['冲压', '折弯'] });
   }, 60_000);
-  afterAll(async () => {
-    while (open.length) open.pop()!.close();
-    vi.useRealTimers();
-    await app?.close();
-  });
 
   it('报工单: the earliest due order is chosen; 扫工票 chooses another or says it fits no line; the line is sent with its order', async () => {
     const sessionId = await shift(ZHANG, 'JC-1', '2026-03-02T08:00:00+08:00', '2026-03-02T16:00:00+08:00');
@@ -179,7 +158,7 @@ describe('against the service', () => {
 
   it('a ticket scanned with WeChat’s camera is kept; the next 报工单 chooses its order; 不指定工单 sends no order', async () => {
     const wx = phones[ZHANG];
-    setTime(app, '2026-03-03T07:50:00+08:00');
+    svc.setTime('2026-03-03T07:50:00+08:00');
     const asked = wx.requests.length;
     const ticket = await page(ZHANG, `/pages/report/report?scene=${encodeURIComponent(ticketSceneFor('WO-B'))}`);
     expect(ticket.texts('#ticket-only')[0]).toContain('已记下这张工票。下班报工时，报工单会自动选择它的工单');
@@ -202,7 +181,7 @@ describe('against the service', () => {
   });
 
   it('首页: a manager reads the late orders; a worker sees none', async () => {
-    setTime(app, '2026-03-05T09:00:00+08:00');
+    svc.setTime('2026-03-05T09:00:00+08:00');
     const home = await page(MANAGER, '/pages/index/index');
     expect(home.texts('#late-orders .big')).toEqual(['逾期工单（1 个）']);
     expect(home.texts('.late-order')).toEqual(['WO-A · 支架 · 交期 3月4日 · 完成 51%']);
