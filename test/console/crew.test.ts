@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { A, B, weldingDay } from '../crew/helpers.ts';
 import { axeViolations, DESKTOP, launchBrowser, openConsole, PHONE, shoot, signIn, skipBrowserTests } from './browser.ts';
-import { fitsBothWidths, menu, seen, shown } from './viewport.ts';
+import { expectNoPageErrors, fitsBothWidths, menu, seen, shown } from './viewport.ts';
 
 const ADMIN = '13800000004';
 const MANAGER = '13800000002';
@@ -66,7 +66,7 @@ describe.skipIf(skipBrowserTests('crew.test.ts'))('crew work in the console', ()
     await browser?.close();
     await app?.close();
   });
-  afterEach(() => expect(pageErrors.flat()).toEqual([]));
+  afterEach(() => expectNoPageErrors(pageErrors));
 
   it('the review drawer shows each member’s minutes, coefficient, weight and share: A 571 / 211.43, B 429 / 158.57', async () => {
     await menu(page, '审核');

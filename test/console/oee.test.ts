@@ -23,7 +23,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { addProduct, workerClient } from '../clock/helpers.ts';
 import { axeViolations, DESKTOP, launchBrowser, openConsole, PHONE, shoot, signIn, skipBrowserTests } from './browser.ts';
-import { expectRefusals, fitsBothWidths, menu, seen, shown, tableCells as cells } from './viewport.ts';
+import { expectNoPageErrors, expectRefusals, fitsBothWidths, menu, seen, shown, tableCells as cells } from './viewport.ts';
 
 const MANAGER = '13900000003';
 const ADMIN = '13800138000';
@@ -78,7 +78,7 @@ describe.skipIf(skipBrowserTests('oee.test.ts'))('停机原因, 设备效率 and
     await browser?.close();
     await app?.close();
   });
-  afterEach(() => expect(pageErrors.flat()).toEqual([]));
+  afterEach(() => expectNoPageErrors(pageErrors));
 
   it('停机原因: 换模 计划停机 and 设备故障 非计划停机 added, a code in use refused in words, 待料 deactivated after asking', async () => {
     await menu(page, '停机原因');

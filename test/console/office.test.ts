@@ -19,7 +19,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { FIXTURES } from '../helpers/fixtures.ts';
 import { MIN, workerClient } from '../clock/helpers.ts';
 import { axeViolations, DESKTOP, launchBrowser, openConsole, pdfPages, PHONE, signIn, skipBrowserTests } from './browser.ts';
-import { expectRefusals, menu, seen, snap } from './viewport.ts';
+import { expectNoPageErrors, expectRefusals, menu, seen, snap } from './viewport.ts';
 
 const ADMIN = '13800138000';
 const MANAGER = '13900000003';
@@ -70,7 +70,7 @@ describe.skipIf(skipBrowserTests('office.test.ts')).each([
     await app?.close();
   });
   // No page logs an error (a CSP violation would be one).
-  afterEach(() => expect(pageErrors.flat()).toEqual([]));
+  afterEach(() => expectNoPageErrors(pageErrors));
 
   it('产品: imports products-merged.xls; the preview shows each error row with its sheet row and reason; confirmed, the list holds them, its figures in view', async () => {
     const file = readFileSync(`${FIXTURES}/products-merged.xls`);

@@ -13,7 +13,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { axeViolations, DESKTOP, launchBrowser, openConsole, PHONE, shoot, signIn, skipBrowserTests } from './browser.ts';
-import { expectRefusals, fitsBothWidths, seen, shown, snap } from './viewport.ts';
+import { expectNoPageErrors, expectRefusals, expectSaved, fitsBothWidths, seen, shown, snap } from './viewport.ts';
 
 const MANAGER = '13900000003';
 const ZHANG = '13700000001';
@@ -66,7 +66,7 @@ describe.skipIf(skipBrowserTests('organization.test.ts'))('车间班组 in the c
     await browser?.close();
     await app?.close();
   });
-  afterEach(() => expect(pageErrors.flat()).toEqual([]));
+  afterEach(() => expectNoPageErrors(pageErrors));
 
   it('the page lists the workshops with their teams, leaders and member counts as the API gives them', async () => {
     await page.getByRole('navigation', { name: '主菜单' }).getByText('车间班组').click();
@@ -89,6 +89,7 @@ describe.skipIf(skipBrowserTests('organization.test.ts'))('车间班组 in the c
     await page.getByTestId('ws-code').fill('Z2');
     await page.getByTestId('ws-name').fill('装配车间');
     await page.getByRole('dialog', { name: '新建车间' }).getByRole('button', { name: '保存' }).click();
+    await expectSaved(page.getByRole('dialog', { name: '新建车间' }));
     await page.getByTestId('workshop-Z2').waitFor();
 
     await page.getByTestId('new-team').click();
@@ -99,6 +100,7 @@ describe.skipIf(skipBrowserTests('organization.test.ts'))('车间班组 in the c
     await choose(page, dialog.getByTestId('team-leaders'), new RegExp(LEADER));
     await dialog.locator('.el-dialog__title').click(); // a multiple select stays open after a choice
     await dialog.getByRole('button', { name: '保存' }).click();
+    await expectSaved(dialog);
     await page.getByTestId('teams-Z2').locator('tbody tr').first().waitFor();
     expect(await shown(page.getByTestId('teams-Z2').locator('tbody tr').first())).toContain('装配一班 Z2-A');
     expect((await app.request('GET', '/api/workshops', { token })).body.items[1]).toEqual({

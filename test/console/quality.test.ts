@@ -20,7 +20,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { addProduct, workerClient } from '../clock/helpers.ts';
 import { axeViolations, DESKTOP, launchBrowser, openConsole, PHONE, shoot, signIn, skipBrowserTests } from './browser.ts';
-import { expectRefusals, fitsBothWidths, menu, seen, shown, tableCells as cells } from './viewport.ts';
+import { expectNoPageErrors, expectRefusals, fitsBothWidths, menu, seen, shown, tableCells as cells } from './viewport.ts';
 
 const MANAGER = '13900000003';
 const ADMIN = '13800138000';
@@ -53,7 +53,7 @@ describe.skipIf(skipBrowserTests('quality.test.ts'))('defect reasons, 料废单�
     await browser?.close();
     await app?.close();
   });
-  afterEach(() => expect(pageErrors.flat()).toEqual([]));
+  afterEach(() => expectNoPageErrors(pageErrors));
 
   it('不良原因: add three, a code in use refused in words, rename and recategorise, deactivate after asking, reactivate', async () => {
     await menu(page, '不良原因');

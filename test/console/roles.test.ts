@@ -14,7 +14,7 @@ import { createConsoleLink } from '../../src/auth/web-login.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { line, submitReport } from '../review/fixtures.ts';
 import { axeViolations, DESKTOP, launchBrowser, openConsole, PHONE, signIn, skipBrowserTests } from './browser.ts';
-import { expectRefusals, menu, seen, shown } from './viewport.ts';
+import { expectNoPageErrors, expectRefusals, menu, seen, shown } from './viewport.ts';
 
 const FIRST = '13800138000';
 const REVIEWER = '13800000009';
@@ -51,7 +51,7 @@ describe.skipIf(skipBrowserTests('roles.test.ts'))('roles on the screen', () => 
     await browser?.close();
     await app?.close();
   });
-  afterEach(() => expect(pageErrors.flat()).toEqual([]));
+  afterEach(() => expectNoPageErrors(pageErrors));
 
   it('the first person from the console link reaches 范围 and 月结 through the pages’ offer to switch to 经理, without a reload', async () => {
     const link = await createConsoleLink(app.service.ctx, { phone: FIRST, name: '王管理' });

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { submitReport } from '../review/fixtures.ts';
 import { axeViolations, launchBrowser, openConsole, shoot, signIn, skipBrowserTests } from './browser.ts';
-import { fitsBothWidths, shown } from './viewport.ts';
+import { expectNoPageErrors, fitsBothWidths, shown } from './viewport.ts';
 
 const MANAGER = '13900000003';
 const ADMIN = '13800138000';
@@ -52,7 +52,7 @@ describe.skipIf(skipBrowserTests('scope.test.ts'))('scopes, filters and the team
     await browser?.close();
     await app?.close();
   });
-  afterEach(() => expect(pageErrors.flat()).toEqual([]));
+  afterEach(() => expectNoPageErrors(pageErrors));
 
   it('人员: the administrator’s scope is 全厂; the manager scopes them to 冲压车间', async () => {
     await page.getByRole('navigation', { name: '主菜单' }).getByText('人员').click();

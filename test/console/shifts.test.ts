@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { addProduct, workerClient } from '../clock/helpers.ts';
 import { axeViolations, DESKTOP, launchBrowser, openConsole, PHONE, shoot, signIn, skipBrowserTests } from './browser.ts';
-import { fitsBothWidths, seen, shown } from './viewport.ts';
+import { expectNoPageErrors, fitsBothWidths, seen, shown } from './viewport.ts';
 
 const MANAGER = '13900000003';
 const WORKER = '13700000001';
@@ -66,7 +66,7 @@ describe.skipIf(skipBrowserTests('shifts.test.ts'))('班次 in the console', () 
     await browser?.close();
     await app?.close();
   });
-  afterEach(() => expect(pageErrors.flat()).toEqual([]));
+  afterEach(() => expectNoPageErrors(pageErrors));
 
   it('the shifts with their windows on a 24-hour bar; a night shift created through the dialog', async () => {
     await page.getByRole('navigation', { name: '主菜单' }).getByText('班次').click();

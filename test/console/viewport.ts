@@ -90,6 +90,26 @@ export function expectRefusals(errors: string[], status: number, count = 1): voi
   }
 }
 
+/** Fails, quoting them, when the pages logged errors (the messages are in the failure's first line, which CI keeps). */
+export function expectNoPageErrors(errors: string[][]): void {
+  const all = errors.flat();
+  expect(all, `the page logged: ${all.join(' | ')}`).toEqual([]);
+}
+
+/**
+ * Waits for an edit dialog to close after 保存; when it stays open, fails with the refusal it shows (or "open"),
+ * so that a failure says why rather than timing out on what the save should have shown.
+ */
+export async function expectSaved(dialog: Locator): Promise<void> {
+  await expect
+    .poll(async () => {
+      if (!(await dialog.isVisible())) return 'closed';
+      const refusal = dialog.getByTestId('dialog-error');
+      return (await refusal.isVisible()) ? `refused: ${await shown(refusal)}` : 'open';
+    }, { timeout: 30_000 })
+    .toBe('closed');
+}
+
 /** The rows of an Element Plus table as the cells' texts, spaces collapsed (module docstring). */
 export const tableCells = (p: Page, testId: string) =>
   p

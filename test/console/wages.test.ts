@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { line, submitReport } from '../review/fixtures.ts';
 import { axeViolations, launchBrowser, openConsole, shoot, signIn, skipBrowserTests } from './browser.ts';
-import { fitsBothWidths, shown } from './viewport.ts';
+import { expectNoPageErrors, fitsBothWidths, shown } from './viewport.ts';
 
 const MANAGER = '13900000003';
 const ZHANG = '13700000001';
@@ -72,7 +72,7 @@ describe.skipIf(skipBrowserTests('wages.test.ts'))('wages and the monthly close 
     await browser?.close();
     await app?.close();
   });
-  afterEach(() => expect(pageErrors.flat()).toEqual([]));
+  afterEach(() => expectNoPageErrors(pageErrors));
 
   it('产品: the list shows the rate in force and 未定价; a product’s history; a manager sets a rate from a date', async () => {
     await page.getByRole('navigation', { name: '主菜单' }).getByText('产品').click();

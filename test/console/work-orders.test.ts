@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { addProduct, MIN, workerClient } from '../clock/helpers.ts';
 import { axeViolations, DESKTOP, launchBrowser, openConsole, pdfPages, PHONE, shoot, signIn, skipBrowserTests } from './browser.ts';
-import { fitsBothWidths, menu, seen, shown } from './viewport.ts';
+import { expectNoPageErrors, fitsBothWidths, menu, seen, shown } from './viewport.ts';
 
 const MANAGER = '13900000003';
 const ADMIN = '13800138000';
@@ -55,7 +55,7 @@ describe.skipIf(skipBrowserTests('work-orders.test.ts'))('工单 in the console'
     await browser?.close();
     await app?.close();
   });
-  afterEach(() => expect(pageErrors.flat()).toEqual([]));
+  afterEach(() => expectNoPageErrors(pageErrors));
 
   it('the list: status, the late order in red, a bar per operation, the completion, as the API gives them', async () => {
     await menu(page, '工单');
