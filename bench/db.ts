@@ -24,7 +24,9 @@ export async function withBenchDatabase<T>(fn: (url: string) => Promise<T>): Pro
   try {
     return await fn(u.toString());
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    // BENCH_KEEP_DATABASE=1 keeps it for a look with EXPLAIN (dropped by hand: DROP DATABASE <name>).
+    if (process.env.BENCH_KEEP_DATABASE) console.log(`database kept: ${name}`);
+    else await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }
 }

@@ -59,7 +59,9 @@ async function freePort(): Promise<number> {
  */
 export async function startServer(url: string, dir = fileURLToPath(new URL('..', import.meta.url))): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...startScriptArgs('start', dir), `${dir}/src/main.ts`], {
+  // BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) are given to node as well.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...startScriptArgs('start', dir), ...nodeArgs, `${dir}/src/main.ts`], {
     cwd: dir,
     env: { ...process.env, DATABASE_URL: url, PORT: String(port), JWT_SECRET: 'bench', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -61,9 +61,12 @@ export const crewCoverageSql = (from: string, to: string, productIds: string, ph
 /**
  * The crew lines of others that count `person` for some of `productIds` in the window: crewCoverageSql's rows of
  * crew lines only, for one person (migrations/025 `crew_lines_naming`, on the index of the reports with crew lines).
+ * The ids are taken from a FROM item, never passed as the argument itself: an argument holding a sub-select keeps
+ * PostgreSQL from inlining the function, which then runs as a separate plan on every call (twice the draft's cost).
  */
 export const crewLinesNamingSql = (person: string, from: string, to: string, productIds: string): string =>
-  `SELECT report_id, submitter, submitter_name, product_id, phone, crew FROM crew_lines_naming(${person}, ${from}, ${to}, ${productIds})`;
+  `SELECT n.report_id, n.submitter, n.submitter_name, n.product_id, n.phone, n.crew
+     FROM (SELECT ${productIds} AS ids) x CROSS JOIN LATERAL crew_lines_naming(${person}, ${from}, ${to}, x.ids) n`;
 
 /** One session's presence as `crewPresenceSql` gives it. */
 export interface CrewSessionRow {
