@@ -9,13 +9,9 @@
  * Arguments are SQL expressions (text).
  */
 
-/**
- * SQL (boolean): `phone` is clocked in on `deviceNo` (module docstring): the open segment of their latest session (a
- * worker's sessions never overlap, so an open one is the latest; migrations/026 indexes them by worker and clock-in).
- */
+/** SQL (boolean): `phone` is clocked in on `deviceNo` (module docstring). */
 export const onDeviceSql = (phone: string, deviceNo: string): string =>
-  `EXISTS (SELECT 1 FROM (SELECT p.current_device FROM device_presence p WHERE p.employee_phone = ${phone} ORDER BY p.clock_in_at DESC LIMIT 1) latest
-            WHERE latest.current_device = ${deviceNo})`;
+  `EXISTS (SELECT 1 FROM device_presence WHERE current_device = ${deviceNo} AND employee_phone = ${phone})`;
 
 /** SQL (json or null): the device's presence segments lasting at or after `from` (module docstring). */
 export const attendanceSql = (deviceNo: string, from: string): string =>
