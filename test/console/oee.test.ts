@@ -199,6 +199,14 @@ describe.skipIf(skipBrowserTests('oee.test.ts'))('停机原因, 设备效率 and
       ['BRK', '10:00', '10:20', '班组长纸质记录'],
       ['CHG', '09:00', '09:30', '按设备记录更正'],
     ]);
+    // The list's reason filter: only 设备故障's stop, as the API gives it with reason=BRK; cleared, both again.
+    await pick(page, page.getByTestId('stops-reason-filter'), '设备故障');
+    await expect.poll(() => cells(page, 'stops-table')).toEqual([['D1', '设备故障非计划停机', `${DAY} 10:00`, `${DAY} 10:20`, '20.0', '李经理', '班组长纸质记录', '修改']]);
+    expect((await call('GET', `/api/stops?startDate=${DAY}&endDate=${DAY}&reason=BRK`)).body.items.map((s: any) => s.reasonCode)).toEqual(['BRK']);
+    await fitsBothWidths(page, [page.getByTestId('stops-reason-filter'), page.getByTestId('record-stop')]);
+    await page.getByTestId('stops-reason-filter').hover();
+    await page.getByTestId('stops-reason-filter').locator('.el-select__clear, .el-input__clear').first().click();
+    await expect.poll(async () => (await cells(page, 'stops-table')).length).toBe(2);
   });
 
   for (const viewport of [DESKTOP, PHONE]) {
