@@ -114,7 +114,7 @@ const STOPS_SQL = `SELECT s.stop_id, s.device_no, s.reason_code, s.start_at, s.e
 
 /**
  * $1 devices, $2 first date, $3 last date: the approved lines' sums per report date and device (cycle in ms, exact;
- * migrations/026 `oee_line_sums`, planned serially: a parallel worker's start costs more than a day's lines).
+ * migrations/027 `oee_line_sums`, planned serially: a parallel worker's start costs more than a day's lines).
  */
 const LINES_SQL = `SELECT date, device_no, ideal_ms, fp_ms, good, total FROM oee_line_sums($1::text[], $2::date, $3::date)`;
 
