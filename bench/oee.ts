@@ -7,7 +7,7 @@
  * read model keeps the month's closed dates (queries/oee-days.ts `keepDates`, timed) and p50/p95 of
  * `GET /api/oee` for the month by device (`oeeCells` + `oeeReport`, what the route runs), the same by day, and the
  * losses, for an unscoped reader and one scoped to a workshop.
- * Target: the month by device p95 ≤ 100 ms. `BENCH_OEE_WORKERS`, `BENCH_OEE_DAYS` scale it. The clock cycle's
+ * Target: the month by device p95 ≤ 100 ms, the month to today (its last day computed live) too. `BENCH_OEE_WORKERS`, `BENCH_OEE_DAYS` scale it. The clock cycle's
  * saturation beside the commit before the stops is the `clock` suite's, run on both commits (bench/README.md).
  */
 import { oeeCells, oeeLosses, oeeReport } from '../src/queries/oee.ts';
@@ -121,7 +121,7 @@ async function run(): Promise<void> {
       }
       for (const [k, [name]] of readers.entries()) {
         const p95 = percentile(times[k], 95);
-        console.log(`${what.padEnd(18)} ${name.padEnd(12)} p50 ${ms(percentile(times[k], 50))}, p95 ${ms(p95)}${what === 'month by device' ? `   (target ≤ 100 ms: ${p95 <= 100 ? 'met' : 'NOT met'})` : ''}`);
+        console.log(`${what.padEnd(18)} ${name.padEnd(12)} p50 ${ms(percentile(times[k], 50))}, p95 ${ms(p95)}${what === 'month by device' || what === 'month to today' ? `   (target ≤ 100 ms: ${p95 <= 100 ? 'met' : 'NOT met'})` : ''}`);
       }
     }
     await pool.end();
