@@ -271,4 +271,30 @@ describe.skipIf(skipBrowserTests('oee.test.ts'))('停机原因, 设备效率 and
       await p.context().close();
     });
   }
+
+  it('结束: a stop still lasting is ended from the list after asking; the list and the API say it ended then', async () => {
+    const aToken = await app.login(A, 'worker', '张三');
+    at('18:10');
+    expect((await workerClient(app, aToken).start('D1')).status).toBe(200);
+    at('18:20');
+    const brk = await call('POST', '/api/devices/D1/stops', { reasonCode: 'BRK' }, aToken);
+    expect(brk.status).toBe(201);
+    at('18:35');
+    await openOee(page);
+    const lasting = page.getByTestId('stops-table').locator('tbody tr').filter({ hasText: '仍在停机' });
+    expect(await shown(lasting.getByTestId('stop-start'))).toBe(`${DAY} 18:20`);
+    // Only the lasting stop offers 结束.
+    expect(await page.getByTestId('stops-table').getByTestId('end-stop').count()).toBe(1);
+    await fitsBothWidths(page, [lasting.getByTestId('end-stop')]);
+    await lasting.getByTestId('end-stop').click();
+    const ask = page.getByRole('dialog', { name: '结束停机' });
+    expect(await shown(ask.locator('.el-message-box__message'))).toBe(`结束 D1 的停机（设备故障，${DAY} 18:20 开始）？结束时间记为现在。`);
+    await ask.getByRole('button', { name: '结束停机' }).click();
+    const ended = page.getByTestId('stops-table').locator('tbody tr').filter({ hasText: `${DAY} 18:20` });
+    await expect.poll(() => shown(ended.getByTestId('stop-end'))).toBe(`${DAY} 18:35`);
+    expect(await shown(ended.getByTestId('stop-minutes'))).toBe('15.0');
+    expect(await page.getByTestId('stops-table').getByTestId('end-stop').count()).toBe(0);
+    const stored = (await call('GET', `/api/stops?startDate=${DAY}&endDate=${DAY}&reason=BRK`)).body.items.find((x: any) => x.stopId === brk.body.stopId);
+    expect(Date.parse(stored.endAt)).toBe(Date.parse(`${DAY}T18:35:00+08:00`));
+  });
 });
