@@ -9,38 +9,31 @@
  * - the close counts the crew line once and its member among the workers, and the wage and dashboard projections
  *   rebuilt from the events equal the ones built as they came.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { replayProjection } from '../../src/projections/replay.ts';
 import { wagesProjection } from '../../src/projections/wages.ts';
 import { dashboardProjection } from '../../src/projections/dashboard.ts';
 import { tablesOf } from '../helpers/test-projection.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { A, B, weldingDay } from './helpers.ts';
+import { A, B, useWeldingDay } from './helpers.ts';
 
-let app: TestApp;
-let day: Awaited<ReturnType<typeof weldingDay>>;
-beforeAll(async () => {
-  app = await startTestApp({}, '2026-03-01T08:00:00+08:00');
-  day = await weldingDay(app);
-});
-afterAll(() => app?.close());
+const t = useWeldingDay();
 
 const wages = async (phone: string) => {
-  await app.catchUpAll();
-  return (await app.request('GET', `/api/wages/${phone}?month=2026-03`, { token: day.manager })).body;
+  await t.app.catchUpAll();
+  return (await t.app.request('GET', `/api/wages/${phone}?month=2026-03`, { token: t.day.manager })).body;
 };
 
 describe('a member who reported first', () => {
   let bReport: string;
   it("B reports 焊接件 first; A's draft leaves B out and says why; A's crew line then counts A alone", async () => {
-    const b = await day.w.B.submit(day.sessions.B, [{ productId: day.productId, finishedQty: 400, defectiveQty: 0 }]);
+    const b = await t.day.w.B.submit(t.day.sessions.B, [{ productId: t.day.productId, finishedQty: 400, defectiveQty: 0 }]);
     expect(b.status).toBe(201);
     bReport = b.body.reportId;
-    const d = await day.w.A.draft(day.sessions.A);
-    const weld = d.body.candidates.find((x: any) => x.productId === day.productId);
+    const d = await t.day.w.A.draft(t.day.sessions.A);
+    const weld = d.body.candidates.find((x: any) => x.productId === t.day.productId);
     expect(weld.crew.map((m: any) => m.phone)).toEqual([A]);
     expect(weld.crewLeftOut).toEqual([{ phone: B, name: '李四', reportId: bReport }]);
-    const a = await day.w.A.submit(day.sessions.A, [{ productId: day.productId, finishedQty: 600, defectiveQty: 0, crew: [A, B] }]);
+    const a = await t.day.w.A.submit(t.day.sessions.A, [{ productId: t.day.productId, finishedQty: 600, defectiveQty: 0, crew: [A, B] }]);
     expect(a.status).toBe(201);
     expect(a.body.crewLines).toBeUndefined();
   });
@@ -49,27 +42,27 @@ describe('a member who reported first', () => {
 describe('a correction, a later rate, the close', () => {
   let reportId: string;
   beforeAll(async () => {
-    app.clock.set('2026-03-03T08:00:00+08:00');
-    const a = await day.w.A.start('焊机 01');
-    app.clock.set('2026-03-03T10:00:00+08:00');
-    const b = await day.w.B.start('焊机 01');
-    app.clock.set('2026-03-03T16:00:00+08:00');
-    await day.w.A.finish('焊机 01');
-    await day.w.B.finish('焊机 01');
-    const r = await day.w.A.submit(a.body.sessionId, [{ productId: day.productId, finishedQty: 1000, defectiveQty: 0, crew: [A, B] }]);
+    t.app.clock.set('2026-03-03T08:00:00+08:00');
+    const a = await t.day.w.A.start('焊机 01');
+    t.app.clock.set('2026-03-03T10:00:00+08:00');
+    const b = await t.day.w.B.start('焊机 01');
+    t.app.clock.set('2026-03-03T16:00:00+08:00');
+    await t.day.w.A.finish('焊机 01');
+    await t.day.w.B.finish('焊机 01');
+    const r = await t.day.w.A.submit(a.body.sessionId, [{ productId: t.day.productId, finishedQty: 1000, defectiveQty: 0, crew: [A, B] }]);
     expect(r.status).toBe(201);
     reportId = r.body.reportId;
-    expect((await day.w.B.submit(b.body.sessionId, [{ productId: day.productId, finishedQty: 1, defectiveQty: 0 }])).body.error.code).toBe('CREW_LINE_REPORTED');
+    expect((await t.day.w.B.submit(b.body.sessionId, [{ productId: t.day.productId, finishedQty: 1, defectiveQty: 0 }])).body.error.code).toBe('CREW_LINE_REPORTED');
   });
 
   it('a correction to 900 成品 computes the shares again (514 and 386), recorded before → after', async () => {
-    const r = await app.request('POST', `/api/reviews/${reportId}/approve`, { token: day.admin, body: { lines: [{ productId: day.productId, finishedQty: 900, defectiveQty: 0 }] } });
+    const r = await t.app.request('POST', `/api/reviews/${reportId}/approve`, { token: t.day.admin, body: { lines: [{ productId: t.day.productId, finishedQty: 900, defectiveQty: 0 }] } });
     expect(r.status).toBe(200);
     expect(r.body.lines[0].shares.map((s: any) => [s.phone, s.weight, s.finishedQty])).toEqual([
       [A, 28_800, 514],
       [B, 21_600, 386],
     ]);
-    const approved = (await app.service.ctx.store.readStream(app.service.ctx.db.pool, `report-${reportId}`, 1)).find((e) => e.type === 'ReportApproved')!;
+    const approved = (await t.app.service.ctx.store.readStream(t.app.service.ctx.db.pool, `report-${reportId}`, 1)).find((e) => e.type === 'ReportApproved')!;
     const correction = (approved.data as any).correction;
     expect(correction.before[0].shares.map((s: any) => s.finishedQty)).toEqual([571, 429]);
     expect(correction.after[0].shares.map((s: any) => s.finishedQty)).toEqual([514, 386]);
@@ -80,7 +73,7 @@ describe('a correction, a later rate, the close', () => {
   });
 
   it('a later rate prices the crew line whole again and splits it again: 205.71 and 154.29', async () => {
-    const rate = await app.request('POST', `/api/products/${day.productId}/rates`, { token: day.manager, body: { pieceRate: '0.40', defectRate: '0', effectiveFrom: '2026-03-03' } });
+    const rate = await t.app.request('POST', `/api/products/${t.day.productId}/rates`, { token: t.day.manager, body: { pieceRate: '0.40', defectRate: '0', effectiveFrom: '2026-03-03' } });
     expect(rate.status).toBe(201);
     const [a, b] = [await wages(A), await wages(B)];
     const lineOf = (s: any) => s.reports.find((x: any) => x.reportId === reportId).lines[0];
@@ -89,25 +82,25 @@ describe('a correction, a later rate, the close', () => {
 
   it('the close counts the crew line once and B among the workers; a replay rebuilds the wages equal', async () => {
     // The reports of 03-02 (A's 600 and B's own 400, at 0.37) are pending: approve them so the month can close.
-    const pending = (await app.request('GET', '/api/reviews/pending', { token: day.admin })).body.items.map((r: any) => r.reportId);
+    const pending = (await t.app.request('GET', '/api/reviews/pending', { token: t.day.admin })).body.items.map((r: any) => r.reportId);
     for (const id of pending) {
-      const approve = await app.request('POST', `/api/reviews/${id}/approve`, { token: day.admin, body: {} });
+      const approve = await t.app.request('POST', `/api/reviews/${id}/approve`, { token: t.day.admin, body: {} });
       expect(approve.status).toBe(200);
     }
-    app.clock.set('2026-04-01T09:00:00+08:00');
-    const closed = await app.request('POST', '/api/periods/2026-03/close', { token: day.manager, body: {} });
+    t.app.clock.set('2026-04-01T09:00:00+08:00');
+    const closed = await t.app.request('POST', '/api/periods/2026-03/close', { token: t.day.manager, body: {} });
     expect(closed.status).toBe(200);
     // 03-02: A 600 × 0.37 = 222.00, B 400 × 0.37 = 148.00; 03-03: 900 × 0.40 = 360.00 → 730.00, 2 workers
     expect([closed.body.amount, closed.body.workers]).toEqual(['730.00', 2]);
-    const pool = app.service.ctx.db.pool;
-    await app.catchUpAll();
+    const pool = t.app.service.ctx.db.pool;
+    await t.app.catchUpAll();
     const incremental = await tablesOf(pool, wagesProjection);
-    await replayProjection(pool, app.service.ctx.store, wagesProjection, 3);
+    await replayProjection(pool, t.app.service.ctx.store, wagesProjection, 3);
     expect(await tablesOf(pool, wagesProjection)).toEqual(incremental);
     // The dashboard too: B's day of 03-03 holds B's corrected share, 386.
     const dashboard = await tablesOf(pool, dashboardProjection);
     expect(dashboard.dashboard_daily.filter((r: any) => r.employee_phone === B).map((r: any) => Number(r.finished_qty)).sort((x: number, y: number) => x - y)).toEqual([386, 400]);
-    await replayProjection(pool, app.service.ctx.store, dashboardProjection, 3);
+    await replayProjection(pool, t.app.service.ctx.store, dashboardProjection, 3);
     expect(await tablesOf(pool, dashboardProjection)).toEqual(dashboard);
   });
 });

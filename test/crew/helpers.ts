@@ -1,6 +1,6 @@
 /** The crew tests' day: 焊接件 (操作人数 2, 0.37) on 焊机 01, and three workers (test/crew/done-when.test.ts). */
-import { expect } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { workerClient } from '../clock/helpers.ts';
 
 export const A = '13900000001';
@@ -39,3 +39,21 @@ export async function weldingDay(app: TestApp) {
   return { manager, admin, w, productId: product.body.product.id as number, sessions: { A: a.body.sessionId, B: b.body.sessionId, C: c.body.sessionId } };
 }
 
+
+/** What `weldingDay` gives: the managers' tokens, the workers' clients and the day's sessions. */
+export type WeldingDay = Awaited<ReturnType<typeof weldingDay>>;
+
+/**
+ * A test file's service with the welding day on it: registers `beforeAll` (a fresh service whose clock starts at
+ * 2026-03-01 08:00 +08:00, then `weldingDay`) and `afterAll` (closes it). The returned object's `app` and `day` are set
+ * once `beforeAll` has run: read them inside the tests, never at the top of the file.
+ */
+export function useWeldingDay(): { app: TestApp; day: WeldingDay } {
+  const t = {} as { app: TestApp; day: WeldingDay };
+  beforeAll(async () => {
+    t.app = await startTestApp({}, '2026-03-01T08:00:00+08:00');
+    t.day = await weldingDay(t.app);
+  });
+  afterAll(() => t.app?.close());
+  return t;
+}
