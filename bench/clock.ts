@@ -56,6 +56,9 @@ export const TARGET_RATE = 1500;
  * `dir` (default this one): `start:high-load` by default (the high-load V8 flags of README "Production"; a checkout
  * that has no such script: `start`), so that the benchmark runs the service exactly as a busy factory does.
  */
+/** BENCH_NODE_ARGS split into node flags (none when unset), for every server process a benchmark starts. */
+export const benchNodeArgs = (): string[] => process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+
 export function startScriptArgs(script = 'start:high-load', dir = fileURLToPath(new URL('..', import.meta.url))): string[] {
   const scripts = (JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { scripts: Record<string, string | undefined> }).scripts;
   const command = scripts[script] ?? scripts.start ?? '';
@@ -77,7 +80,7 @@ export async function startServer(
 ): Promise<{ base: string; child: ChildProcess }> {
   const nodeArgs = [
     ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}/${mode}`] : []),
-    ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+    ...benchNodeArgs(),
   ];
   const script = options.dir ? `${options.dir}/src/main.ts` : fileURLToPath(new URL(mode === 'service' ? '../src/main.ts' : './clock-server.ts', import.meta.url));
   const args = mode === 'service' ? [...startScriptArgs('start:high-load', options.dir), script] : ['--import', 'tsx', script, url, String(PROCESSES)];

@@ -16,7 +16,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { startScriptArgs } from './clock.ts';
+import { benchNodeArgs, startScriptArgs } from './clock.ts';
 import { percentile } from './db.ts';
 import { xlsxOf } from '../test/helpers/hostile-workbooks.ts';
 
@@ -60,8 +60,7 @@ async function freePort(): Promise<number> {
 export async function startServer(url: string, dir = fileURLToPath(new URL('..', import.meta.url))): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
   // BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) are given to node as well.
-  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...startScriptArgs('start', dir), ...nodeArgs, `${dir}/src/main.ts`], {
+  const child = spawn(process.execPath, [...startScriptArgs('start', dir), ...benchNodeArgs(), `${dir}/src/main.ts`], {
     cwd: dir,
     env: { ...process.env, DATABASE_URL: url, PORT: String(port), JWT_SECRET: 'bench', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
