@@ -51,14 +51,14 @@ const DEVICES = 20;
 export const STEPS = ['start', 'switch-device', 'finish', 'draft', 'submit'] as const;
 export const TARGET_RATE = 1500;
 
+/** BENCH_NODE_ARGS split into node flags (none when unset), for every server process a benchmark starts. */
+export const benchNodeArgs = (): string[] => process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+
 /**
  * The node arguments of a start script of package.json (`node <flags> --import tsx src/main.ts`) of the checkout in
  * `dir` (default this one): `start:high-load` by default (the high-load V8 flags of README "Production"; a checkout
  * that has no such script: `start`), so that the benchmark runs the service exactly as a busy factory does.
  */
-/** BENCH_NODE_ARGS split into node flags (none when unset), for every server process a benchmark starts. */
-export const benchNodeArgs = (): string[] => process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-
 export function startScriptArgs(script = 'start:high-load', dir = fileURLToPath(new URL('..', import.meta.url))): string[] {
   const scripts = (JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { scripts: Record<string, string | undefined> }).scripts;
   const command = scripts[script] ?? scripts.start ?? '';
