@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import type { Cursor, EventStore } from '../events/store.ts';
 import { catchUpAt, type AsyncConsumer } from './consumer.ts';
+import type { SharedPage } from './shared-page.ts';
 
 /** One catch-up per consumer at a time in this process (module docstring). */
 export class CatchUps {
@@ -14,7 +15,7 @@ export class CatchUps {
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly store: EventStore,
+    readonly store: EventStore,
   ) {}
 
   /**
@@ -27,15 +28,16 @@ export class CatchUps {
 
   /**
    * Brings `consumer` up to date (consumer.ts `catchUpAt`), or joins the catch-up of it already running; resolves to
-   * the checkpoint it left. Rejects with the catch-up's error (nothing of the failed batch is written).
+   * the checkpoint it left. Rejects with the catch-up's error (nothing of the failed batch is written). A catch-up
+   * started with `shared` (the background round's page, shared-page.ts) counts as started when that page was read.
    */
-  run(consumer: AsyncConsumer): Promise<Cursor> {
+  run(consumer: AsyncConsumer, shared?: SharedPage): Promise<Cursor> {
     let entry = this.running.get(consumer.name);
     if (!entry) {
-      const flight = catchUpAt(this.pool, this.store, consumer)
+      const flight = catchUpAt(this.pool, this.store, consumer, undefined, shared)
         .then((r) => r.cursor)
         .finally(() => this.running.delete(consumer.name));
-      this.running.set(consumer.name, (entry = { flight, startedAt: performance.now() }));
+      this.running.set(consumer.name, (entry = { flight, startedAt: shared?.readAt ?? performance.now() }));
     }
     return entry.flight;
   }

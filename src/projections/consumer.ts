@@ -12,6 +12,7 @@ import { withTransaction } from '../db/transaction.ts';
 import type { Cursor, EventStore, StoredEvent } from '../events/store.ts';
 import type { Projection } from './projection.ts';
 import { projectBatch } from './runner.ts';
+import type { SharedPage } from './shared-page.ts';
 
 export interface AsyncConsumer {
   readonly name: string;
@@ -30,6 +31,9 @@ export interface AsyncConsumer {
 export function projectionConsumer(p: Projection): AsyncConsumer {
   return { name: p.name, eventTypes: p.eventTypes, handle: async (tx, events) => void (await projectBatch(tx, p, events)) };
 }
+
+/** Events read per batch (a page) unless a caller says otherwise. */
+export const PAGE_ROWS = 1000;
 
 const LOCK_CHECKPOINT = `SELECT transaction_id::text AS tx, global_position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`;
 
@@ -55,22 +59,35 @@ export async function saveCheckpoint(tx: pg.PoolClient, name: string, c: Cursor)
 }
 
 /**
- * Runs one batch of `consumer` (up to `limit` events, default 1000) with its checkpoint in one transaction (module
+ * Runs one batch of `consumer` (up to `limit` events, default PAGE_ROWS) with its checkpoint in one transaction (module
  * docstring). Returns the number of events read (0: caught up).
  */
-export async function runConsumerBatch(pool: pg.Pool, store: EventStore, consumer: AsyncConsumer, limit = 1000): Promise<number> {
+export async function runConsumerBatch(pool: pg.Pool, store: EventStore, consumer: AsyncConsumer, limit = PAGE_ROWS): Promise<number> {
   return (await batchAt(pool, store, consumer, limit)).read;
 }
 
-/** One batch as runConsumerBatch, returning also the checkpoint it committed (or found, when nothing was read). */
-async function batchAt(pool: pg.Pool, store: EventStore, consumer: AsyncConsumer, limit: number): Promise<{ read: number; cursor: Cursor }> {
+/**
+ * One batch as runConsumerBatch, returning also the checkpoint it committed (or found, when nothing was read) and
+ * whether more may follow. With `shared`, the batch takes its events from that page when it holds the checkpoint
+ * (shared-page.ts), and reads for itself otherwise.
+ */
+async function batchAt(
+  pool: pg.Pool,
+  store: EventStore,
+  consumer: AsyncConsumer,
+  limit: number,
+  shared?: SharedPage,
+): Promise<{ read: number; cursor: Cursor; more: boolean }> {
   return withTransaction(pool, async (tx) => {
     const cursor = await lockCheckpoint(tx, consumer.name);
-    const page = await store.readPageAfter(tx, cursor, limit, consumer.eventTypes);
-    if (page.read === 0) return { read: 0, cursor };
+    const part = shared?.after(cursor, consumer.eventTypes);
+    const page = part
+      ? { events: part.events, read: part.last ? part.events.length : 0, last: part.last, more: part.more }
+      : await store.readPageAfter(tx, cursor, limit, consumer.eventTypes).then((p) => ({ ...p, more: p.read === limit }));
+    if (!page.last) return { read: 0, cursor, more: page.more };
     if (page.events.length) await consumer.handle(tx, page.events);
-    await saveCheckpoint(tx, consumer.name, page.last!);
-    return { read: page.read, cursor: page.last! };
+    await saveCheckpoint(tx, consumer.name, page.last);
+    return { read: page.read, cursor: page.last, more: page.more };
   });
 }
 
@@ -99,21 +116,29 @@ export async function catchUpToNow(pool: pg.Pool, store: EventStore, consumer: A
 }
 
 /** Runs batches until the consumer has caught up; returns the number of events handled. */
-export async function catchUp(pool: pg.Pool, store: EventStore, consumer: AsyncConsumer, limit = 1000): Promise<number> {
+export async function catchUp(pool: pg.Pool, store: EventStore, consumer: AsyncConsumer, limit = PAGE_ROWS): Promise<number> {
   return (await catchUpAt(pool, store, consumer, limit)).read;
 }
 
 /**
  * Runs batches until the consumer has caught up (a batch read fewer than `limit` events); returns the number of
  * events read and the checkpoint the last batch left: every event below the commit-safe horizon of that batch's
- * snapshot is behind it (fresh-reads.ts compares it with the position a request waits for).
+ * snapshot is behind it (fresh-reads.ts compares it with the position a request waits for). With `shared` (a
+ * background round's page, shared-page.ts) the first batch takes its events from that page when it can; the
+ * checkpoint is then behind every event below the page's horizon.
  */
-export async function catchUpAt(pool: pg.Pool, store: EventStore, consumer: AsyncConsumer, limit = 1000): Promise<{ read: number; cursor: Cursor }> {
+export async function catchUpAt(
+  pool: pg.Pool,
+  store: EventStore,
+  consumer: AsyncConsumer,
+  limit = PAGE_ROWS,
+  shared?: SharedPage,
+): Promise<{ read: number; cursor: Cursor }> {
   let read = 0;
-  for (;;) {
-    const b = await batchAt(pool, store, consumer, limit);
+  for (let page = shared; ; page = undefined) {
+    const b = await batchAt(pool, store, consumer, limit, page);
     read += b.read;
-    if (b.read < limit) return { read, cursor: b.cursor };
+    if (!b.more) return { read, cursor: b.cursor };
   }
 }
 
