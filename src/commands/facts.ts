@@ -128,8 +128,11 @@ export interface FactQuery {
   readonly onDevice?: { readonly phone: string; readonly deviceNo: string };
   /** Stop reason codes a stop names (domain/stop-reasons.ts): which exist, their category, active. */
   readonly stopReasonCodes?: readonly string[];
-  /** The presence segments on `deviceNo` lasting at or after instant `from` (ISO): the device's attendance since. */
-  readonly deviceAttendance?: { readonly deviceNo: string; readonly from: string };
+  /**
+   * The presence segments on `deviceNo` lasting at or after instant `from` (ISO): the device's attendance since;
+   * `lookBackHours` from domain/presence-sql.ts presenceLookBackHours.
+   */
+  readonly deviceAttendance?: { readonly deviceNo: string; readonly from: string; readonly lookBackHours: number };
 }
 
 /** An order a report line names, as the facts read it (domain/work-orders.ts), with its other reports' pieces. */
@@ -285,7 +288,7 @@ const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role 
                      FROM (SELECT phone, min(name) AS name FROM personnel WHERE phone = ANY($26::text[]) GROUP BY phone) x)) END AS crew,
        CASE WHEN $29::text IS NULL THEN NULL ELSE ${onDeviceSql('$1::text', '$29::text')} END AS on_device,
        (SELECT json_agg(json_build_object('code', code, 'name', name, 'category', category, 'active', active)) FROM stop_reasons WHERE code = ANY($30::text[])) AS stop_reasons,
-       CASE WHEN $31::text IS NULL THEN NULL ELSE ${attendanceSql('$31::text', '$32::text')} END AS device_attendance`;
+       CASE WHEN $31::text IS NULL THEN NULL ELSE ${attendanceSql('$31::text', '$32::text', '$33::int')} END AS device_attendance`;
 
 const asked = (xs: readonly unknown[] | undefined) => xs !== undefined && xs.length > 0;
 
@@ -331,6 +334,7 @@ export async function loadFacts(q: Queryable, query: FactQuery): Promise<Facts> 
       [...new Set(query.stopReasonCodes ?? [])],
       query.deviceAttendance?.deviceNo ?? null,
       query.deviceAttendance?.from ?? null,
+      query.deviceAttendance?.lookBackHours ?? null,
     ])
   ).rows[0];
   const placed = r.placement?.placement;
@@ -451,7 +455,8 @@ export function guardFacts(w: GuardedWrite, query: FactQuery, facts: Facts): voi
   const stopReasons = (facts.stopReasons ?? []).filter((r) => r.active && query.stopReasonCodes?.includes(r.code));
   if (stopReasons.length) checks.push(`(SELECT count(*) FROM stop_reasons WHERE active AND code = ANY(${w.param(stopReasons.map((r) => r.code))}::text[])) = ${stopReasons.length}`);
   if (query.deviceAttendance && facts.deviceAttendance) {
-    const sql = attendanceSql(`${w.param(query.deviceAttendance.deviceNo)}::text`, `${w.param(query.deviceAttendance.from)}::text`);
+    const a = query.deviceAttendance;
+    const sql = attendanceSql(`${w.param(a.deviceNo)}::text`, `${w.param(a.from)}::text`, `${w.param(a.lookBackHours)}::int`);
     checks.push(`coalesce(${sql}::jsonb, '[]'::jsonb) = ${w.param(JSON.stringify(facts.deviceAttendance))}::jsonb`);
   }
   if (checks.length) w.guard('facts', checks.join(' AND '));

@@ -11,7 +11,7 @@ import { labelAt, openOrNone, type ClockSettings, type LabelAnswer } from '../do
 import { domainError } from '../domain/errors.ts';
 import { scannedDeviceNo, type DeviceRef } from '../devices/device.ts';
 import { SESSION_COLUMNS, toSession } from './sessions.ts';
-import { attendanceSql } from '../domain/presence-sql.ts';
+import { attendanceSql, presenceLookBackHours } from '../domain/presence-sql.ts';
 import { attendanceIntervals, systemEnd } from '../domain/stops.ts';
 import type { StopCategory } from '../domain/stop-reasons.ts';
 
@@ -25,13 +25,13 @@ export interface DeviceStopped {
 }
 
 /**
- * $1 phone, $2 role, $3 device number. `stop`: the device's stop recorded as lasting, with its reason and the
+ * $1 phone, $2 role, $3 device number, $4 the presence's look-back in hours (presenceLookBackHours). `stop`: the device's stop recorded as lasting, with its reason and the
  * device's attendance from its start (domain/stops.ts: it lasts while the attendance run holding its start does).
  */
 const STATE_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND role = $2) AS person_holds,
        EXISTS (SELECT 1 FROM products WHERE device_no = $3) AS device_in_use, s.*,
        (SELECT json_build_object('stopId', st.stop_id, 'reasonCode', st.reason_code, 'reasonName', r.name, 'category', r.category,
-                                 'startAt', st.start_at, 'attendance', ${attendanceSql('$3::text', 'st.start_at::text')})
+                                 'startAt', st.start_at, 'attendance', ${attendanceSql('$3::text', 'st.start_at::text', '$4::int')})
           FROM stops st LEFT JOIN stop_reasons r ON r.code = st.reason_code
          WHERE st.device_no = $3 AND st.end_at IS NULL LIMIT 1) AS stop
   FROM (SELECT 1) AS one
@@ -54,7 +54,7 @@ export async function clockState(
 ): Promise<LabelAnswer & { deviceNo: string; clockInAt?: Date; stopped?: DeviceStopped }> {
   const q = keyedQueryable(reads, worker.phone);
   const deviceNo = await scannedDeviceNo(q, device);
-  const r = (await q.query(STATE_SQL, [worker.phone, worker.role, deviceNo])).rows[0];
+  const r = (await q.query(STATE_SQL, [worker.phone, worker.role, deviceNo, presenceLookBackHours(settings)])).rows[0];
   if (!r.person_holds) throw domainError('ROLE_REVOKED');
   if (!r.device_in_use) throw domainError('DEVICE_NOT_FOUND');
   const open = r.session_id ? openOrNone(toSession(r)) : undefined;

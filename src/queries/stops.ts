@@ -13,7 +13,7 @@ import type { ClockSettings } from '../domain/clock.ts';
 import { deviceScopeSql, type Reader } from '../domain/scope.ts';
 import type { StopCategory } from '../domain/stop-reasons.ts';
 import { attendanceIntervals, systemEnd, type AttendanceSegment } from '../domain/stops.ts';
-import { attendanceSql } from '../domain/presence-sql.ts';
+import { attendanceSql, presenceLookBackHours } from '../domain/presence-sql.ts';
 import { limitOffset, toPage, type Page, type PageQuery } from '../shared/page.ts';
 import { addDays, localInstant } from '../time.ts';
 
@@ -53,7 +53,7 @@ export async function lastingEnds(
   const out = new Map<string, number | null>();
   for (const s of stops) {
     if (s.recordedEnd !== null) continue;
-    const r = await q.query(`SELECT ${attendanceSql('$1::text', '$2::text')} AS a`, [s.deviceNo, s.startAt.toISOString()]);
+    const r = await q.query(`SELECT ${attendanceSql('$1::text', '$2::text', '$3::int')} AS a`, [s.deviceNo, s.startAt.toISOString(), presenceLookBackHours(settings)]);
     const segments: AttendanceSegment[] = r.rows[0].a ?? [];
     out.set(s.stopId, systemEnd(s.startAt.getTime(), attendanceIntervals(segments, settings.sessionMaxMs)));
   }

@@ -14,6 +14,7 @@ import type { Actor } from '../../shared/actor.ts';
 import { attendanceIntervals, systemEnd, type Stop } from '../../domain/stops.ts';
 import { runCommand, type CommandDeps } from '../command.ts';
 import type { FactQuery, Facts } from '../facts.ts';
+import { presenceLookBackHours } from '../../domain/presence-sql.ts';
 import { lastingStop, stopDecider, stopMonths, type StopCommand, type StopState } from './decider.ts';
 
 /** What the stop commands need: the command path's dependencies and the clock settings (time zone, session limit). */
@@ -68,7 +69,7 @@ function run(deps: StopDeps, actor: Actor, deviceNo: string, r: StopRun): Promis
     facts: base,
     factsOf: (state, now) => {
       const lasting = lastingStop(state);
-      return { months: r.months(state, now.toISOString()), ...(lasting ? { deviceAttendance: { deviceNo, from: lasting.startAt } } : {}) };
+      return { months: r.months(state, now.toISOString()), ...(lasting ? { deviceAttendance: { deviceNo, from: lasting.startAt, lookBackHours: presenceLookBackHours(deps.clockSettings) } } : {}) };
     },
     command: (facts: Facts, now: Date) => {
       const at = now.toISOString();
