@@ -4,7 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.ts';
+import { runMigrations } from '../../src/db/migrate.ts';
 
 export const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || '';
 export const onPostgres = serverUrl !== '';
@@ -45,4 +47,21 @@ export async function openTestDatabase(): Promise<Database & { url?: string }> {
       await drop();
     },
   };
+}
+
+/**
+ * For a test file: a fresh database (openTestDatabase) with the migrations run, opened before its tests and closed
+ * after them, `tables` emptied before each test. Returns the database (defined once the file's beforeAll ran).
+ */
+export function useMigratedDatabase(tables: readonly string[]): () => Database {
+  let db: Database | undefined;
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    await runMigrations(db.pool);
+  });
+  afterAll(() => db?.close());
+  beforeEach(async () => {
+    if (tables.length) await db!.pool.query(`TRUNCATE ${tables.join(', ')}`);
+  });
+  return () => db!;
 }

@@ -3,21 +3,11 @@
  * device now (through the worker's open session), and the device's attendance lasting at or after an instant (the
  * sessions clocked in within the look-back, and the still active ones however old).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/database.ts';
-import { runMigrations } from '../../src/db/migrate.ts';
+import { describe, expect, it } from 'vitest';
 import { attendanceSql, onDeviceSql, presenceLookBackHours } from '../../src/domain/presence-sql.ts';
-import { openTestDatabase } from '../helpers/db.ts';
+import { useMigratedDatabase } from '../helpers/db.ts';
 
-let db: Database;
-beforeAll(async () => {
-  db = await openTestDatabase();
-  await runMigrations(db.pool);
-});
-afterAll(() => db.close());
-beforeEach(async () => {
-  await db.pool.query(`TRUNCATE sessions, device_presence`);
-});
+const database = useMigratedDatabase(['sessions', 'device_presence']);
 
 const H = 3_600_000;
 const now = Date.parse('2026-11-28T10:00:00Z');
@@ -27,12 +17,12 @@ let n = 0;
 /** A session of `phone` on `deviceNo` from `from` (ms) to `to` (null: still clocked in), as the projections write it. */
 async function session(phone: string, deviceNo: string, from: number, to: number | null, status = to === null ? 'active' : 'reported') {
   const id = `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
-  await db.pool.query(
+  await database().pool.query(
     `INSERT INTO sessions (session_id, employee_phone, status, clock_in_at, clock_out_at, devices, opened_version, updated_at)
      VALUES ($1, $2, $3, $4, $5, ARRAY[$6], $7, $4)`,
     [id, phone, status, iso(from), to === null ? null : iso(to), deviceNo, n],
   );
-  await db.pool.query(
+  await database().pool.query(
     `INSERT INTO device_presence (session_id, employee_phone, clock_in_at, ended_at, abandoned, current_device, devices, segments)
      VALUES ($1, $2, $3, $4, false, $5, ARRAY[$6], $7)`,
     [id, phone, iso(from), to === null ? null : iso(to), to === null ? deviceNo : null, deviceNo, JSON.stringify([{ deviceNo, from: iso(from), to: to === null ? null : iso(to) }])],
@@ -42,12 +32,12 @@ async function session(phone: string, deviceNo: string, from: number, to: number
 const limits = { sessionMaxMs: 16 * H, reportWindowMs: 2 * H };
 
 async function attendance(deviceNo: string, from: number): Promise<{ from: string; to: string | null }[]> {
-  const r = await db.pool.query(`SELECT ${attendanceSql('$1::text', '$2::text', '$3::int')} AS a`, [deviceNo, iso(from), presenceLookBackHours(limits)]);
+  const r = await database().pool.query(`SELECT ${attendanceSql('$1::text', '$2::text', '$3::int')} AS a`, [deviceNo, iso(from), presenceLookBackHours(limits)]);
   return (r.rows[0].a ?? []).map((s: { from: string; to: string | null }) => ({ from: new Date(s.from).toISOString(), to: s.to && new Date(s.to).toISOString() }));
 }
 
 async function onDevice(phone: string, deviceNo: string): Promise<boolean> {
-  return (await db.pool.query(`SELECT ${onDeviceSql('$1::text', '$2::text')} AS on`, [phone, deviceNo])).rows[0].on;
+  return (await database().pool.query(`SELECT ${onDeviceSql('$1::text', '$2::text')} AS on`, [phone, deviceNo])).rows[0].on;
 }
 
 describe('presence lookups', () => {
