@@ -2,8 +2,8 @@
  * The SQL of the devices' presence, over the `device_presence` read model (migrations/020,
  * projections/device-presence.ts): the downtime facts (commands/facts.ts reads them in its one statement and checks
  * them again in the append's guard) and the stop reads (queries/stops.ts).
- * - `onDeviceSql(phone, deviceNo)`: the person is clocked in on the device now (the open segment of their open session,
- *   found through `sessions_one_open_per_worker`);
+ * - `onDeviceSql(phone, deviceNo)`: the person is clocked in on the device now (the open segment of their open
+ *   session, found through `sessions_one_open_per_worker`);
  * - `attendanceSql(deviceNo, from, lookBackHours)`: the segments of every session on the device lasting at or after
  *   instant `from` (ISO text), as a JSON array `[{from, to, clockInAt, abandoned}]` (domain/stops.ts
  *   AttendanceSegment) in a fixed order (null: none), so that the guard compares it with what the decision read.

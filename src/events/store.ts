@@ -64,6 +64,13 @@ export interface Cursor {
 
 export const START: Cursor = { transactionId: '0', globalPosition: 0 };
 
+/** -1, 0 or 1 as cursor `a` is before, at or after `b` in the consumers' order (transaction id, then global position). */
+export function compareCursors(a: Cursor, b: Cursor): number {
+  const [ta, tb] = [BigInt(a.transactionId), BigInt(b.transactionId)];
+  if (ta !== tb) return ta < tb ? -1 : 1;
+  return Math.sign(a.globalPosition - b.globalPosition);
+}
+
 /** An append found `streamId` at another version than `expectedVersion` (a lost race). Nothing was written. */
 export class StreamVersionConflict extends Error {
   constructor(

@@ -9,7 +9,7 @@
  */
 import type pg from 'pg';
 import { withTransaction } from '../db/transaction.ts';
-import type { Cursor, EventStore, StoredEvent } from '../events/store.ts';
+import { compareCursors, type Cursor, type EventStore, type StoredEvent } from '../events/store.ts';
 import type { Projection } from './projection.ts';
 import { projectBatch } from './runner.ts';
 import type { SharedPage } from './shared-page.ts';
@@ -144,6 +144,5 @@ export async function catchUpAt(
 
 /** True when cursor `a` is at or after `b` in the consumers' order (transaction id, then global position). */
 export function reached(a: Cursor, b: Cursor): boolean {
-  const [ta, tb] = [BigInt(a.transactionId), BigInt(b.transactionId)];
-  return ta > tb || (ta === tb && a.globalPosition >= b.globalPosition);
+  return compareCursors(a, b) >= 0;
 }

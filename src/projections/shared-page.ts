@@ -16,17 +16,10 @@
  * itself from the page's end.
  */
 import type pg from 'pg';
-import type { Cursor, EventStore, StoredEvent } from '../events/store.ts';
+import { compareCursors, type Cursor, type EventStore, type StoredEvent } from '../events/store.ts';
 
 /** Position of `e` in the consumers' order, as a cursor. */
 const cursorOf = (e: StoredEvent<any>): Cursor => ({ transactionId: e.transactionId, globalPosition: e.globalPosition });
-
-/** -1, 0, 1 as cursor `a` is before, at or after `b` (transaction id, then global position). */
-export function compareCursors(a: Cursor, b: Cursor): number {
-  const [ta, tb] = [BigInt(a.transactionId), BigInt(b.transactionId)];
-  if (ta !== tb) return ta < tb ? -1 : 1;
-  return Math.sign(a.globalPosition - b.globalPosition);
-}
 
 /** The part of a shared page after a consumer's checkpoint (module docstring). */
 export interface PagePart {
@@ -54,7 +47,8 @@ export class SharedPage {
 
   /**
    * Reads the page after the earliest checkpoint of `consumers` (consumer.ts AsyncConsumer: name and types; up to
-   * `limit` rows), or undefined when fewer than two consumers would share it. A consumer without a checkpoint row yet starts at the beginning.
+   * `limit` rows), or undefined when fewer than two consumers would share it. A consumer without a checkpoint row
+   * yet starts at the beginning.
    */
   static async read(
     pool: pg.Pool,
@@ -84,13 +78,13 @@ export class SharedPage {
    */
   after(cursor: Cursor, types: readonly string[]): PagePart | undefined {
     if (compareCursors(cursor, this.start) < 0) return undefined;
-    if (!this.last || compareCursors(cursor, this.last) >= 0) {
-      // Nothing after the cursor in the page: caught up when the page reached the horizon and the cursor is its end.
-      if (this.full) return undefined;
-      return this.last && compareCursors(cursor, this.last) > 0 ? undefined : { events: [], more: false };
+    if (this.last && compareCursors(cursor, this.last) < 0) {
+      const wanted = new Set(types);
+      const events = this.events.filter((e) => wanted.has(e.type) && compareCursors(cursorOf(e), cursor) > 0);
+      return { events, last: this.last, more: this.full };
     }
-    const wanted = new Set(types);
-    const events = this.events.filter((e) => wanted.has(e.type) && compareCursors(cursorOf(e), cursor) > 0);
-    return { events, last: this.last, more: this.full };
+    // Nothing after the cursor in the page: caught up when the cursor is the page's end and the page reached the horizon.
+    const past = this.last !== undefined && compareCursors(cursor, this.last) > 0;
+    return this.full || past ? undefined : { events: [], more: false };
   }
 }

@@ -25,8 +25,8 @@ export interface DeviceStopped {
 }
 
 /**
- * $1 phone, $2 role, $3 device number, $4 the presence's look-back in hours (presenceLookBackHours). `stop`: the device's stop recorded as lasting, with its reason and the
- * device's attendance from its start (domain/stops.ts: it lasts while the attendance run holding its start does).
+ * $1 phone, $2 role, $3 device number, $4 the presence's look-back in hours (presenceLookBackHours). `stop`: the
+ * device's stop recorded as lasting, with its reason and the device's attendance from its start (domain/stops.ts: it lasts while the attendance run holding its start does).
  */
 const STATE_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND role = $2) AS person_holds,
        EXISTS (SELECT 1 FROM products WHERE device_no = $3) AS device_in_use, s.*,

@@ -12,9 +12,9 @@ import { domainError } from '../../domain/errors.ts';
 import { stopStreams } from '../../events/stop-events.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { attendanceIntervals, systemEnd, type Stop } from '../../domain/stops.ts';
+import { presenceLookBackHours } from '../../domain/presence-sql.ts';
 import { runCommand, type CommandDeps } from '../command.ts';
 import type { FactQuery, Facts } from '../facts.ts';
-import { presenceLookBackHours } from '../../domain/presence-sql.ts';
 import { lastingStop, stopDecider, stopMonths, type StopCommand, type StopState } from './decider.ts';
 
 /** What the stop commands need: the command path's dependencies and the clock settings (time zone, session limit). */
