@@ -20,17 +20,19 @@ import { DESKTOP, PHONE, SCREENSHOTS } from './browser.ts';
 /** '' when the element is wholly inside the viewport and uncovered (module docstring), else what is wrong. */
 export async function seen(locator: Locator): Promise<string> {
   await locator.first().waitFor();
-  // Judged at rest: no drawer or dialog half-way in (spinners, which never end, aside), and the element where it
-  // was a few frames ago (a transition may not have started when the element appeared).
+  // Judged at rest: no drawer or dialog half-way in (spinners, which never end, aside), no loading mask over a table
+  // or page that is fetching (it goes once the answer is in), and the element where it was a few frames ago (a
+  // transition may not have started when the element appeared).
   await locator.first().evaluate(async (el: any) => {
     const g = globalThis as any;
     const frame = () => new Promise((r) => g.requestAnimationFrame(r));
     const at = () => JSON.stringify(el.getBoundingClientRect());
     const moving = () => g.document.getAnimations().some((a: any) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity);
+    const loading = () => [...g.document.querySelectorAll('.el-loading-mask')].some((m: any) => m.getClientRects().length > 0);
     for (let i = 0; i < 300; i++) {
       const before = at();
       for (let f = 0; f < 5; f++) await frame();
-      if (!moving() && at() === before) return;
+      if (!moving() && !loading() && at() === before) return;
     }
   });
   return locator.first().evaluate((el: any) => {
