@@ -91,7 +91,8 @@ const draftOf = (pool: Parameters<typeof reportDraft>[0], w: number) =>
 const CANDIDATES = (withOrders: boolean) => `
 SELECT (SELECT json_agg(${snapshotJson('p')} ORDER BY p.id) FROM products p WHERE p.device_no = ANY(s.devices)) AS candidates
        ${withOrders ? `, ${DRAFT_ORDERS_SQL} AS work_orders` : ''}
-  FROM (SELECT $1::text[] AS devices) s`;
+  FROM (SELECT $1::text[] AS devices) s
+  CROSS JOIN LATERAL (SELECT array_agg(p.project_no) AS project_nos, array_agg(p.product_name) AS product_names FROM products p WHERE p.device_no = ANY(s.devices)) pc`;
 
 async function run(): Promise<void> {
   await withBenchDatabase(async (url) => {

@@ -105,4 +105,12 @@ export interface Projection {
    * event's own stream.
    */
   needs?(event: ProjectedEvent, view: RowView): readonly (RowRef | RowScan)[];
+  /**
+   * Async projections: the rows a whole batch of `events` (those the projection handles, in order) touches, loaded
+   * before any is applied (runner.ts `projectBatch`). Default: every event's `touches`. A projection names here the
+   * rows one event will read only because a later event of the same batch does (an approval's day rows, found through
+   * the submission it approves), and leaves them out of `touches` so that a batch without that later event loads
+   * none of them; `needs` still finds them for an event whose earlier event came in another batch.
+   */
+  ahead?(events: readonly ProjectedEvent[]): readonly RowRef[];
 }

@@ -155,13 +155,17 @@ export const qualityProjection: Projection = {
   shownBy: ['ReportApproved'],
   touches(e) {
     const c = { table: CONTRIBUTIONS, key: [e.data.reportId] };
-    // The day rows an approval will add to, named ahead so that a batch loads them in one query per table (runner.ts)
-    // rather than one approval at a time through `needs` when its submission is in the same batch: a submission names
-    // those of its lines, a corrected approval those of its corrected lines (the placement on the review events is
-    // the submission's). A row named and not changed is not written.
-    if (e.type === 'ReportSubmitted') return [c, ...refsOf(daySums(e.data, e.data.lines))];
+    // A corrected approval's day rows are those of its corrected lines (the placement on the review events is the
+    // submission's); an approval without correction finds its rows through its contribution (`needs`).
     if (e.type === 'ReportApproved' && e.data.correction) return [c, ...refsOf(daySums(e.data, e.data.correction.after))];
     return [c];
+  },
+  // A submission approved later in the same batch (a rebuild, a quick review) names the day rows of its lines, so
+  // that the batch loads them in one query per table rather than one approval at a time through `needs`; any other
+  // submission only its contribution (most batches: the day's submissions, none of them approved yet).
+  ahead(events) {
+    const approved = new Set(events.filter((e) => e.type === 'ReportApproved' && !e.data.correction).map((e) => e.data.reportId));
+    return events.flatMap((e) => (e.type === 'ReportSubmitted' && approved.has(e.data.reportId) ? [...this.touches(e), ...refsOf(daySums(e.data, e.data.lines))] : this.touches(e)));
   },
   // An approval's day rows follow from its contribution (the date, worker and placement as submitted).
   needs(e, view) {

@@ -2,7 +2,7 @@
  * Runs projections over batches of events (see projection.ts for the contract):
  * - `applyInMemory(projections, events, view)` (pure): applies the events in order over the rows of `view` and
  *   collects the changed rows per table; inline projection (inline.ts) uses it alone;
- * - `projectBatch(q, projection, events)`: loads every touched row (one query per table), applies the batch in
+ * - `projectBatch(q, projection, events)`: loads every touched row (or the batch's `ahead`; one query per table), applies the batch in
  *   memory and writes the changed rows (row-writes.ts): async catch-up and replay. For a projection with `needs`
  *   (rows found through other rows, and scans), it first loads what the events need as seen before the
  *   batch, in rounds, then, event by event, whatever an event still needs given what the earlier events of the
@@ -235,7 +235,7 @@ export async function projectBatch(q: Queryable, projection: Projection, events:
   const loaded = new LoadedRows(specs);
 
   // 1. Load the touched rows, one query per table; then what the events need, as seen before the batch.
-  await loaded.load(q, relevant.flatMap((e) => projection.touches(e)), projection.name);
+  await loaded.load(q, projection.ahead ? projection.ahead(relevant) : relevant.flatMap((e) => projection.touches(e)), projection.name);
   const needs = projection.needs?.bind(projection);
   for (let round = 0; needs && round < PREFETCH_ROUNDS; round++) {
     const missing = loaded.missing(relevant.flatMap((e) => needs(e, loaded.view)));

@@ -76,7 +76,8 @@ export interface ReportDraft {
 /**
  * The open orders of the session's candidates' products (earliest due first, then number), each with its operations
  * and the approved and pending 成品 per operation reported at (work orders, migrations/019; the kept progress sums,
- * migrations/023).
+ * migrations/023). Reads the session's products from the FROM item `pc` (`project_nos`, `product_names`: one entry per
+ * product, as DRAFT_SQL reads them once).
  */
 export const DRAFT_ORDERS_SQL = `(SELECT json_agg(json_build_object('orderNo', o.order_no, 'projectNo', o.project_no, 'productName', o.product_name,
                                    'plannedQty', o.planned_qty, 'dueDate', to_char(o.due_date, 'YYYY-MM-DD'), 'operations', o.operations,
@@ -85,7 +86,7 @@ export const DRAFT_ORDERS_SQL = `(SELECT json_agg(json_build_object('orderNo', o
                           ORDER BY o.due_date ASC NULLS LAST, o.order_no)
      FROM work_orders o
     WHERE o.status = 'released'
-      AND (o.project_no, o.product_name) IN (SELECT p.project_no, p.product_name FROM products p WHERE p.device_no = ANY(s.devices)))`;
+      AND (o.project_no, o.product_name) IN (SELECT * FROM unnest(pc.project_nos, pc.product_names)))`;
 
 /**
  * One statement: whether the person still holds the role ($1 phone, $2 role), the session $3 when it is theirs,
@@ -95,14 +96,19 @@ export const DRAFT_ORDERS_SQL = `(SELECT json_agg(json_build_object('orderNo', o
  */
 const DRAFT_SQL = `SELECT EXISTS (SELECT 1 FROM personnel WHERE phone = $1 AND role = $2) AS person_holds,
        ${SESSION_COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')},
-       (SELECT json_agg(${snapshotJson('p')} ORDER BY array_position(s.devices, p.device_no), p.project_no, p.product_name, p.process_name, p.id)
-          FROM products p WHERE p.device_no = ANY(s.devices)) AS candidates,
+       pc.candidates,
        ${DRAFT_ORDERS_SQL} AS work_orders,
-       (SELECT array_agg(p.id) FROM products p WHERE p.device_no = ANY(s.devices) AND p.operator_count > 1) AS crew_product_ids,
+       pc.crew_product_ids,
        CASE WHEN s.clock_out_at IS NULL THEN NULL
-            ELSE (SELECT json_agg(c) FROM (${crewLinesNamingSql('$1::text', 's.clock_in_at', 's.clock_out_at', 'ARRAY(SELECT p.id FROM products p WHERE p.device_no = ANY(s.devices))')}) c) END AS crew_coverage,
+            ELSE (SELECT json_agg(c) FROM (${crewLinesNamingSql('$1::text', 's.clock_in_at', 's.clock_out_at', 'pc.ids')}) c) END AS crew_coverage,
        COALESCE((s.clock_in_at AT TIME ZONE $4::text)::date = $5::date AND ${streamHeadsHoldSql('$6::text[]', '$7::bigint[]')}, false) AS calendar_kept
-  FROM (SELECT 1) AS one LEFT JOIN sessions s ON s.session_id = $3 AND s.employee_phone = $1`;
+  FROM (SELECT 1) AS one LEFT JOIN sessions s ON s.session_id = $3 AND s.employee_phone = $1
+  -- The session's products, read once for the candidates, the orders and the crew parts.
+  LEFT JOIN LATERAL (SELECT json_agg(${snapshotJson('p')} ORDER BY array_position(s.devices, p.device_no), p.project_no, p.product_name, p.process_name, p.id) AS candidates,
+                            COALESCE(array_agg(p.id), '{}') AS ids,
+                            array_agg(p.id) FILTER (WHERE p.operator_count > 1) AS crew_product_ids,
+                            array_agg(p.project_no) AS project_nos, array_agg(p.product_name) AS product_names
+                       FROM products p WHERE p.device_no = ANY(s.devices)) pc ON true`;
 
 /**
  * The draft of session `sessionId` of `worker` at `now` (module docstring), in one round trip (two when the
