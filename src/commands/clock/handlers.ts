@@ -12,7 +12,6 @@
  *   worker's team and workshop on the report date, recorded in ReportSubmitted).
  * - `abandonSession`: the abandonment job's command, as the system, inside the job's transaction.
  */
-import { randomUUID } from 'node:crypto';
 import { defectReasonFacts, workOrderFacts } from '../report-lines.ts';
 import { labelAt, openOrNone, sessionNotFound, type ClockLabel, type ClockSettings } from '../../domain/clock.ts';
 import type { CrewShareRecord, LineInput } from '../../domain/report-line.ts';
@@ -23,6 +22,7 @@ import { NO_PLACEMENT } from '../../domain/placement.ts';
 import { localDate } from '../../time.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { runCommand, SYSTEM, type CommandDeps } from '../command.ts';
+import { timeOrderedId } from '../../ids.ts';
 import type { StreamQuery } from '../repository.ts';
 import { workerDecider, type WorkerCommand, type WorkerDecision, type WorkerState } from './decider.ts';
 
@@ -80,7 +80,7 @@ async function clockOperation<R>(
   answer: (state: WorkerState, base: ClockSessionAnswer) => R,
 ): Promise<R> {
   const deviceNo = await scannedDeviceNo(deps.commands.reads, device);
-  const sessionId = randomUUID();
+  const sessionId = timeOrderedId(deps.commands.clock.now());
   return runCommand(deps.commands, actor, {
     decider: workerDecider(deps.clockSettings),
     stream: workerStream(deps, actor.phone),
@@ -121,7 +121,7 @@ export const finishClock = (deps: ClockDeps, actor: Actor, device: DeviceRef) =>
  * lines' errors (report-lines.ts).
  */
 export async function submitReport(deps: ClockDeps, actor: Actor, input: { sessionId: string; lines: LineInput[] }): Promise<SubmitAnswer> {
-  const reportId = randomUUID();
+  const reportId = timeOrderedId(deps.commands.clock.now());
   return runCommand(deps.commands, actor, {
     decider: workerDecider(deps.clockSettings),
     stream: {
