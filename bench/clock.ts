@@ -353,7 +353,7 @@ function absorb(total: Figures, part: Figures): void {
  * `run` continues from where the clients stand, so a phase can be measured in parts; `end` takes, unmeasured,
  * the steps that close every client's current cycle.
  */
-class Fleet {
+export class Fleet {
   private readonly workers: SimWorker[];
   private readonly next: number[];
 

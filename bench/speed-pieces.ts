@@ -7,17 +7,20 @@
  *
  * Each variant runs the clock benchmark's cycle with its 200 clients (bench/clock.ts) on a fresh database, started
  * as `npm start` starts it: saturation (closed loop) with CPU per request, then paced at 1,500 req/s (open loop,
- * clients spread over the cycle) for its p99. Variants take turns round by round (`BENCH_ROUNDS`, default 3), so
- * that the shared machine's drift falls on all alike, in the opposite order every other round (A B, B A, …: no
- * variant always runs first after the other's database was dropped); each figure is the median of the rounds, with
- * their range, and each variant's saturation is also given as the median of its per-round ratios to the whole
- * service's (the rounds' pairs measured minutes apart, so the machine's slower drift cancels out).
+ * clients spread over the cycle) for its p99. In each round (`BENCH_ROUNDS`, default 3) every variant's service runs
+ * at once, each on its own database, and the saturation is measured in PARTS turns (one cycle of every client each):
+ * variant by variant, in the opposite order every other turn (A B, B A, …), the idle ones waiting meanwhile, so that
+ * the shared machine's drift — its speed moved by up to half within a minute here — falls on all alike within
+ * seconds rather than minutes; a variant's saturation is its requests over its seconds summed over its turns, its
+ * CPU per request likewise. Then each variant's p99 paced, one after the other (in the round's order). Each figure is the median of the
+ * rounds, with their range, and each variant's saturation is also given as the median of its per-round ratios to the
+ * whole service's.
  * `BENCH_PIECES=lean,facts-cache` measures only those pieces (beside the whole service). A piece earns its place
  * with ≥ 10 % on saturation or on p99 at 1,500 req/s (bench/README.md).
  */
 import { TokenService } from '../src/auth/tokens.ts';
 import { SPEED_PIECES } from '../src/config.ts';
-import { CYCLES, PACED_CYCLES, TARGET_RATE, clockCycles, closeClients, measured, seed, startServer, stopServer, type Figures } from './clock.ts';
+import { CYCLES, Fleet, PACED_CYCLES, STEPS, TARGET_RATE, clockCycles, closeClients, measured, seed, startServer, stopServer, type Figures } from './clock.ts';
 import { fmt, percentile, withBenchDatabase } from './db.ts';
 import type { BenchSuite } from './suites.ts';
 
@@ -39,26 +42,74 @@ interface Sample {
   errors: number;
 }
 
-/** One measurement of `v` on a fresh database: saturation with CPU per request, then p99 paced at the target rate. */
-async function measure(v: Variant): Promise<Sample> {
-  return withBenchDatabase(async (url) => {
-    const phones = await seed(url);
-    const tokens = phones.map((phone) => new TokenService('bench-secret', '1d').issue({ phone, role: 'worker' }));
-    const svc = await startServer('service', url, { env: v.env, dir: v.dir });
+/** Saturation turns per round (each one cycle of every client; CYCLES in all). */
+const PARTS = CYCLES;
+
+/** A variant's service started on its fresh database, with its clients' tokens. */
+interface Running {
+  v: Variant;
+  url: string;
+  base: string;
+  child: Awaited<ReturnType<typeof startServer>>['child'];
+  tokens: string[];
+}
+
+/** Runs `fn` with one fresh database per variant (created before, dropped after, even on failure). */
+function withDatabases<T>(variants: readonly Variant[], fn: (urls: string[]) => Promise<T>, urls: string[] = []): Promise<T> {
+  if (urls.length === variants.length) return fn(urls);
+  return withBenchDatabase((url) => withDatabases(variants, fn, [...urls, url]));
+}
+
+/**
+ * One round (module docstring): every variant's service at once, the saturation measured in turns, then each one's
+ * p99 paced at the target rate.
+ */
+async function measureRound(variants: readonly Variant[], reversed: boolean): Promise<Map<string, Sample>> {
+  return withDatabases(variants, async (urls) => {
+    const running: Running[] = [];
     try {
-      await clockCycles(svc.base, tokens, 1); // warm-up
-      const max: Figures = await measured(url, svc.child, () => clockCycles(svc.base, tokens, CYCLES));
-      const paced = await clockCycles(svc.base, tokens, PACED_CYCLES, TARGET_RATE);
-      return {
-        saturation: max.requests / max.seconds,
-        serverCpu: max.cpu?.server ?? NaN,
-        databaseCpu: max.cpu?.database ?? NaN,
-        p99: percentile(paced.all, 99),
-        stepsP99: [...paced.byStep].map(([step, ms]) => `${step} ${fmt(percentile(ms, 99), 1)}`).join(', '),
-        errors: max.errors + paced.errors,
-      };
+      for (const [i, v] of variants.entries()) {
+        const phones = await seed(urls[i]);
+        const tokens = phones.map((phone) => new TokenService('bench-secret', '1d').issue({ phone, role: 'worker' }));
+        const svc = await startServer('service', urls[i], { env: v.env, dir: v.dir });
+        running.push({ v, url: urls[i], base: svc.base, child: svc.child, tokens });
+      }
+      for (const r of running) await clockCycles(r.base, r.tokens, 1); // warm-up
+      const fleets = running.map((r) => new Fleet(r.base, r.tokens));
+      for (const f of fleets) await f.begin();
+      const sums = running.map(() => ({ requests: 0, seconds: 0, server: 0, database: 0, errors: 0 }));
+      for (let part = 0; part < PARTS; part++) {
+        const order = [...running.keys()];
+        if ((part % 2 === 1) !== reversed) order.reverse();
+        for (const i of order) {
+          const f = await measured(running[i].url, running[i].child, () => fleets[i].run(STEPS.length));
+          const t = sums[i];
+          t.requests += f.requests;
+          t.seconds += f.seconds;
+          t.errors += f.errors;
+          t.server += (f.cpu?.server ?? NaN) * f.requests;
+          t.database += (f.cpu?.database ?? NaN) * f.requests;
+        }
+      }
+      for (const f of fleets) await f.end();
+      const out = new Map<string, Sample>();
+      const pacedOrder = reversed ? [...running.keys()].reverse() : [...running.keys()];
+      for (const i of pacedOrder) {
+        const r = running[i];
+        const paced = await clockCycles(r.base, r.tokens, PACED_CYCLES, TARGET_RATE);
+        const t = sums[i];
+        out.set(r.v.name, {
+          saturation: t.requests / t.seconds,
+          serverCpu: t.server / t.requests,
+          databaseCpu: t.database / t.requests,
+          p99: percentile(paced.all, 99),
+          stepsP99: [...paced.byStep].map(([step, ms]) => `${step} ${fmt(percentile(ms, 99), 1)}`).join(', '),
+          errors: t.errors + paced.errors,
+        });
+      }
+      return out;
     } finally {
-      await stopServer(svc.child);
+      for (const r of running) await stopServer(r.child);
       closeClients();
     }
   });
@@ -81,8 +132,9 @@ async function run(): Promise<void> {
   ];
   const samples = new Map<string, Sample[]>(variants.map((v) => [v.name, []]));
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const v of round % 2 ? variants : [...variants].reverse()) {
-      const s = await measure(v);
+    const measuredRound = await measureRound(variants, round % 2 === 0);
+    for (const v of variants) {
+      const s = measuredRound.get(v.name)!;
       samples.get(v.name)!.push(s);
       console.log(`  round ${round}  ${v.name.padEnd(40)} ${fmt(s.saturation).padStart(6)} req/s   p99 at ${fmt(TARGET_RATE)} ${fmt(s.p99, 1).padStart(6)} ms (${s.stepsP99})${s.errors ? `   ${s.errors} unexpected answers` : ''}`);
     }
