@@ -2,7 +2,7 @@
  * The OEE read (queries/oee.ts): 200 devices in 4 workshops, 30 days, 2,000 workers each with a session a day
  * (08:00–17:00 local on device w mod 200, one worker in ten switching to the next device at 12:00: 60,000
  * sessions), 20,000 stops (three or four a device-day, planned and unplanned in turn), and an approved report a
- * worker-day (60,000), written straight into the read models the read takes them from (`device_presence`, `stops`,
+ * worker-day (60,000), written straight into the read models the read takes them from (`sessions`, `stops`,
  * `reports`). The month computed live (nothing kept: the read before the OEE read model) as the baseline; then the
  * read model keeps the month's closed dates (queries/oee-days.ts `keepDates`, timed) and p50/p95 of
  * `GET /api/oee` for the month by device (`oeeCells` + `oeeReport`, what the route runs), the same by day, and the
@@ -36,8 +36,10 @@ const SETUP = [
 
 /** Sessions, presence and approved reports of days [$1, $2) from $3 for workers 1…$4. */
 const PRESENCE = `
-INSERT INTO device_presence (session_id, employee_phone, clock_in_at, ended_at, abandoned, current_device, devices, segments)
-SELECT gen_random_uuid(), '138' || lpad(w::text, 8, '0'), t.i, t.o, false, NULL,
+INSERT INTO sessions (session_id, employee_phone, status, clock_in_at, clock_out_at, devices, opened_version, updated_at,
+                      ended_at, abandoned, current_device, segments)
+SELECT gen_random_uuid(), '138' || lpad(w::text, 8, '0'), 'reported', t.i, t.o,
+       CASE WHEN w % 10 = 0 THEN ARRAY[${dev('w')}, ${dev('w + 1')}] ELSE ARRAY[${dev('w')}] END, d, t.o, t.o, false, NULL,
        CASE WHEN w % 10 = 0 THEN ARRAY[${dev('w')}, ${dev('w + 1')}] ELSE ARRAY[${dev('w')}] END,
        CASE WHEN w % 10 = 0
          THEN jsonb_build_array(jsonb_build_object('deviceNo', ${dev('w')}, 'from', t.in_iso, 'to', t.mid_iso),
@@ -86,7 +88,7 @@ async function run(): Promise<void> {
     });
     await pool.query('ANALYZE');
     const count = async (t: string) => Number((await pool.query(`SELECT count(*) AS n FROM ${t}`)).rows[0].n);
-    console.log(`data: ${DEVICES} devices, ${DAYS} days, ${fmt(await count('device_presence'))} sessions, ${fmt(await count('stops'))} stops, ${fmt(await count('reports'))} approved reports (loaded in ${fmt(load, 1)} s)`);
+    console.log(`data: ${DEVICES} devices, ${DAYS} days, ${fmt(await count('sessions'))} sessions, ${fmt(await count('stops'))} stops, ${fmt(await count('reports'))} approved reports (loaded in ${fmt(load, 1)} s)`);
 
     const range = { startDate: FIRST_DAY, endDate: addDays(FIRST_DAY, DAYS - 1) };
     const now = new Date(Date.parse(`${addDays(FIRST_DAY, DAYS + 1)}T00:00:00Z`));

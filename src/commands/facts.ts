@@ -124,7 +124,7 @@ export interface FactQuery {
     readonly lookBackHours: number;
   };
   // ---- downtime (停机) ----
-  /** Is `phone` clocked in on `deviceNo` now (its session's open segment, migrations/020 device_presence)? */
+  /** Is `phone` clocked in on `deviceNo` now (its session's open segment, the presence in the sessions' rows: migrations/030)? */
   readonly onDevice?: { readonly phone: string; readonly deviceNo: string };
   /** Stop reason codes a stop names (domain/stop-reasons.ts): which exist, their category, active. */
   readonly stopReasonCodes?: readonly string[];

@@ -8,9 +8,8 @@
  *   steps}`: the worker's name, their coefficient (系数, hundredths) on local date `date` (the membership rule,
  *   domain/membership.ts; 100 in no team) and the session's clocking steps (ClockedIn, DeviceSwitched, ClockedOut)
  *   in stream order, from which domain/crew-presence.ts computes the seconds on each device. Sessions are looked up
- *   by clock-in from `from` − `lookBackHours` (sessions never last longer: SESSION_MAX_HOURS) through the device
- *   presence's index by clock-in (`device_presence_by_time`, migrations/020: one row per session, the same clock-in;
- *   migrations/029), then by key. Presence inside a past window never changes, so it needs no guard.
+ *   by clock-in from `from` − `lookBackHours` (sessions never last longer: SESSION_MAX_HOURS) through the sessions'
+ *   index by clock-in (`sessions_by_clock_in`, migrations/030). Presence inside a past window never changes, so it needs no guard.
  * - `crewCoverageSql(from, to, productIds, phones)`: the rows (report_id, submitter, submitter_name, product_id,
  *   phone, crew) of the reports not rejected whose window overlaps [from, to) and whose line of one of `productIds`
  *   counts one of `phones`: a crew line counts each member of its shares, any other line its submitter. Whatever
@@ -35,8 +34,8 @@ export const crewPresenceSql = (from: string, to: string, devices: string, date:
                        WHERE e.stream_id = 'worker-' || s.employee_phone AND e.stream_version >= s.opened_version
                          AND e.event_type IN ('ClockedIn', 'DeviceSwitched', 'ClockedOut') AND e.data ->> 'sessionId' = s.session_id::text))
             ORDER BY s.clock_in_at, s.employee_phone), '[]'::json)
-      FROM device_presence dp JOIN sessions s ON s.session_id = dp.session_id
-     WHERE dp.clock_in_at >= ${from} - make_interval(hours => ${lookBackHours}) AND dp.clock_in_at < ${to}
+      FROM sessions s
+     WHERE s.clock_in_at >= ${from} - make_interval(hours => ${lookBackHours}) AND s.clock_in_at < ${to}
        AND (s.clock_out_at IS NULL OR s.clock_out_at > ${from}) AND s.status <> 'abandoned' AND s.devices && ${devices})`;
 
 /** The lines that already count some of `phones` for some of `productIds` in the window (module docstring). */

@@ -4,7 +4,7 @@
  *
  * A stop is `[startAt, endAt)`; `endAt` null while it lasts. A stop still open when the last worker on the device
  * clocks out (or the session is abandoned) ends then, marked as ended by the system: its end is the end of the run of
- * the device's attendance (the union of the workers' presence on it, projections/device-presence.ts) that holds its
+ * the device's attendance (the union of the workers' presence on it, the sessions' presence, projections/sessions.ts) that holds its
  * start (`systemEnd`). The service never writes at a clock-out for it (decisions.md "Stops"): every read computes the
  * same end from the stored presence, and the next command on the device's stop stream records it (StopEnded,
  * `bySystem`), so the stream and the reads agree whenever either is asked.

@@ -18,7 +18,6 @@ import { defectReasonsProjection } from './defect-reasons.ts';
 import { workOrdersProjection } from './work-orders.ts';
 import { workOrderProgressProjection } from './work-order-progress.ts';
 import { stopReasonsProjection } from './stop-reasons.ts';
-import { devicePresenceProjection } from './device-presence.ts';
 import { stopsProjection } from './stops.ts';
 import { qualityProjection } from './quality.ts';
 
@@ -41,7 +40,6 @@ export const projections: Projection[] = [
   // the work orders' progress per operation, summed as reports are submitted and reviewed
   workOrderProgressProjection,
   stopReasonsProjection,
-  devicePresenceProjection,
   stopsProjection,
   // quality: the defects' daily sums
   qualityProjection,

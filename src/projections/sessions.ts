@@ -10,6 +10,18 @@
  * - SessionAbandoned: status `abandoned`.
  * - SessionReported: status `reported`, `report_id`.
  * Timestamps are written as ISO 8601 text (UTC).
+ *
+ * The device presence (migrations/020, kept in this row since migrations/030): where the session's worker was, as
+ * device segments `[{deviceNo, from, to}]` in order — from the clock-in or a switch to a device, to the switch away or
+ * the clock-out (`to` null while it lasts); `current_device` the device of the open segment, `ended_at` the end of the
+ * last one. The OEE read takes the attended time of a device from it (the union of its segments, domain/oee.ts), a
+ * stop command the fact "clocked in on this device" (commands/facts.ts), the crew the sessions on a device.
+ * - ClockedIn: one open segment on the device.
+ * - DeviceSwitched: the open segment ends, a new one opens on the device switched to.
+ * - ClockedOut: the open segment ends at the clock-out; a 重新报工 (`reopened`, a later clock-out of a session
+ *   already clocked out) moves the end of the last segment to the new clock-out, as the report's clock-out moves.
+ * - SessionAbandoned: the open segment ends at the abandonment, `abandoned` true (the reads cap it at clock-in +
+ *   SESSION_MAX_HOURS: an abandonment found at a later clock-in says nothing about the hours between).
  */
 import type { EventData } from '../events/catalog.ts';
 import type { ProjectedEvent, Projection, RowChange } from './projection.ts';
@@ -17,10 +29,30 @@ import type { ProjectedEvent, Projection, RowChange } from './projection.ts';
 const TABLE = 'sessions';
 const iso = (at: string) => new Date(at).toISOString();
 
+/** One segment of a session on a device: ISO instants, `to` null while it lasts. */
+export interface PresenceSegment {
+  readonly deviceNo: string;
+  readonly from: string;
+  readonly to: string | null;
+}
+
+/** `segments` with the open (last) one ended at `at`; a closed last one moved to `at` when `move`. */
+function endLast(segments: readonly PresenceSegment[], at: string, move: boolean): PresenceSegment[] {
+  const last = segments[segments.length - 1];
+  if (!last || (last.to !== null && !move)) return [...segments];
+  return [...segments.slice(0, -1), { ...last, to: at < last.from ? last.from : at }];
+}
+
 export const sessionsProjection: Projection = {
   name: 'sessions',
   mode: 'inline',
-  tables: [{ name: TABLE, key: ['session_id'], columns: ['session_id', 'employee_phone', 'status', 'clock_in_at', 'clock_out_at', 'expires_at', 'devices', 'report_id', 'opened_version', 'updated_at'] }],
+  tables: [
+    {
+      name: TABLE,
+      key: ['session_id'],
+      columns: ['session_id', 'employee_phone', 'status', 'clock_in_at', 'clock_out_at', 'expires_at', 'devices', 'report_id', 'opened_version', 'updated_at', 'ended_at', 'abandoned', 'current_device', 'segments'],
+    },
+  ],
   eventTypes: ['ClockedIn', 'DeviceSwitched', 'ClockedOut', 'SessionAbandoned', 'SessionReported'],
 
   touches(event: ProjectedEvent) {
@@ -47,24 +79,35 @@ export const sessionsProjection: Projection = {
             report_id: null,
             opened_version: event.streamVersion,
             updated_at: at,
+            ended_at: null,
+            abandoned: false,
+            current_device: d.deviceNo,
+            segments: [{ deviceNo: d.deviceNo, from: at, to: null }],
           },
         },
       ];
     }
     const row = view.get(TABLE, ref.key);
     if (!row) return [];
+    const segments = row.segments as PresenceSegment[];
     switch (event.type) {
       case 'DeviceSwitched': {
         const d = event.data as EventData<'DeviceSwitched'>;
         const devices = row.devices as string[];
-        return [{ ...ref, row: { ...row, devices: devices.includes(d.deviceNo) ? devices : [...devices, d.deviceNo], updated_at: at } }];
+        const presence = row.current_device === null ? {} : { current_device: d.deviceNo, segments: [...endLast(segments, at, false), { deviceNo: d.deviceNo, from: at, to: null }] };
+        return [{ ...ref, row: { ...row, devices: devices.includes(d.deviceNo) ? devices : [...devices, d.deviceNo], updated_at: at, ...presence } }];
       }
       case 'ClockedOut': {
         const d = event.data as EventData<'ClockedOut'>;
-        return [{ ...ref, row: { ...row, status: 'reporting', clock_out_at: at, expires_at: iso(d.expiresAt), updated_at: at } }];
+        const next = endLast(segments, at, true);
+        const presence = { current_device: null, ended_at: next[next.length - 1]?.to ?? at, segments: next };
+        return [{ ...ref, row: { ...row, status: 'reporting', clock_out_at: at, expires_at: iso(d.expiresAt), updated_at: at, ...presence } }];
       }
-      case 'SessionAbandoned':
-        return [{ ...ref, row: { ...row, status: 'abandoned', updated_at: at } }];
+      case 'SessionAbandoned': {
+        const presence =
+          row.current_device === null ? { abandoned: true } : { current_device: null, abandoned: true, ended_at: at, segments: endLast(segments, at, false) };
+        return [{ ...ref, row: { ...row, status: 'abandoned', updated_at: at, ...presence } }];
+      }
       case 'SessionReported': {
         const d = event.data as EventData<'SessionReported'>;
         return [{ ...ref, row: { ...row, status: 'reported', report_id: d.reportId, updated_at: at } }];

@@ -69,7 +69,7 @@ export function oeeDaysConsumer(clock: Clock, settings: ClockSettings): OeeDaysC
       const dates = new Set<string>();
       const sessions = events.filter((e) => SESSION.includes(e.type));
       if (sessions.length) {
-        const r = await tx.query(`SELECT session_id, clock_in_at FROM device_presence WHERE session_id = ANY($1::uuid[])`, [sessions.map((e) => e.data.sessionId)]);
+        const r = await tx.query(`SELECT session_id, clock_in_at FROM sessions WHERE session_id = ANY($1::uuid[])`, [sessions.map((e) => e.data.sessionId)]);
         const clockIn = new Map<string, Date>(r.rows.map((x: any) => [x.session_id, new Date(x.clock_in_at)]));
         for (const e of sessions) {
           const at = new Date(e.data.at);
@@ -101,7 +101,7 @@ export function oeeDaysConsumer(clock: Clock, settings: ClockSettings): OeeDaysC
         const today = localDate(clock.now(), tz);
         const r = await tx.query(
           `SELECT d::date::text AS date
-             FROM (SELECT least((SELECT min(clock_in_at) FROM device_presence), (SELECT min(start_at) FROM stops),
+             FROM (SELECT least((SELECT min(clock_in_at) FROM sessions), (SELECT min(start_at) FROM stops),
                                 (SELECT min(report_date) FROM reports)::timestamp AT TIME ZONE $1::text) AS first) f,
                   generate_series((f.first AT TIME ZONE $1::text)::date, $2::date - 1, interval '1 day') d
             WHERE f.first IS NOT NULL AND NOT EXISTS (SELECT 1 FROM oee_days_kept k WHERE k.report_date = d::date)

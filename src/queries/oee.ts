@@ -3,7 +3,7 @@
  * dates the OEE read model keeps (`oee_device_days`, queries/oee-days.ts; the route waits for it) are read from
  * it; every other date (today, a date not kept yet or changed since) is computed live (`liveCells`) from the
  * inline read models (so never older than the request): the workers' presence on the devices
- * (`device_presence`, migrations/020) with their shifts' break windows (src/shifts/sql.ts, where shifts exist), the
+ * (kept in the sessions' rows: migrations/020, 030) with their shifts' break windows (src/shifts/sql.ts, where shifts exist), the
  * stops (`stops`, a lasting one ended where the device's attendance ended or, while it lasts, at now), and the
  * approved report lines (`reports`) by the device of their product and their report date.
  *
@@ -96,7 +96,7 @@ const DEVICES_SQL = `SELECT d.device_no, dw.workshop_code, w.name AS workshop_na
 /**
  * $1 devices, $2 range start, $3 range end (instants), $4 earliest clock-in looked at, $5 time zone. The worker's
  * shift days around the clock-in date only where some team has a shift (else null: no break window anywhere).
- * The sessions of the look-back come by `device_presence_by_time`; the end test is written before the devices test
+ * The sessions of the look-back come by `sessions_by_clock_in`; the end test is written before the devices test
  * (the planner keeps conditions of equal cost in the written order): most of the look-back's sessions ended before
  * the range and are dropped by the cheap comparison, the overlap with a factory's hundreds of devices is taken only
  * for the rest (5 ms instead of 13 ms for today's 2,000 of 6,000 sessions, bench `oee`).
@@ -104,7 +104,7 @@ const DEVICES_SQL = `SELECT d.device_no, dw.workshop_code, w.name AS workshop_na
 const PRESENCE_SQL = `SELECT p.session_id, p.employee_phone, p.clock_in_at, p.abandoned, p.segments,
        CASE WHEN EXISTS (SELECT 1 FROM team_shift_assignments) OR EXISTS (SELECT 1 FROM team_shift_overrides)
             THEN ${shiftDaysSql('p.employee_phone', '(p.clock_in_at AT TIME ZONE $5::text)::date')} END AS days
-  FROM device_presence p
+  FROM sessions p
  WHERE p.clock_in_at < $3::timestamptz AND p.clock_in_at >= $4::timestamptz
    AND COALESCE(p.ended_at, 'infinity'::timestamptz) > $2::timestamptz AND p.devices && $1::text[]`;
 

@@ -17,7 +17,7 @@ import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayProjection } from '../../src/projections/replay.ts';
 import { stopsProjection } from '../../src/projections/stops.ts';
-import { devicePresenceProjection } from '../../src/projections/device-presence.ts';
+import { sessionsProjection } from '../../src/projections/sessions.ts';
 import { reportsProjection } from '../../src/projections/reports.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { addProduct, workerClient } from '../clock/helpers.ts';
@@ -139,9 +139,9 @@ describe('OEE of the day, worked out by hand', () => {
 
   it('a replay of the presence, the stops and the reports gives the same figures', async () => {
     const pool = app.service.ctx.db.pool;
-    await pool.query(`UPDATE device_presence SET segments = '[]'::jsonb`);
+    await pool.query(`UPDATE sessions SET segments = '[]'::jsonb`);
     await pool.query(`UPDATE stops SET end_at = NULL`);
-    for (const p of [devicePresenceProjection, stopsProjection, reportsProjection]) await replayProjection(pool, app.service.ctx.store, p, 4);
+    for (const p of [sessionsProjection, stopsProjection, reportsProjection]) await replayProjection(pool, app.service.ctx.store, p, 4);
     expect((await oee('device')).body).toEqual({ items: [{ key: 'D1', label: 'D1', ...D1 }], totals: D1 });
   });
 });

@@ -182,7 +182,7 @@ async function history(steps: readonly Step[]): Promise<void> {
           // The abandonment job, as the service runs it every minute: a session past SESSION_MAX_HOURS is abandoned
           // (the live read looks back that far for sessions; one left open for days is not a history that happens).
           await abandonOverAgeSessions(app.service.ctx);
-          const open = await app.service.ctx.db.pool.query(`SELECT session_id FROM device_presence WHERE current_device IS NOT NULL`);
+          const open = await app.service.ctx.db.pool.query(`SELECT session_id FROM sessions WHERE current_device IS NOT NULL`);
           const still = new Set(open.rows.map((r: any) => r.session_id));
           sessions.forEach((id, w) => {
             if (id && on[w] !== null && !still.has(id)) on[w] = null;

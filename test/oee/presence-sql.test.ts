@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { attendanceSql, onDeviceSql, presenceLookBackHours } from '../../src/domain/presence-sql.ts';
 import { useMigratedDatabase } from '../helpers/db.ts';
 
-const database = useMigratedDatabase(['sessions', 'device_presence']);
+const database = useMigratedDatabase(['sessions']);
 
 const H = 3_600_000;
 const now = Date.parse('2026-11-28T10:00:00Z');
@@ -18,14 +18,10 @@ let n = 0;
 async function session(phone: string, deviceNo: string, from: number, to: number | null, status = to === null ? 'active' : 'reported') {
   const id = `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
   await database().pool.query(
-    `INSERT INTO sessions (session_id, employee_phone, status, clock_in_at, clock_out_at, devices, opened_version, updated_at)
-     VALUES ($1, $2, $3, $4, $5, ARRAY[$6], $7, $4)`,
-    [id, phone, status, iso(from), to === null ? null : iso(to), deviceNo, n],
-  );
-  await database().pool.query(
-    `INSERT INTO device_presence (session_id, employee_phone, clock_in_at, ended_at, abandoned, current_device, devices, segments)
-     VALUES ($1, $2, $3, $4, false, $5, ARRAY[$6], $7)`,
-    [id, phone, iso(from), to === null ? null : iso(to), to === null ? deviceNo : null, deviceNo, JSON.stringify([{ deviceNo, from: iso(from), to: to === null ? null : iso(to) }])],
+    `INSERT INTO sessions (session_id, employee_phone, status, clock_in_at, clock_out_at, devices, opened_version, updated_at,
+                           ended_at, abandoned, current_device, segments)
+     VALUES ($1, $2, $3, $4, $5, ARRAY[$6], $7, $4, $5, false, $8, $9)`,
+    [id, phone, status, iso(from), to === null ? null : iso(to), deviceNo, n, to === null ? deviceNo : null, JSON.stringify([{ deviceNo, from: iso(from), to: to === null ? null : iso(to) }])],
   );
 }
 

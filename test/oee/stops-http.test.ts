@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayProjection } from '../../src/projections/replay.ts';
 import { stopsProjection } from '../../src/projections/stops.ts';
-import { devicePresenceProjection } from '../../src/projections/device-presence.ts';
+import { sessionsProjection } from '../../src/projections/sessions.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { tablesOf } from '../helpers/test-projection.ts';
 import { addProduct, MIN, workerClient } from '../clock/helpers.ts';
@@ -126,7 +126,7 @@ describe('stops in the console', () => {
 
   it('replays of the stops and of the presence write the same rows as the commands did', async () => {
     const pool = app.service.ctx.db.pool;
-    for (const p of [stopsProjection, devicePresenceProjection]) {
+    for (const p of [stopsProjection, sessionsProjection]) {
       const incremental = await tablesOf(pool, p);
       await replayProjection(pool, app.service.ctx.store, p, 3);
       expect(await tablesOf(pool, p)).toEqual(incremental);
