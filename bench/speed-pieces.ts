@@ -9,7 +9,8 @@
  * as `npm start` starts it: saturation (closed loop) with CPU per request, then paced at 1,500 req/s (open loop,
  * clients spread over the cycle) for its p99. In each round (`BENCH_ROUNDS`, default 3) every variant's service runs
  * at once, each on its own database, and the saturation is measured in PARTS turns (one cycle of every client each):
- * variant by variant, in the opposite order every other turn (A B, B A, …), the idle ones waiting meanwhile, so that
+ * variant by variant, in the opposite order every other turn (A B, B A, …), the idle ones waiting meanwhile (each
+ * turn followed, unmeasured, by its consumers catching up, so that no work of one runs in another's turn), so that
  * the shared machine's drift — its speed moved by up to half within a minute here — falls on all alike within
  * seconds rather than minutes; a variant's saturation is its requests over its seconds summed over its turns, its
  * CPU per request likewise. Then each variant's p99 paced, one after the other (in the round's order). Each figure is the median of the
@@ -20,7 +21,7 @@
  */
 import { TokenService } from '../src/auth/tokens.ts';
 import { SPEED_PIECES } from '../src/config.ts';
-import { CYCLES, Fleet, PACED_CYCLES, STEPS, TARGET_RATE, clockCycles, closeClients, measured, seed, startServer, stopServer, type Figures } from './clock.ts';
+import { CYCLES, Fleet, consumersCaughtUp, PACED_CYCLES, STEPS, TARGET_RATE, clockCycles, closeClients, measured, seed, startServer, stopServer, type Figures } from './clock.ts';
 import { fmt, percentile, withBenchDatabase } from './db.ts';
 import type { BenchSuite } from './suites.ts';
 
@@ -83,6 +84,8 @@ async function measureRound(variants: readonly Variant[], reversed: boolean): Pr
         if ((part % 2 === 1) !== reversed) order.reverse();
         for (const i of order) {
           const f = await measured(running[i].url, running[i].child, () => fleets[i].run(STEPS.length));
+          // Unmeasured: the turn's last events taken in by its consumers, so that none of its work runs in another's turn.
+          await consumersCaughtUp(running[i].url);
           const t = sums[i];
           t.requests += f.requests;
           t.seconds += f.seconds;

@@ -18,6 +18,7 @@ import { freshReadsBench } from './fresh-reads.ts';
 import { qualityBench } from './quality.ts';
 import { workOrdersBench } from './work-orders.ts';
 import { oeeBench } from './oee.ts';
+import { idsBench } from './ids.ts';
 
 export const suites: BenchSuite[] = [
   eventStoreBench,
@@ -35,4 +36,5 @@ export const suites: BenchSuite[] = [
   qualityBench,
   workOrdersBench,
   oeeBench,
+  idsBench,
 ];

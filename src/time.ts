@@ -29,10 +29,15 @@ function parts(at: Date, timeZone: string): Record<string, string> {
   return out;
 }
 
-/** The local calendar date (`YYYY-MM-DD`) of an instant in `timeZone`. */
+/** The local calendar date (`YYYY-MM-DD`) of an instant in `timeZone` (kept per whole UTC minute, as the offset). */
 export function localDate(at: Date, timeZone: string): string {
-  return new Date(at.getTime() + offsetMinutes(at, timeZone) * 60_000).toISOString().slice(0, 10);
+  const minute = Math.floor(at.getTime() / 60_000);
+  let byMinute = dates.get(timeZone);
+  if (!byMinute) dates.set(timeZone, (byMinute = new Map()));
+  return kept(byMinute, minute, () => new Date(at.getTime() + offsetMinutes(at, timeZone) * 60_000).toISOString().slice(0, 10));
 }
+/** Local dates by zone and whole UTC minute (a date changes only at a local midnight, on a minute boundary). */
+const dates = new Map<string, Map<number, string>>();
 
 /**
  * The answer kept in `answers` for `key`, computed by `compute` the first time (at most KEPT answers: beyond that the
