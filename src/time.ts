@@ -68,6 +68,19 @@ export function offsetMinutes(at: Date, timeZone: string): number {
   });
 }
 
+/** Text already in the form `Date.prototype.toISOString` gives (UTC, milliseconds). */
+const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * An instant (a Date, or text Date can parse: ISO 8601 with an offset) as UTC ISO 8601 text, `2026-03-02T00:00:00.000Z`,
+ * as the read models store instants. Text already in that form is returned as it is (most events' instants are:
+ * the projections ask this on every event). Throws RangeError for what is no instant.
+ */
+export function utcIso(at: unknown): string {
+  if (typeof at === 'string' && UTC_ISO.test(at)) return at;
+  return (at instanceof Date ? at : new Date(String(at))).toISOString();
+}
+
 /** ISO 8601 text of an instant with the zone's offset, e.g. `2026-03-02T08:00:00.000+08:00`. */
 export function toZonedIso(at: Date, timeZone: string): string {
   const off = offsetMinutes(at, timeZone);

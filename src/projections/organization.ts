@@ -15,8 +15,8 @@
 import type { EventData } from '../events/catalog.ts';
 import type { Projection, RowChange } from './projection.ts';
 import { COEFFICIENT_DEFAULT } from '../domain/crew-split.ts';
+import { utcIso } from '../time.ts';
 
-const iso = (at: string) => new Date(at).toISOString();
 /** A team's first workshop row counts from the beginning of time. */
 const FROM_THE_BEGINNING = '-infinity';
 
@@ -37,12 +37,12 @@ export const organizationProjection: Projection = {
       case 'WorkshopDefined':
       case 'WorkshopRenamed': {
         const d = event.data as EventData<'WorkshopDefined'>;
-        return [{ table: 'workshops', key: [d.code], row: { code: d.code, name: d.name, updated_at: iso(d.at) } }];
+        return [{ table: 'workshops', key: [d.code], row: { code: d.code, name: d.name, updated_at: utcIso(d.at) } }];
       }
       case 'TeamDefined':
       case 'TeamChanged': {
         const d = event.data as EventData<'TeamChanged'>;
-        const team: RowChange = { table: 'teams', key: [d.code], row: { code: d.code, name: d.name, workshop_code: d.workshopCode, leaders: d.leaders, updated_at: iso(d.at) } };
+        const team: RowChange = { table: 'teams', key: [d.code], row: { code: d.code, name: d.name, workshop_code: d.workshopCode, leaders: d.leaders, updated_at: utcIso(d.at) } };
         if (d.workshopFrom === null) return [team]; // no move
         const from = d.workshopFrom ?? FROM_THE_BEGINNING;
         return [team, { table: 'team_workshops', key: [d.code, from], row: { team_code: d.code, valid_from: from, workshop_code: d.workshopCode } }];
@@ -67,7 +67,7 @@ export const organizationProjection: Projection = {
           {
             table: 'device_workshops',
             key: [d.deviceNo],
-            row: d.workshopCode === null ? null : { device_no: d.deviceNo, workshop_code: d.workshopCode, set_at: iso(d.at) },
+            row: d.workshopCode === null ? null : { device_no: d.deviceNo, workshop_code: d.workshopCode, set_at: utcIso(d.at) },
           },
         ];
       }

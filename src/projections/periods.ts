@@ -12,15 +12,15 @@
  */
 import type { EventData } from '../events/catalog.ts';
 import type { ProjectedEvent, Projection, Row } from './projection.ts';
+import { utcIso } from '../time.ts';
 
 const TABLE = 'periods';
-const iso = (at: string) => new Date(at).toISOString();
 
 /** A history entry of `event`. */
 const entry = (event: ProjectedEvent, action: 'closed' | 'reopened', d: { version: number; amountFen: string; at: string; reason?: string }) => ({
   action,
   version: d.version,
-  at: iso(d.at),
+  at: utcIso(d.at),
   byPhone: event.metadata.actorPhone ?? null,
   byName: event.metadata.actorName ?? null,
   amountFen: d.amountFen,
@@ -51,7 +51,7 @@ export const periodsProjection: Projection = {
         month: d.month,
         status: 'closed',
         version: d.version,
-        closed_at: iso(d.at),
+        closed_at: utcIso(d.at),
         closed_by_phone: event.metadata.actorPhone ?? null,
         closed_by_name: event.metadata.actorName ?? null,
         amount_fen: d.amountFen,

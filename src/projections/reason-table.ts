@@ -5,8 +5,8 @@
  * and active, keeping `defined_at` (it reads the row). Columns: code, name, category, active, defined_at, changed_at.
  */
 import type { Projection } from './projection.ts';
+import { utcIso } from '../time.ts';
 
-const iso = (at: unknown) => (at instanceof Date ? at.toISOString() : new Date(String(at)).toISOString());
 
 /** The events of a reason: `{code, name, category, at}`, the change with `active`. */
 interface ReasonData {
@@ -30,11 +30,11 @@ export function reasonTableProjection(name: string, table: string, defined: stri
     apply(event, view) {
       const d = event.data as ReasonData;
       if (event.type === defined) {
-        return [{ table, key: [d.code], row: { code: d.code, name: d.name, category: d.category, active: true, defined_at: iso(d.at), changed_at: iso(d.at) } }];
+        return [{ table, key: [d.code], row: { code: d.code, name: d.name, category: d.category, active: true, defined_at: utcIso(d.at), changed_at: utcIso(d.at) } }];
       }
       if (event.type === changed) {
         const before = view.get(table, [d.code]);
-        const row = { code: d.code, name: d.name, category: d.category, active: d.active, defined_at: before ? iso(before.defined_at) : iso(d.at), changed_at: iso(d.at) };
+        const row = { code: d.code, name: d.name, category: d.category, active: d.active, defined_at: before ? utcIso(before.defined_at) : utcIso(d.at), changed_at: utcIso(d.at) };
         return [{ table, key: [d.code], row }];
       }
       return [];

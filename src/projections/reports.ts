@@ -17,6 +17,7 @@
  */
 import type { EventData } from '../events/catalog.ts';
 import type { ProjectedEvent, Projection, Row, RowChange } from './projection.ts';
+import { utcIso } from '../time.ts';
 
 const TABLE = 'reports';
 const key = (reportId: string) => [reportId] as const;
@@ -48,7 +49,6 @@ export function submittedRow(d: EventData<'ReportSubmitted'>): Row {
   };
 }
 
-const iso = (at: string) => new Date(at).toISOString();
 
 export const reportsProjection: Projection = {
   name: 'reports',
@@ -71,7 +71,7 @@ export const reportsProjection: Projection = {
     const ref = { table: TABLE, key: key(event.data.reportId) };
     if (event.type === 'ReportSubmitted') {
       const d = event.data as EventData<'ReportSubmitted'>;
-      return [{ ...ref, row: submittedRow({ ...d, clockInAt: iso(d.clockInAt), clockOutAt: iso(d.clockOutAt), at: iso(d.at) }) }];
+      return [{ ...ref, row: submittedRow({ ...d, clockInAt: utcIso(d.clockInAt), clockOutAt: utcIso(d.clockOutAt), at: utcIso(d.at) }) }];
     }
     const row = view.get(TABLE, ref.key);
     if (!row) return [];
@@ -87,9 +87,9 @@ export const reportsProjection: Projection = {
               lines: d.correction ? d.correction.after : row.lines,
               flags: d.flags,
               reviewed_by: event.metadata.actorPhone ?? null,
-              reviewed_at: iso(d.at),
+              reviewed_at: utcIso(d.at),
               reject_reason: null,
-              updated_at: iso(d.at),
+              updated_at: utcIso(d.at),
             },
           },
         ];
@@ -104,15 +104,15 @@ export const reportsProjection: Projection = {
               status: 'rejected',
               reject_reason: d.reason,
               reviewed_by: event.metadata.actorPhone ?? null,
-              reviewed_at: iso(d.at),
-              updated_at: iso(d.at),
+              reviewed_at: utcIso(d.at),
+              updated_at: utcIso(d.at),
             },
           },
         ];
       }
       case 'BreakChanged': {
         const d = event.data as EventData<'BreakChanged'>;
-        return [{ ...ref, row: { ...row, break_minutes: d.after, break_source: 'manager', flags: d.flags ?? row.flags, updated_at: iso(d.at) } }];
+        return [{ ...ref, row: { ...row, break_minutes: d.after, break_source: 'manager', flags: d.flags ?? row.flags, updated_at: utcIso(d.at) } }];
       }
       default:
         return [];

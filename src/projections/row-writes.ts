@@ -32,8 +32,13 @@ export function ident(name: string): string {
   return name;
 }
 
-/** The identity of a row key inside a table (key values as JSON; Dates as ISO text). */
-export const keyId = (key: readonly unknown[]) => JSON.stringify(key.map((k) => (k instanceof Date ? k.toISOString() : k)));
+/**
+ * The identity of a row key inside a table (key values as JSON; Dates as ISO text). A key of one text value (most
+ * tables: a session, a report, a stream) is that text after a control character no JSON text starts with, without
+ * the JSON round (the inline projections ask this for every row of every command).
+ */
+export const keyId = (key: readonly unknown[]): string =>
+  key.length === 1 && typeof key[0] === 'string' ? `\u0001${key[0]}` : JSON.stringify(key.map((k) => (k instanceof Date ? k.toISOString() : k)));
 
 /** The key of `spec` as a row (column → value). */
 export function keyRecord(spec: TableSpec, key: readonly unknown[]): Row {

@@ -25,9 +25,9 @@
  */
 import type { EventData } from '../events/catalog.ts';
 import type { ProjectedEvent, Projection, RowChange } from './projection.ts';
+import { utcIso } from '../time.ts';
 
 const TABLE = 'sessions';
-const iso = (at: string) => new Date(at).toISOString();
 
 /** One segment of a session on a device: ISO instants, `to` null while it lasts. */
 export interface PresenceSegment {
@@ -62,7 +62,7 @@ export const sessionsProjection: Projection = {
 
   apply(event: ProjectedEvent, view): RowChange[] {
     const ref = { table: TABLE, key: [event.data.sessionId] as const };
-    const at = iso(event.data.at);
+    const at = utcIso(event.data.at);
     if (event.type === 'ClockedIn') {
       const d = event.data as EventData<'ClockedIn'>;
       return [
@@ -101,7 +101,7 @@ export const sessionsProjection: Projection = {
         const d = event.data as EventData<'ClockedOut'>;
         const next = endLast(segments, at, true);
         const presence = { current_device: null, ended_at: next[next.length - 1]?.to ?? at, segments: next };
-        return [{ ...ref, row: { ...row, status: 'reporting', clock_out_at: at, expires_at: iso(d.expiresAt), updated_at: at, ...presence } }];
+        return [{ ...ref, row: { ...row, status: 'reporting', clock_out_at: at, expires_at: utcIso(d.expiresAt), updated_at: at, ...presence } }];
       }
       case 'SessionAbandoned': {
         const presence =

@@ -10,11 +10,11 @@
  */
 import type { EventData } from '../events/catalog.ts';
 import type { Projection } from './projection.ts';
+import { utcIso } from '../time.ts';
 
 const SHIFTS = 'shifts';
 const ASSIGNMENTS = 'team_shift_assignments';
 const OVERRIDES = 'team_shift_overrides';
-const iso = (at: string) => new Date(at).toISOString();
 
 export const shiftsProjection: Projection = {
   name: 'shifts',
@@ -41,19 +41,19 @@ export const shiftsProjection: Projection = {
           end_time: d.end,
           breaks: d.breaks,
           version: event.streamVersion,
-          defined_at: before ? iso(String(before.defined_at instanceof Date ? before.defined_at.toISOString() : before.defined_at)) : iso(d.at),
-          changed_at: iso(d.at),
+          defined_at: before ? utcIso(String(before.defined_at instanceof Date ? before.defined_at.toISOString() : before.defined_at)) : utcIso(d.at),
+          changed_at: utcIso(d.at),
         };
         return [{ table: SHIFTS, key: [d.shiftId], row }];
       }
       case 'ShiftAssigned': {
         const d = event.data as EventData<'ShiftAssigned'>;
-        const row = { team_code: d.teamCode, valid_from: d.validFrom, rotation: d.rotation, days_each: d.daysEach, assigned_at: iso(d.at) };
+        const row = { team_code: d.teamCode, valid_from: d.validFrom, rotation: d.rotation, days_each: d.daysEach, assigned_at: utcIso(d.at) };
         return [{ table: ASSIGNMENTS, key: [d.teamCode, d.validFrom], row }];
       }
       case 'ShiftOverridden': {
         const d = event.data as EventData<'ShiftOverridden'>;
-        return [{ table: OVERRIDES, key: [d.teamCode, d.date], row: { team_code: d.teamCode, date: d.date, shift_id: d.shiftId, set_at: iso(d.at) } }];
+        return [{ table: OVERRIDES, key: [d.teamCode, d.date], row: { team_code: d.teamCode, date: d.date, shift_id: d.shiftId, set_at: utcIso(d.at) } }];
       }
       case 'ShiftOverrideRemoved': {
         const d = event.data as EventData<'ShiftOverrideRemoved'>;

@@ -9,13 +9,13 @@
  */
 import type { EventData, WorkOrderEvent } from '../events/catalog.ts';
 import type { ProjectedEvent, Projection, Row } from './projection.ts';
+import { utcIso } from '../time.ts';
 
 const TABLE = 'work_orders';
-const iso = (at: unknown) => (at instanceof Date ? at.toISOString() : new Date(String(at)).toISOString());
 const dateText = (d: unknown) => (d === null || d === undefined ? null : d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10));
 
 /** The row with its time columns as text (what the view of a loaded row may hold as Date). */
-const normal = (row: Row): Row => ({ ...row, due_date: dateText(row.due_date), released_at: iso(row.released_at), changed_at: iso(row.changed_at) });
+const normal = (row: Row): Row => ({ ...row, due_date: dateText(row.due_date), released_at: utcIso(row.released_at), changed_at: utcIso(row.changed_at) });
 
 export const workOrdersProjection: Projection = {
   name: 'work-orders',
@@ -37,7 +37,7 @@ export const workOrdersProjection: Projection = {
     const version = event.streamVersion;
     if (e.type === 'WorkOrderReleased') {
       const d: EventData<'WorkOrderReleased'> = e.data;
-      const at = iso(d.at);
+      const at = utcIso(d.at);
       const row = {
         order_no: d.orderNo,
         project_no: d.projectNo,
@@ -56,7 +56,7 @@ export const workOrdersProjection: Projection = {
     }
     const before = view.get(TABLE, key);
     if (!before) return [];
-    const base = { ...normal(before), changed_at: iso(e.data.at), version };
+    const base = { ...normal(before), changed_at: utcIso(e.data.at), version };
     switch (e.type) {
       case 'WorkOrderChanged':
         return [{ table: TABLE, key, row: { ...base, planned_qty: e.data.plannedQty, due_date: e.data.dueDate, notes: e.data.notes } }];
