@@ -244,7 +244,7 @@ const WORK_ORDERS_SQL = `(CASE WHEN cardinality($17::text[]) = 0 THEN NULL ELSE 
                                                'reported', COALESCE((SELECT json_agg(json_build_object('processName', x.process_name, 'finishedQty', x.f, 'defectiveQty', x.d))
                                                   FROM (SELECT l ->> 'processName' AS process_name, sum((l ->> 'finishedQty')::bigint) AS f, sum((l ->> 'defectiveQty')::bigint) AS d
                                                           FROM reports r CROSS JOIN LATERAL jsonb_array_elements(r.lines) l
-                                                         WHERE report_work_orders(r.lines) <> '{}' AND report_work_orders(r.lines) && ARRAY[o.order_no] AND l ->> 'workOrderNo' = o.order_no
+                                                         WHERE r.lines @? '$[*].workOrderNo' AND report_work_orders(r.lines) && ARRAY[o.order_no] AND l ->> 'workOrderNo' = o.order_no
                                                            AND r.status <> 'rejected' AND ($18::uuid IS NULL OR r.report_id <> $18::uuid)
                                                          GROUP BY 1) x), '[]'::json)))
                FROM work_orders o WHERE o.order_no = ANY($17::text[])),
@@ -279,7 +279,7 @@ const FACTS_SQL = `SELECT (SELECT name FROM personnel WHERE phone = $1 AND role 
        CASE WHEN $19::text IS NULL THEN NULL ELSE (SELECT CASE WHEN count(*) = 0 THEN NULL ELSE json_build_object('processes', array_agg(DISTINCT process_name ORDER BY process_name)) END
                                                      FROM products WHERE project_no = $19 AND product_name = $20) END AS work_order_catalog,
        CASE WHEN $21::text IS NULL THEN NULL ELSE (SELECT COALESCE(array_agg(DISTINCT l ->> 'processName'), '{}') FROM reports r CROSS JOIN LATERAL jsonb_array_elements(r.lines) l
-                                                    WHERE report_work_orders(r.lines) <> '{}' AND report_work_orders(r.lines) && ARRAY[$21::text] AND l ->> 'workOrderNo' = $21) END AS work_order_reported,
+                                                    WHERE r.lines @? '$[*].workOrderNo' AND report_work_orders(r.lines) && ARRAY[$21::text] AND l ->> 'workOrderNo' = $21) END AS work_order_reported,
        CASE WHEN $22::timestamptz IS NULL THEN NULL ELSE json_build_object(
          'sessions', CASE WHEN cardinality($24::bigint[]) = 0 THEN '[]'::json
                           ELSE ${crewPresenceSql('$22::timestamptz', '$23::timestamptz', '(SELECT array_agg(device_no) FROM products WHERE id = ANY($24::bigint[]))', '$27::date', '$28::int')} END,

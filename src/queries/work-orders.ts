@@ -237,7 +237,7 @@ export async function workOrderReports(
   processName?: string,
 ): Promise<Page<WorkOrderReport>> {
   const { limit, offset } = limitOffset(page);
-  const where = `report_work_orders(r.lines) <> '{}' AND report_work_orders(r.lines) && ARRAY[$1::text] AND ${storedScopeSql('r.workshop_code', 'r.team_code', '$2', '$3')}
+  const where = `r.lines @? '$[*].workOrderNo' AND report_work_orders(r.lines) && ARRAY[$1::text] AND ${storedScopeSql('r.workshop_code', 'r.team_code', '$2', '$3')}
     AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM jsonb_array_elements(r.lines) x WHERE x ->> 'workOrderNo' = $1 AND x ->> 'processName' = $4))`;
   const params = [orderNo, person.phone, person.role, processName ?? null];
   const total = Number((await q.query(`SELECT count(*) AS n FROM reports r WHERE ${where}`, params)).rows[0].n);
