@@ -7,8 +7,8 @@
  * one millisecond apart, older than now) in the other; then, per table, BENCH_IDS_INSERTS single-row INSERTs through
  * 8 connections with ids of the same kind (new ones: the service's `timeOrderedId` of now, or `randomUUID`),
  * measured: inserts per second, and the shared buffers an insert reads from outside PostgreSQL's cache and hits in it
- * (table and index; EXPLAIN (ANALYZE, BUFFERS) of SAMPLED more inserts after each turn). The two are measured in turns of 2,000 inserts each, so that the machine's
- * drift falls on both alike. Not a target of the issue that brought it: the figure that earns the ids their place.
+ * (table and index; EXPLAIN (ANALYZE, BUFFERS) of SAMPLED more inserts after each turn). The two are measured in
+ * turns of 2,000 inserts each, so that the machine's drift falls on both alike. Not a target of the issue that brought it: the figure that earns the ids their place.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';

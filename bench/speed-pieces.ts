@@ -13,15 +13,15 @@
  * turn followed, unmeasured, by its consumers catching up, so that no work of one runs in another's turn), so that
  * the shared machine's drift — its speed moved by up to half within a minute here — falls on all alike within
  * seconds rather than minutes; a variant's saturation is its requests over its seconds summed over its turns, its
- * CPU per request likewise. Then each variant's p99 paced, one after the other (in the round's order). Each figure is the median of the
- * rounds, with their range, and each variant's saturation is also given as the median of its per-round ratios to the
- * whole service's.
+ * CPU per request likewise. Then each variant's p99 paced, one after the other (in the round's order). Each figure
+ * is the median of the rounds, with their range, and each variant's saturation is also given as the median of its
+ * per-round ratios to the whole service's.
  * `BENCH_PIECES=lean,facts-cache` measures only those pieces (beside the whole service). A piece earns its place
  * with ≥ 10 % on saturation or on p99 at 1,500 req/s (bench/README.md).
  */
 import { TokenService } from '../src/auth/tokens.ts';
 import { SPEED_PIECES } from '../src/config.ts';
-import { CYCLES, Fleet, consumersCaughtUp, PACED_CYCLES, STEPS, TARGET_RATE, clockCycles, closeClients, measured, seed, startServer, stopServer, type Figures } from './clock.ts';
+import { CYCLES, Fleet, consumersCaughtUp, PACED_CYCLES, STEPS, TARGET_RATE, clockCycles, closeClients, measured, seed, startServer, stopServer } from './clock.ts';
 import { fmt, percentile, withBenchDatabase } from './db.ts';
 import type { BenchSuite } from './suites.ts';
 

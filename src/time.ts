@@ -31,13 +31,17 @@ function parts(at: Date, timeZone: string): Record<string, string> {
 
 /** The local calendar date (`YYYY-MM-DD`) of an instant in `timeZone` (kept per whole UTC minute, as the offset). */
 export function localDate(at: Date, timeZone: string): string {
-  const minute = Math.floor(at.getTime() / 60_000);
-  let byMinute = dates.get(timeZone);
-  if (!byMinute) dates.set(timeZone, (byMinute = new Map()));
-  return kept(byMinute, minute, () => new Date(at.getTime() + offsetMinutes(at, timeZone) * 60_000).toISOString().slice(0, 10));
+  return perMinute(dates, at, timeZone, () => new Date(at.getTime() + offsetMinutes(at, timeZone) * 60_000).toISOString().slice(0, 10));
 }
 /** Local dates by zone and whole UTC minute (a date changes only at a local midnight, on a minute boundary). */
 const dates = new Map<string, Map<number, string>>();
+
+/** The answer kept in `byZone` for `timeZone` and the whole UTC minute of `at` (`kept`), computed by `compute`. */
+function perMinute<V>(byZone: Map<string, Map<number, V>>, at: Date, timeZone: string, compute: () => V): V {
+  let byMinute = byZone.get(timeZone);
+  if (!byMinute) byZone.set(timeZone, (byMinute = new Map()));
+  return kept(byMinute, Math.floor(at.getTime() / 60_000), compute);
+}
 
 /**
  * The answer kept in `answers` for `key`, computed by `compute` the first time (at most KEPT answers: beyond that the
@@ -58,10 +62,7 @@ const offsets = new Map<string, Map<number, number>>();
 
 /** Offset of `timeZone` from UTC at instant `at`, in minutes (Asia/Shanghai: +480). */
 export function offsetMinutes(at: Date, timeZone: string): number {
-  const minute = Math.floor(at.getTime() / 60_000);
-  let byMinute = offsets.get(timeZone);
-  if (!byMinute) offsets.set(timeZone, (byMinute = new Map()));
-  return kept(byMinute, minute, () => {
+  return perMinute(offsets, at, timeZone, () => {
     const p = parts(at, timeZone);
     const asUtc = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
     return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);

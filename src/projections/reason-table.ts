@@ -7,7 +7,6 @@
 import type { Projection } from './projection.ts';
 import { utcIso } from '../time.ts';
 
-
 /** The events of a reason: `{code, name, category, at}`, the change with `active`. */
 interface ReasonData {
   readonly code: string;

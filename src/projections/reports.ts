@@ -49,7 +49,6 @@ export function submittedRow(d: EventData<'ReportSubmitted'>): Row {
   };
 }
 
-
 export const reportsProjection: Projection = {
   name: 'reports',
   mode: 'inline',

@@ -41,7 +41,7 @@ export const shiftsProjection: Projection = {
           end_time: d.end,
           breaks: d.breaks,
           version: event.streamVersion,
-          defined_at: before ? utcIso(String(before.defined_at instanceof Date ? before.defined_at.toISOString() : before.defined_at)) : utcIso(d.at),
+          defined_at: before ? utcIso(before.defined_at) : utcIso(d.at),
           changed_at: utcIso(d.at),
         };
         return [{ table: SHIFTS, key: [d.shiftId], row }];

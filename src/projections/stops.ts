@@ -6,9 +6,11 @@
  */
 import type { EventData } from '../events/catalog.ts';
 import type { Projection, RowChange } from './projection.ts';
+import { utcIso } from '../time.ts';
 
 const TABLE = 'stops';
-const iso = (at: unknown) => (at === null || at === undefined ? null : new Date(String(at instanceof Date ? at.toISOString() : at)).toISOString());
+/** An instant as stored (UTC ISO text), null for none. */
+const iso = (at: unknown) => (at === null || at === undefined ? null : utcIso(at));
 
 export const stopsProjection: Projection = {
   name: 'stops',
